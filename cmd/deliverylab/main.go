@@ -1,0 +1,38 @@
+// Command deliverylab runs Delivery Lab scenes headless, checks their expectations and
+// serves the browser playground.
+//
+//	deliverylab run FILE.yaml [--json]
+//	deliverylab check [FILE ...]
+//	deliverylab serve [--addr 127.0.0.1:8080] [--dir web]
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(dispatch(os.Args[1:]))
+}
+
+const usage = `usage:
+  deliverylab run FILE.yaml [--json]   run a scene; print the timeline and the ledger (or JSON)
+  deliverylab check [FILE ...]         run scenes (all shipped ones when none is named) and check their expect
+  deliverylab serve [--addr A] [--dir D]  serve the browser playground`
+
+func dispatch(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runCmd(args[1:], os.Stdout, os.Stderr)
+	case "check":
+		return checkCmd(args[1:], os.Stdout, os.Stderr)
+	case "serve":
+		return serveCmd(args[1:])
+	}
+	fmt.Fprintf(os.Stderr, "unknown command %q\n%s\n", args[0], usage)
+	return 2
+}

@@ -1,0 +1,38 @@
+package kafka
+
+// Kafka's error names, as the protocol spells them, plus the client-side exceptions a
+// producer or consumer application is told about.
+const (
+	ErrNotLeaderOrFollower          = "NOT_LEADER_OR_FOLLOWER"
+	ErrNotEnoughReplicas            = "NOT_ENOUGH_REPLICAS"
+	ErrNotEnoughReplicasAfterAppend = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	ErrRequestTimedOut              = "REQUEST_TIMED_OUT"
+	ErrUnknownTopicOrPartition      = "UNKNOWN_TOPIC_OR_PARTITION"
+	ErrCoordinatorNotAvailable      = "COORDINATOR_NOT_AVAILABLE"
+	ErrNotCoordinator               = "NOT_COORDINATOR"
+	ErrRebalanceInProgress          = "REBALANCE_IN_PROGRESS"
+	ErrIllegalGeneration            = "ILLEGAL_GENERATION"
+	ErrUnknownMemberID              = "UNKNOWN_MEMBER_ID"
+	ErrOffsetOutOfRange             = "OFFSET_OUT_OF_RANGE"
+	ErrNetworkException             = "NETWORK_EXCEPTION" // the connection to the broker broke
+	ErrTimeoutException             = "TimeoutException"  // delivery.timeout.ms expired in the producer
+)
+
+// retriable reports whether the producer retries after this error.
+func retriable(err string) bool {
+	switch err {
+	case ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend,
+		ErrRequestTimedOut, ErrUnknownTopicOrPartition, ErrNetworkException:
+		return true
+	}
+	return false
+}
+
+// needsMetadata reports whether the client must refresh leadership after this error.
+func needsMetadata(err string) bool {
+	switch err {
+	case ErrNotLeaderOrFollower, ErrUnknownTopicOrPartition, ErrNetworkException, ErrRequestTimedOut:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,102 @@
+package play
+
+// Text is a caption or title in both of the playground's languages.
+type Text struct {
+	En string `json:"en"`
+	Zh string `json:"zh"`
+}
+
+// SceneInfo describes one shipped scene for the scene picker.
+type SceneInfo struct {
+	Name    string `json:"name"` // file name without .yaml, the argument of Load
+	Title   Text   `json:"title"`
+	Summary Text   `json:"summary"`
+}
+
+// State is everything the front end draws, read once per change. It is plain data
+// (JSON-tagged) so the JS bridge can hand it to the page and tests as it is.
+type State struct {
+	Scene    string      `json:"scene"`
+	Title    Text        `json:"title"`
+	Summary  Text        `json:"summary"`
+	NowMs    int64       `json:"nowMs"`
+	Playing  bool        `json:"playing"`
+	Ended    bool        `json:"ended"`    // the run settled or reached stop.ms / the time limit
+	EndNote  string      `json:"endNote"`  // why it ended ("settled", "stop.ms", "time limit")
+	Version  uint64      `json:"version"`  // changes whenever anything visible changes
+	Nodes    []NodeState `json:"nodes"`    // in layout order: producers, brokers, consumers, sinks
+	InFlight []Flight    `json:"inFlight"` // messages on the wire, oldest first
+	CutLinks []Link      `json:"cutLinks"` // directed links that drop everything
+	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
+	Ledger   Ledger      `json:"ledger"`
+	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
+	Trace    []string    `json:"trace"`  // the last trace lines, oldest first
+	Errors   []string    `json:"errors"` // invariant violations (reported, never panicked)
+}
+
+// NodeState is one node as drawn.
+type NodeState struct {
+	Name       string         `json:"name"`
+	Kind       string         `json:"kind"` // controller | broker | producer | consumer | sink
+	Up         bool           `json:"up"`
+	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
+	Partitions []ReplicaState `json:"partitions"` // brokers only
+	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
+}
+
+// ReplicaState is one replica of one partition on one broker.
+type ReplicaState struct {
+	Partition string       `json:"partition"` // "orders-0"
+	Leader    bool         `json:"leader"`
+	Epoch     int32        `json:"epoch"`
+	LEO       int64        `json:"leo"`
+	HW        int64        `json:"hw"`
+	ISR       []string     `json:"isr"` // as the leader knows it; followers: as last told
+	Records   []RecordView `json:"records"`
+}
+
+// RecordView is one log cell.
+type RecordView struct {
+	Offset int64  `json:"offset"`
+	Msg    string `json:"msg"` // "p1#3", or "" for a control record
+	Epoch  int32  `json:"epoch"`
+}
+
+// Flight is one message on the wire.
+type Flight struct {
+	ID       int64  `json:"id"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Kind     string `json:"kind"`  // Produce, ProduceResponse, Fetch, ...
+	Label    string `json:"label"` // short Latin text for the canvas
+	SentMs   int64  `json:"sentMs"`
+	ArriveMs int64  `json:"arriveMs"`
+}
+
+// Link is a directed link.
+type Link struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Caption is one narration step that the run has reached.
+type Caption struct {
+	AtMs int64  `json:"atMs"`
+	En   string `json:"en"`
+	Zh   string `json:"zh"`
+}
+
+// Ledger is the checker's account of one output so far (final once Ended).
+type Ledger struct {
+	Output   string         `json:"output"`
+	Verdict  string         `json:"verdict"`
+	Counts   map[string]int `json:"counts"` // sent, acked, delivered, lost, duplicated, unavailable, failed
+	Messages []MessageFate  `json:"messages"`
+}
+
+// MessageFate is one application message and what happened to it.
+type MessageFate struct {
+	ID     string `json:"id"`
+	Fate   string `json:"fate"`   // delivered | duplicated | lost | unavailable | failed | pending
+	Reason Text   `json:"reason"` // why, in both languages
+}

@@ -1,0 +1,265 @@
+package scene
+
+import (
+	"fmt"
+
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func (p *parser) cluster(s *Scene, f field) {
+	if f.value == nil {
+		return
+	}
+	m := p.mapping(f.value, "cluster", "brokers", "config", "topics")
+	b, ok := m["brokers"]
+	if !ok {
+		p.fail(f.value, "cluster.brokers", "missing; expected the number of brokers (1 to 9)")
+		return
+	}
+	s.Brokers = int(p.integer(b, "cluster", 1, 9))
+	if c, ok := m["config"]; ok {
+		p.configMap(c, "cluster.config", func(key string, v kafka.Value) error { return kafka.SetBrokerKey(&s.BrokerCfg, key, v) })
+	}
+	for i, tn := range p.list(m["topics"], "cluster") {
+		path := fmt.Sprintf("cluster.topics[%d]", i)
+		tm := p.mapping(tn, path, "name", "partitions", "replication.factor", "leaders")
+		t := Topic{Name: p.str(tm["name"], path), Partitions: 1, RF: min(3, s.Brokers)}
+		if t.Name == "" && p.err == nil {
+			p.fail(tn, path+".name", "missing; expected the topic's name")
+		}
+		if f, ok := tm["partitions"]; ok {
+			t.Partitions = int(p.integer(f, path, 1, 8))
+		}
+		if f, ok := tm["replication.factor"]; ok {
+			t.RF = int(p.integer(f, path, 1, int64(max(s.Brokers, 1))))
+		}
+		if f, ok := tm["leaders"]; ok {
+			t.Leaders = p.strings(f, path)
+			if p.err == nil && len(t.Leaders) != t.Partitions {
+				p.fail(f.value, path+".leaders", "expected one leader per partition (%d), got %d", t.Partitions, len(t.Leaders))
+			}
+			for _, l := range t.Leaders {
+				if !isBroker(l, s.Brokers) {
+					p.fail(f.value, path+".leaders", "expected broker-1 .. broker-%d, got %q", s.Brokers, l)
+				}
+			}
+		}
+		s.Topics = append(s.Topics, t)
+	}
+	if len(s.Topics) == 0 && p.err == nil {
+		p.fail(f.value, "cluster.topics", "missing; expected at least one topic")
+	}
+}
+
+func isBroker(name string, n int) bool {
+	for i := 1; i <= n; i++ {
+		if name == fmt.Sprintf("broker-%d", i) {
+			return true
+		}
+	}
+	return false
+}
+
+// configMap hands each key of a Kafka property map to set, reporting its line.
+func (p *parser) configMap(f field, path string, set func(string, kafka.Value) error) {
+	n := f.value
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, path, "expected a mapping of Kafka properties")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			p.fail(v, path+"."+k.Value, "expected a single value")
+			return
+		}
+		if err := set(k.Value, kafka.Value{Text: v.Value, Null: isNull(v)}); err != nil {
+			p.fail(k, path+"."+k.Value, "%s", err.Error())
+			return
+		}
+	}
+}
+
+func (p *parser) network(s *Scene, f field) {
+	if f.value == nil {
+		s.LatencyMs = 5
+		return
+	}
+	m := p.mapping(f.value, "network", "latency.ms", "jitter.ms")
+	s.LatencyMs = 5
+	if l, ok := m["latency.ms"]; ok {
+		s.LatencyMs = p.integer(l, "network", 0, 60000)
+	}
+	if j, ok := m["jitter.ms"]; ok {
+		s.JitterMs = p.integer(j, "network", 0, 60000)
+	}
+}
+
+func (p *parser) sinks(s *Scene, f field) {
+	for i, n := range p.list(f, "") {
+		path := fmt.Sprintf("sinks[%d]", i)
+		m := p.mapping(n, path, "name", "kind")
+		sk := SinkSpec{Name: p.str(m["name"], path), Kind: "table"}
+		if k, ok := m["kind"]; ok {
+			sk.Kind = p.str(k, path)
+		}
+		switch sk.Kind {
+		case "table":
+		case "unique-key", "upsert", "transactional", "counter":
+			p.fail(m["kind"].value, path+".kind", "%s is not modelled yet (it comes with the exactly-once sinks issue); use table", sk.Kind)
+		default:
+			p.fail(n, path+".kind", "expected table (unique-key, upsert, transactional and counter come later), got %q", sk.Kind)
+		}
+		if sk.Name == "" {
+			p.fail(n, path+".name", "missing; expected the sink's name")
+		}
+		s.Sinks = append(s.Sinks, sk)
+	}
+}
+
+func (p *parser) apps(s *Scene, f field) {
+	nodes := p.list(f, "")
+	if len(nodes) == 0 && p.err == nil && f.value != nil {
+		p.fail(f.value, "apps", "expected at least one application")
+	}
+	for i, n := range nodes {
+		path := fmt.Sprintf("apps[%d]", i)
+		if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+			p.fail(n, path, "expected an application: producer, consumer, streams or job")
+			return
+		}
+		switch n.Content[0].Value {
+		case "producer":
+			p.producer(s, n, path)
+		case "consumer":
+			p.consumer(s, n, path)
+		case "streams", "job":
+			p.fail(n.Content[0], path+"."+n.Content[0].Value, "is not modelled yet (Kafka Streams and Flink come with later issues)")
+		default:
+			p.fail(n.Content[0], path, "expected the first key to be producer, consumer, streams or job, got %q", n.Content[0].Value)
+		}
+	}
+}
+
+func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
+	m := p.mapping(n, path, "producer", "config", "send", "transaction.size", "start.ms", "on.restart")
+	ps := ProducerSpec{Name: p.str(m["producer"], path), Config: kafka.DefaultProducerConfig(), OnRestart: "resend-unacknowledged"}
+	if c, ok := m["config"]; ok {
+		p.configMap(c, path+".config", func(key string, v kafka.Value) error { return kafka.SetProducerKey(&ps.Config, key, v) })
+	}
+	if p.err == nil {
+		if err := ps.Config.Resolve(); err != nil {
+			at := n
+			if c, ok := m["config"]; ok {
+				at = c.value
+			}
+			p.fail(at, path+".config", "%s", err.Error())
+		}
+	}
+	if t, ok := m["transaction.size"]; ok {
+		p.fail(t.keyN, path+".transaction.size", "needs transactional.id, and transactions come with the transactions issue")
+	}
+	send, ok := m["send"]
+	if !ok && p.err == nil {
+		p.fail(n, path+".send", "missing; expected {topic, count, interval.ms, key, value}")
+	}
+	if ok {
+		sp := path + ".send"
+		sm := p.mapping(send.value, sp, "topic", "count", "interval.ms", "key", "value")
+		ps.Work = apps.Workload{Topic: p.str(sm["topic"], sp), Count: 1, IntervalMs: 10, Value: "{n}"}
+		if c, ok := sm["count"]; ok {
+			ps.Work.Count = int(p.integer(c, sp, 1, 1000))
+		}
+		if iv, ok := sm["interval.ms"]; ok {
+			ps.Work.IntervalMs = p.integer(iv, sp, 0, MaxRunMs)
+		}
+		for _, k := range []string{"key", "value"} {
+			if t, ok := sm[k]; ok {
+				v := p.str(t, sp)
+				if err := apps.CheckTemplate(v); err != nil {
+					p.fail(t.value, sp+"."+k, "%s", err.Error())
+				}
+				if k == "key" {
+					ps.Work.Key = v
+				} else {
+					ps.Work.Value = v
+				}
+			}
+		}
+	}
+	if st, ok := m["start.ms"]; ok {
+		ps.StartMs = p.integer(st, path, 0, MaxRunMs)
+	}
+	if r, ok := m["on.restart"]; ok {
+		ps.OnRestart = p.str(r, path)
+		if ps.OnRestart != "resend-unacknowledged" && ps.OnRestart != "continue" {
+			p.fail(r.value, path+".on.restart", "expected resend-unacknowledged or continue, got %q", ps.OnRestart)
+		}
+	}
+	s.Producers = append(s.Producers, ps)
+}
+
+func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
+	m := p.mapping(n, path, "consumer", "group", "topics", "config", "commit", "processing.ms", "processing", "sink", "start.ms")
+	cs := ConsumerSpec{Name: p.str(m["consumer"], path), Config: kafka.DefaultConsumerConfig(),
+		Spec: apps.ConsumerSpec{ProcessingMs: 1}}
+	cs.Group = cs.Name
+	if g, ok := m["group"]; ok {
+		cs.Group = p.str(g, path)
+	}
+	cs.Topics = p.strings(m["topics"], path)
+	if len(cs.Topics) == 0 && p.err == nil {
+		p.fail(n, path+".topics", "missing; expected the topics to read")
+	}
+	if c, ok := m["config"]; ok {
+		p.configMap(c, path+".config", func(key string, v kafka.Value) error { return kafka.SetConsumerKey(&cs.Config, key, v) })
+	}
+	if p.err == nil {
+		if err := cs.Config.CheckSessionTimeout(s.BrokerCfg); err != nil {
+			p.fail(n, path+".config.session.timeout.ms", "%s", err.Error())
+		}
+	}
+	cs.Spec.Commit = apps.CommitAuto
+	if !cs.Config.EnableAutoCommit {
+		cs.Spec.Commit = apps.CommitAfterProcessing
+	}
+	if c, ok := m["commit"]; ok {
+		cs.Spec.Commit = p.str(c, path)
+		switch cs.Spec.Commit {
+		case apps.CommitAuto:
+			if !cs.Config.EnableAutoCommit {
+				p.fail(c.value, path+".commit", "auto requires enable.auto.commit: true")
+			}
+		case apps.CommitBeforeProcessing, apps.CommitAfterProcessing, apps.CommitNone:
+			if cs.Config.EnableAutoCommit {
+				p.fail(c.value, path+".commit", "%s requires enable.auto.commit: false (Kafka's default is true)", cs.Spec.Commit)
+			}
+		case "with-results":
+			p.fail(c.value, path+".commit", "with-results needs a transactional sink, which comes with the exactly-once sinks issue")
+		default:
+			p.fail(c.value, path+".commit", "expected auto, before-processing, after-processing, with-results or none, got %q", cs.Spec.Commit)
+		}
+	}
+	if pm, ok := m["processing.ms"]; ok {
+		cs.Spec.ProcessingMs = p.integer(pm, path, 0, MaxRunMs)
+	}
+	if pr, ok := m["processing"]; ok {
+		switch v := p.str(pr, path); v {
+		case "sync":
+		case "async":
+			cs.Spec.Async = true
+		default:
+			p.fail(pr.value, path+".processing", "expected sync or async, got %q", v)
+		}
+	}
+	if sk, ok := m["sink"]; ok {
+		cs.Spec.Sink = p.str(sk, path)
+	}
+	if st, ok := m["start.ms"]; ok {
+		cs.StartMs = p.integer(st, path, 0, MaxRunMs)
+	}
+	s.Consumers = append(s.Consumers, cs)
+}

@@ -1,0 +1,214 @@
+package scene
+
+import (
+	"fmt"
+	"strings"
+
+	"deliverylab/core/sim"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// faultKeys are the keys a fault entry may have; exactly one action among them.
+var faultKeys = []string{"at.ms", "when", "for.ms", "crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "id", "delay", "delay.ms", "duplicate"}
+
+var faultActions = []string{"crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "delay", "duplicate"}
+
+// triggerEvents are the protocol points a `when` may name, with what is not built yet.
+var triggerEvents = map[string]string{
+	"sent": "", "appended": "", "replicated": "", "responded": "", "acked": "", "failed": "",
+	"offset-committed": "", "polled": "", "processed": "", "written": "", "crashed": "",
+	"restarted": "", "started": "", "elected": "", "truncated": "", "offline": "", "error": "",
+	"assigned": "", "member-removed": "",
+	"txn-committed": "transactions", "txn-aborted": "transactions",
+	"checkpoint-triggered": "Flink", "checkpoint-completed": "Flink", "pre-committed": "Flink",
+}
+
+func (p *parser) faults(s *Scene, f field) {
+	for i, n := range p.list(f, "") {
+		fs, ok := p.fault(s, n, fmt.Sprintf("faults[%d]", i), false)
+		if !ok {
+			return
+		}
+		s.Faults = append(s.Faults, fs)
+	}
+}
+
+// fault reads one fault entry. interactive entries (from the UI) need no time: they
+// happen now, and may name an in-flight message by id.
+func (p *parser) fault(s *Scene, n *yaml.Node, path string, interactive bool) (FaultSpec, bool) {
+	m := p.mapping(n, path, faultKeys...)
+	if p.err != nil {
+		return FaultSpec{}, false
+	}
+	fs := FaultSpec{Line: n.Line}
+	var action string
+	for _, a := range faultActions {
+		if _, ok := m[a]; ok {
+			if action != "" {
+				p.fail(n, path, "expected one action, got both %s and %s", action, a)
+				return fs, false
+			}
+			action = a
+		}
+	}
+	if action == "" {
+		p.fail(n, path, "expected an action: one of %s", strings.Join(faultActions, ", "))
+		return fs, false
+	}
+	at, hasAt := m["at.ms"]
+	when, hasWhen := m["when"]
+	switch {
+	case hasAt && hasWhen:
+		p.fail(n, path, "expected at.ms or when, not both")
+	case hasAt:
+		fs.AtMs = p.integer(at, path, 0, MaxRunMs)
+	case hasWhen:
+		fs.When = p.trigger(s, when, path)
+	case !interactive:
+		p.fail(n, path, "expected at.ms (a virtual time) or when (a protocol point)")
+	}
+	fs.Fault = p.action(s, m, action, path, fs.When)
+	if fm, ok := m["for.ms"]; ok {
+		fs.Fault.ForMs = p.integer(fm, path, 1, MaxRunMs)
+		if action != "crash" && action != "cut" && action != "cut-oneway" && action != "partition" {
+			p.fail(fm.keyN, path+".for.ms", "only crash, cut, cut-oneway and partition can be undone after for.ms")
+		}
+	}
+	if fs.When != nil {
+		fs.When.Fault = fs.Fault
+	}
+	return fs, p.err == nil
+}
+
+func (p *parser) action(s *Scene, m map[string]field, action, path string, when *sim.Trigger) sim.Fault {
+	f := m[action]
+	ap := path + "." + action
+	switch action {
+	case "crash", "restart":
+		name := p.str(f, path)
+		if name == "controller" {
+			p.fail(f.value, ap, "the controller is a KRaft quorum and does not crash here; crash a broker or an application")
+		} else if !s.hasNode(name) {
+			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
+		}
+		return sim.Fault{Kind: action, Node: name}
+	case "cut", "cut-oneway", "heal":
+		if action == "heal" && f.value.Kind == yaml.ScalarNode && f.value.Value == "all" {
+			return sim.Fault{Kind: sim.FaultHealAll}
+		}
+		pair := p.strings(f, path)
+		if p.err == nil && len(pair) != 2 {
+			p.fail(f.value, ap, "expected two node names, [from, to]")
+			return sim.Fault{}
+		}
+		for _, x := range pair {
+			if !s.hasNode(x) && x != "controller" {
+				p.fail(f.value, ap, "expected nodes of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), x)
+			}
+		}
+		if p.err != nil {
+			return sim.Fault{}
+		}
+		return sim.Fault{Kind: action, From: pair[0], To: pair[1]}
+	case "partition":
+		var groups [][]string
+		for _, g := range p.list(f, path) {
+			var names []string
+			if g.Kind != yaml.SequenceNode {
+				p.fail(g, ap, "expected a list of groups, each a list of node names")
+				return sim.Fault{}
+			}
+			for _, x := range g.Content {
+				if !s.hasNode(x.Value) && x.Value != "controller" {
+					p.fail(x, ap, "expected nodes of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), x.Value)
+				}
+				names = append(names, x.Value)
+			}
+			groups = append(groups, names)
+		}
+		if p.err == nil && len(groups) < 1 {
+			p.fail(f.value, ap, "expected at least one group")
+		}
+		return sim.Fault{Kind: sim.FaultPartition, Groups: groups}
+	}
+	// drop, delay, duplicate: a message on the wire
+	what := p.str(f, path)
+	fault := sim.Fault{Kind: action}
+	if action == "delay" {
+		d, ok := m["delay.ms"]
+		if !ok {
+			p.fail(f.value, ap, "needs delay.ms: how much later the message arrives")
+		} else {
+			fault.DelayMs = p.integer(d, path, 1, MaxRunMs)
+		}
+	}
+	switch what {
+	case "response":
+		if when == nil || (when.Event != "responded" && when.Event != "offset-committed") {
+			p.fail(f.value, ap, "response needs when: {event: responded} (or offset-committed): the response just sent")
+		}
+	case "message":
+		id, ok := m["id"]
+		if !ok {
+			p.fail(f.value, ap, "message needs id: the number of a message in flight")
+		} else {
+			fault.WireID = p.integer(id, path, 1, 1<<62)
+		}
+	default:
+		p.fail(f.value, ap, "expected response (with a when) or message (with an id), got %q", what)
+	}
+	return fault
+}
+
+func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
+	wp := path + ".when"
+	m := p.mapping(f.value, wp, "node", "event", "message", "checkpoint", "detail")
+	t := &sim.Trigger{Node: p.str(m["node"], wp), Event: p.str(m["event"], wp), Message: p.str(m["message"], wp), Detail: p.str(m["detail"], wp)}
+	if p.err != nil {
+		return t
+	}
+	later, known := triggerEvents[t.Event]
+	switch {
+	case t.Event == "":
+		p.fail(f.value, wp+".event", "missing; expected a protocol point such as appended, responded, acked or crashed")
+	case !known:
+		p.fail(m["event"].value, wp+".event", "expected one of %s, got %q", strings.Join(sortedKeys(triggerEvents), ", "), t.Event)
+	case later != "":
+		p.fail(m["event"].value, wp+".event", "%s is not modelled yet (it comes with %s)", t.Event, later)
+	}
+	if t.Node != "" && !s.hasNode(t.Node) && t.Node != "controller" {
+		p.fail(m["node"].value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), t.Node)
+	}
+	if t.Message != "" && !s.hasMessage(t.Message) {
+		p.fail(m["message"].value, wp+".message", "expected a message this scene sends (like %s#1), got %q", s.firstProducer(), t.Message)
+	}
+	if c, ok := m["checkpoint"]; ok {
+		p.fail(c.keyN, wp+".checkpoint", "checkpoints come with Flink (a later issue)")
+	}
+	return t
+}
+
+func (p *parser) narration(s *Scene, f field) {
+	for i, n := range p.list(f, "") {
+		path := fmt.Sprintf("narration[%d]", i)
+		m := p.mapping(n, path, "at.ms", "when", "en", "zh")
+		ns := NarrationSpec{Text: Text{En: p.str(m["en"], path), Zh: p.str(m["zh"], path)}}
+		if p.err == nil && (ns.Text.En == "" || ns.Text.Zh == "") {
+			p.fail(n, path, "expected both en and zh text")
+		}
+		at, hasAt := m["at.ms"]
+		when, hasWhen := m["when"]
+		switch {
+		case hasAt && hasWhen:
+			p.fail(n, path, "expected at.ms or when, not both")
+		case hasAt:
+			ns.AtMs = p.integer(at, path, 0, MaxRunMs)
+		case hasWhen:
+			ns.When = p.trigger(s, when, path)
+		default:
+			p.fail(n, path, "expected at.ms or when")
+		}
+		s.Narration = append(s.Narration, ns)
+	}
+}

@@ -1,0 +1,83 @@
+package scene
+
+import (
+	"fmt"
+	"sort"
+
+	"deliverylab/core/check"
+)
+
+// Report is the outcome of a run, in the CLI's JSON contract.
+type Report struct {
+	Scene     string                  `json:"scene"`
+	Seed      int64                   `json:"seed"`
+	Output    string                  `json:"output"`
+	Verdict   string                  `json:"verdict"`
+	Messages  map[string]int          `json:"messages"`
+	Errors    map[string]int          `json:"errors"`
+	Anomalies map[string]int          `json:"anomalies"`
+	Outputs   map[string]OutputReport `json:"outputs"`
+	TraceHash string                  `json:"traceHash"`
+	Events    int64                   `json:"events"`
+	EndMs     int64                   `json:"endMs"`
+	EndNote   string                  `json:"endNote"`
+	Ledger    []check.Fate            `json:"-"`
+}
+
+// OutputReport is one output's verdict.
+type OutputReport struct {
+	Verdict  string         `json:"verdict"`
+	Messages map[string]int `json:"messages"`
+}
+
+// Judge runs the checker over the run as it stands.
+func (r *Run) Judge() Report {
+	obs := r.World.Observations()
+	l := check.NewLedger(obs)
+	rep := Report{Scene: r.Scene.Name, Seed: r.Scene.Seed, Output: r.Scene.Expect.Output,
+		Errors: check.Errors(obs), Anomalies: check.Anomalies(obs, l.Acked), Outputs: map[string]OutputReport{},
+		TraceHash: r.World.Trace().Hash(), Events: r.World.EventsRun(), EndMs: r.World.NowMs(), EndNote: r.EndNote}
+	for _, name := range r.Scene.Outputs() {
+		res := l.Judge(r.Output(name))
+		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts}
+		if name == rep.Output {
+			rep.Verdict, rep.Messages, rep.Ledger = res.Verdict, res.Counts, res.Fates
+		}
+	}
+	if rep.Output == "" {
+		// No output: the ledger still counts what was sent and acknowledged.
+		res := l.Judge(check.Output{Effects: map[string]int{}})
+		rep.Messages = map[string]int{"sent": res.Counts["sent"], "acked": res.Counts["acked"]}
+	}
+	return rep
+}
+
+// Check compares a finished run with the scene's expect block; it returns one line per
+// mismatch.
+func (r *Run) Check(rep Report) []string {
+	e := r.Scene.Expect
+	var bad []string
+	if r.EndNote == "time limit" {
+		bad = append(bad, "the run did not settle within 10 minutes of virtual time (set stop.ms if it should stop earlier)")
+	}
+	if e.Verdict != "" && rep.Verdict != e.Verdict {
+		bad = append(bad, fmt.Sprintf("verdict: expected %s, got %s", e.Verdict, rep.Verdict))
+	}
+	for _, k := range sortedKeys(e.Counts) {
+		if got := rep.Messages[k]; !e.Counts[k].Holds(got) {
+			bad = append(bad, fmt.Sprintf("%s: expected %s, got %d", k, e.Counts[k], got))
+		}
+	}
+	for _, k := range sortedKeys(e.Errors) {
+		if got := rep.Errors[k]; !e.Errors[k].Holds(got) {
+			bad = append(bad, fmt.Sprintf("errors.%s: expected %s, got %d", k, e.Errors[k], got))
+		}
+	}
+	for _, k := range sortedKeys(e.Anomalies) {
+		if got := rep.Anomalies[k]; !e.Anomalies[k].Holds(got) {
+			bad = append(bad, fmt.Sprintf("anomalies.%s: expected %s, got %d", k, e.Anomalies[k], got))
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}

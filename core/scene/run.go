@@ -1,0 +1,178 @@
+package scene
+
+import (
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka"
+	"deliverylab/core/sim"
+)
+
+// Run is one run of a scene.
+type Run struct {
+	Scene   *Scene
+	World   *sim.World
+	Ended   bool
+	EndNote string // settled | stop.ms | time limit
+}
+
+// NewRun builds the scene's world.
+func (s *Scene) NewRun() *Run { return &Run{Scene: s, World: s.Build()} }
+
+// limitMs is when the run stops at the latest.
+func (r *Run) limitMs() int64 {
+	if r.Scene.StopMs > 0 {
+		return r.Scene.StopMs
+	}
+	return MaxRunMs
+}
+
+// AdvanceTo runs events up to virtual time ms, stopping early when the run ends.
+func (r *Run) AdvanceTo(ms int64) {
+	if r.Ended {
+		return
+	}
+	limit := r.limitMs()
+	target := min(ms, limit)
+	r.World.RunUntil(target, func(*sim.World) bool { return r.checkSettled() })
+	if !r.Ended && r.World.NowMs() >= limit {
+		r.end(limitNote(r.Scene))
+	}
+}
+
+func limitNote(s *Scene) string {
+	if s.StopMs > 0 {
+		return "stop.ms"
+	}
+	return "time limit"
+}
+
+// Step runs one event; it returns false when the run has ended.
+func (r *Run) Step() bool {
+	if r.Ended {
+		return false
+	}
+	next := r.World.NextEventMs()
+	if next < 0 || next > r.limitMs() {
+		r.AdvanceTo(r.limitMs())
+		return false
+	}
+	r.World.Step()
+	r.checkSettled()
+	return !r.Ended
+}
+
+// ToEnd runs until the run settles or reaches its limit.
+func (r *Run) ToEnd() { r.AdvanceTo(r.limitMs()) }
+
+func (r *Run) end(note string) {
+	r.Ended = true
+	r.EndNote = note
+}
+
+func (r *Run) checkSettled() bool {
+	if r.Scene.StopMs == 0 && r.Settled() {
+		r.end("settled")
+	}
+	return r.Ended
+}
+
+// Settled reports whether nothing the scene cares about can still happen
+// (SCENE-FORMAT.md, When a run ends): background traffic does not count.
+func (r *Run) Settled() bool {
+	w := r.World
+	if w.PendingFaults() {
+		return false
+	}
+	for _, m := range w.InFlight() {
+		if _, ok := m.Payload.(kafka.ProduceRequest); ok {
+			return false // records on their way to a leader (acks=0 does not wait for them)
+		}
+	}
+	ctrl := r.controller()
+	for _, b := range r.Scene.brokerNames() {
+		if !r.up(b) && !ctrl.Fenced(b) {
+			return false // the controller will still fence it and move its leaderships
+		}
+	}
+	for _, tp := range ctrl.TPs() {
+		if !r.partitionSettled(ctrl, tp) {
+			return false
+		}
+	}
+	for _, p := range r.Scene.Producers {
+		if n, up := w.Node(p.Name); up && !n.(*apps.Producer).Done() {
+			return false
+		}
+	}
+	for _, c := range r.Scene.Consumers {
+		if !r.consumerSettled(c.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Run) consumerSettled(name string) bool {
+	n, up := r.World.Node(name)
+	if !up {
+		return true
+	}
+	app := n.(*apps.Consumer)
+	cl := app.Client()
+	if !cl.Stable() {
+		// Joining can finish only if the group's coordinator partition has a leader.
+		st, ok := r.controller().Partition(kafka.TP{Topic: kafka.OffsetsTopic})
+		return !ok || st.Leader == "" || !r.up(st.Leader)
+	}
+	if !app.Idle() || cl.Buffered() > 0 {
+		return false
+	}
+	for _, tp := range cl.Assigned() {
+		if hw, ok := r.readableEnd(tp); ok && cl.Position(tp) < hw {
+			return false
+		}
+	}
+	return true
+}
+
+// readableEnd is the HW of a partition's live leader.
+func (r *Run) readableEnd(tp kafka.TP) (int64, bool) {
+	st, ok := r.controller().Partition(tp)
+	if !ok || st.Leader == "" || !r.up(st.Leader) {
+		return 0, false
+	}
+	n, _ := r.World.Node(st.Leader)
+	rep := n.(*kafka.Broker).Replica(tp)
+	if rep == nil {
+		return 0, false
+	}
+	return rep.HW, true
+}
+
+func (r *Run) up(name string) bool {
+	_, up := r.World.Node(name)
+	return up
+}
+
+func (r *Run) controller() *kafka.Controller {
+	n, _ := r.World.Node(kafka.ControllerName)
+	return n.(*kafka.Controller)
+}
+
+// partitionSettled reports whether a partition's leader has caught up with the
+// controller's decision and its high watermark can no longer move.
+func (r *Run) partitionSettled(ctrl *kafka.Controller, tp kafka.TP) bool {
+	st, _ := ctrl.Partition(tp)
+	if st.Leader == "" || !r.up(st.Leader) {
+		return true
+	}
+	n, _ := r.World.Node(st.Leader)
+	br := n.(*kafka.Broker)
+	seen, ok := br.Meta(tp)
+	if !ok || seen.LeaderEpoch != st.LeaderEpoch || seen.PartitionEpoch != st.PartitionEpoch {
+		return false // the leader has not heard of the latest election or ISR change yet
+	}
+	rep := br.Replica(tp)
+	minISR := min(r.Scene.BrokerCfg.MinInsyncReplicas, len(st.Replicas))
+	// With others in the ISR the HW still moves: they catch up or are shrunk out.
+	return rep.HW >= rep.LEO() || len(st.ISR) <= 1 || len(st.ISR) < minISR
+}

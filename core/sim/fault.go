@@ -1,0 +1,204 @@
+package sim
+
+import (
+	"sort"
+	"strings"
+)
+
+// Fault kinds. A Fault is a value so the UI, scenes, tests and the explorer all inject
+// faults the same way, and a recorded schedule replays exactly.
+const (
+	FaultCrash     = "crash"      // Node goes down; volatile state is lost
+	FaultRestart   = "restart"    // Node boots again from its durable state
+	FaultCut       = "cut"        // From and To stop hearing each other (both directions)
+	FaultCutOneway = "cut-oneway" // messages From -> To are dropped
+	FaultHeal      = "heal"       // undo cut (both directions)
+	FaultHealAll   = "heal-all"   // every link works again
+	FaultPartition = "partition"  // Groups cannot hear each other; unlisted nodes join the last group
+	FaultHealPairs = "heal-pairs" // unblock exactly Pairs (the undo of a partition)
+	FaultDrop      = "drop"       // the in-flight message WireID is lost
+	FaultDelay     = "delay"      // the in-flight message WireID arrives DelayMs later
+	FaultDuplicate = "duplicate"  // the in-flight message WireID arrives twice
+	FaultNarrate   = "narrate"    // narration step Index is reached (not a failure; shares the schedule)
+)
+
+// Fault is one injected failure (or a narration step). ForMs > 0 undoes crash, cut and
+// partition after that long.
+type Fault struct {
+	Kind    string
+	Node    string
+	From    string
+	To      string
+	Groups  [][]string
+	Pairs   [][2]string
+	WireID  int64
+	DelayMs int64
+	ForMs   int64
+	Index   int
+}
+
+// Describe is the fault's stable text form.
+func (f Fault) Describe() string {
+	s := f.Kind
+	switch f.Kind {
+	case FaultCrash, FaultRestart:
+		s += " " + f.Node
+	case FaultCut, FaultCutOneway, FaultHeal:
+		s += " " + f.From + " " + f.To
+	case FaultPartition:
+		var gs []string
+		for _, g := range f.Groups {
+			gs = append(gs, "["+strings.Join(g, " ")+"]")
+		}
+		s += " " + strings.Join(gs, " ")
+	case FaultHealPairs:
+		s += " " + itoa(int64(len(f.Pairs))) + " links"
+	case FaultDrop, FaultDuplicate:
+		s += " #" + itoa(f.WireID)
+	case FaultDelay:
+		s += " #" + itoa(f.WireID) + " +" + itoa(f.DelayMs) + "ms"
+	case FaultNarrate:
+		s += " " + itoa(int64(f.Index))
+	}
+	if f.ForMs > 0 {
+		s += " for " + itoa(f.ForMs) + "ms"
+	}
+	return s
+}
+
+// Schedule queues a fault at a virtual time (not before now).
+func (w *World) Schedule(atMs int64, f Fault) {
+	if atMs < w.nowMs {
+		atMs = w.nowMs
+	}
+	w.push(event{AtMs: atMs, Kind: evFault, Fault: f})
+}
+
+// AddTrigger arms a fault that fires at a protocol point.
+func (w *World) AddTrigger(t Trigger) { w.triggers = append(w.triggers, t) }
+
+// Inject applies a fault now.
+func (w *World) Inject(f Fault) { w.apply(f) }
+
+func (w *World) apply(f Fault) {
+	if f.Kind != FaultNarrate {
+		w.traceLine("fault " + f.Describe())
+	}
+	switch f.Kind {
+	case FaultCrash:
+		w.crash(f.Node)
+		w.undoLater(f, Fault{Kind: FaultRestart, Node: f.Node})
+	case FaultRestart:
+		w.restart(f.Node)
+	case FaultCut:
+		w.block(f.From, f.To, true)
+		w.block(f.To, f.From, true)
+		w.undoLater(f, Fault{Kind: FaultHeal, From: f.From, To: f.To})
+	case FaultCutOneway:
+		w.block(f.From, f.To, true)
+		w.undoLater(f, Fault{Kind: FaultHealPairs, Pairs: [][2]string{{f.From, f.To}}})
+	case FaultHeal:
+		w.block(f.From, f.To, false)
+		w.block(f.To, f.From, false)
+	case FaultHealAll:
+		w.blocked = map[[2]string]bool{}
+	case FaultPartition:
+		pairs := w.partitionPairs(f.Groups)
+		for _, p := range pairs {
+			w.block(p[0], p[1], true)
+		}
+		w.undoLater(f, Fault{Kind: FaultHealPairs, Pairs: pairs})
+	case FaultHealPairs:
+		for _, p := range f.Pairs {
+			w.block(p[0], p[1], false)
+		}
+	case FaultDrop:
+		if m, ok := w.inFlight[f.WireID]; ok {
+			delete(w.inFlight, f.WireID)
+			w.traceLine("dropped " + m.Describe())
+		}
+	case FaultDelay:
+		if m, ok := w.inFlight[f.WireID]; ok {
+			m.ArriveMs += f.DelayMs
+			w.inFlight[f.WireID] = m
+			w.push(event{AtMs: m.ArriveMs, Kind: evDeliver, MsgID: m.ID})
+		}
+	case FaultDuplicate:
+		if m, ok := w.inFlight[f.WireID]; ok {
+			w.nextMsgID++
+			c := m
+			c.ID = w.nextMsgID
+			w.inFlight[c.ID] = c
+			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
+			w.traceLine("duplicated " + m.Describe() + " as #" + itoa(c.ID))
+		}
+	case FaultNarrate:
+		w.narrated = append(w.narrated, Narrated{Index: f.Index, AtMs: w.nowMs})
+		w.traceLine("narrate " + itoa(int64(f.Index)))
+	}
+}
+
+func (w *World) undoLater(f, undo Fault) {
+	if f.ForMs > 0 {
+		w.Schedule(w.nowMs+f.ForMs, undo)
+	}
+}
+
+func (w *World) block(from, to string, on bool) {
+	k := [2]string{from, to}
+	if on {
+		w.blocked[k] = true
+	} else {
+		delete(w.blocked, k)
+	}
+}
+
+// partitionPairs lists the directed links a partition into groups cuts. Nodes not named
+// in any group join the last one.
+func (w *World) partitionPairs(groups [][]string) [][2]string {
+	if len(groups) == 0 {
+		return nil
+	}
+	groupOf := map[string]int{}
+	for i, g := range groups {
+		for _, n := range g {
+			groupOf[n] = i
+		}
+	}
+	names := w.NodeNames()
+	for _, n := range names {
+		if _, ok := groupOf[n]; !ok {
+			groupOf[n] = len(groups) - 1
+		}
+	}
+	var pairs [][2]string
+	for _, a := range names {
+		for _, b := range names {
+			if a != b && groupOf[a] != groupOf[b] {
+				pairs = append(pairs, [2]string{a, b})
+			}
+		}
+	}
+	return pairs
+}
+
+// CutLinks lists the directed links that drop everything, sorted.
+func (w *World) CutLinks() [][2]string {
+	out := make([][2]string, 0, len(w.blocked))
+	for k := range w.blocked {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
+}
+
+// Narrated records that narration step Index was reached at AtMs.
+type Narrated struct {
+	Index int
+	AtMs  int64
+}

@@ -1,0 +1,112 @@
+package sim
+
+// Payload is the content of a message or a timer. Payloads are immutable values once
+// handed to the kernel.
+type Payload interface {
+	Kind() string     // the protocol name: Produce, FetchResponse, ...
+	Describe() string // the one stable text form, used by the trace, the CLI and labels
+}
+
+// Request marks payloads that expect an answer: when one reaches a crashed node the
+// connection is refused and the sender gets a Refused back, as a client does when a
+// broker process dies and its host resets the TCP connection.
+type Request interface {
+	IsRequest() bool
+}
+
+// Refused tells a sender that its request reached a node that was down.
+type Refused struct {
+	MsgID int64  // the refused message
+	To    string // where it was going
+	What  string // the refused payload's Kind
+	Orig  Payload
+}
+
+func (Refused) Kind() string { return "Refused" }
+func (r Refused) Describe() string {
+	return "Refused #" + itoa(r.MsgID) + " " + r.What + " (" + r.To + " down)"
+}
+
+// Node is a protocol state machine. See the package documentation for the contract.
+type Node interface {
+	Name() string
+	Start(env *Env)              // boot, and boot again after a restart
+	Receive(env *Env, m Message) // a message arrived
+	Fire(env *Env, t Payload)    // a timer set with Env.After fired
+	Crash()                      // drop volatile state, keep durable state
+	Clone() Node                 // a deep copy
+}
+
+// Message is one message on the wire.
+type Message struct {
+	ID       int64
+	From, To string
+	Payload  Payload
+	SentMs   int64
+	ArriveMs int64
+}
+
+// Describe is the message's stable text form.
+func (m Message) Describe() string {
+	return "#" + itoa(m.ID) + " " + m.From + "->" + m.To + " " + m.Payload.Describe()
+}
+
+// Env is what a node sees of the world while it handles one event.
+type Env struct {
+	w           *World
+	node        string
+	incarnation int
+}
+
+// Now is the virtual time in milliseconds.
+func (e *Env) Now() int64 { return e.w.nowMs }
+
+// Name is the handling node's name.
+func (e *Env) Name() string { return e.node }
+
+// Alive reports whether the node is still up in the incarnation that is handling the
+// event: false once a triggered fault crashed it mid-handler.
+func (e *Env) Alive() bool {
+	s := e.w.slot(e.node)
+	return s != nil && s.up && s.incarnation == e.incarnation
+}
+
+// Send puts a message on the wire and returns its id, or 0 when the node was crashed
+// during this handler (a crashed node sends nothing).
+func (e *Env) Send(to string, p Payload) int64 {
+	if !e.Alive() {
+		return 0
+	}
+	return e.w.send(e.node, to, p)
+}
+
+// After sets a timer that fires delayMs from now unless the node crashes first.
+func (e *Env) After(delayMs int64, t Payload) {
+	if !e.Alive() {
+		return
+	}
+	if delayMs < 0 {
+		delayMs = 0
+	}
+	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, Incarnation: e.incarnation, Timer: t})
+}
+
+// Rand is the node's own random stream.
+func (e *Env) Rand() *Rand { return e.w.nodeRand(e.node) }
+
+// Observe reports a protocol point (see Observation). Triggered faults run at once.
+func (e *Env) Observe(o Observation) {
+	if !e.Alive() {
+		return
+	}
+	o.Node = e.node
+	e.w.observe(o)
+}
+
+// Note adds a line to the trace, for state changes that are not messages.
+func (e *Env) Note(text string) {
+	if !e.Alive() {
+		return
+	}
+	e.w.traceLine(e.node + " " + text)
+}

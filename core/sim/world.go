@@ -1,0 +1,251 @@
+package sim
+
+import (
+	"sort"
+	"strconv"
+)
+
+// Config is the network and randomness of a world.
+type Config struct {
+	Seed      int64
+	LatencyMs int64 // one-way latency of every link
+	JitterMs  int64 // extra latency drawn uniformly from [0, JitterMs] per message
+}
+
+type nodeSlot struct {
+	node        Node
+	up          bool
+	incarnation int
+	rand        Rand
+}
+
+// World is the whole simulated system: nodes, the wire, the clock and the trace. It is
+// plain data; Clone copies it.
+type World struct {
+	cfg          Config
+	nowMs        int64
+	seq          int64
+	nextMsgID    int64
+	queue        queue
+	order        []string // node names in registration order
+	slots        map[string]*nodeSlot
+	inFlight     map[int64]Message
+	linkLastMs   map[[2]string]int64 // last arrival per directed link: links are FIFO, like TCP
+	blocked      map[[2]string]bool
+	netRand      Rand
+	triggers     []Trigger
+	observations []Observation
+	narrated     []Narrated
+	trace        Trace
+	eventsRun    int64
+}
+
+// NewWorld makes an empty world.
+func NewWorld(cfg Config) *World {
+	return &World{
+		cfg:        cfg,
+		slots:      map[string]*nodeSlot{},
+		inFlight:   map[int64]Message{},
+		linkLastMs: map[[2]string]int64{},
+		blocked:    map[[2]string]bool{},
+		netRand:    NewRand(cfg.Seed, "network"),
+		trace:      newTrace(),
+	}
+}
+
+// Add registers a node that boots at startMs.
+func (w *World) Add(n Node, startMs int64) {
+	name := n.Name()
+	w.order = append(w.order, name)
+	w.slots[name] = &nodeSlot{node: n, rand: NewRand(w.cfg.Seed, "node/"+name)}
+	w.push(event{AtMs: startMs, Kind: evStart, Node: name})
+}
+
+// Rand returns a named stream of the root seed that belongs to the caller (workloads).
+func (w *World) Rand(stream string) Rand { return NewRand(w.cfg.Seed, stream) }
+
+func (w *World) slot(name string) *nodeSlot { return w.slots[name] }
+
+func (w *World) nodeRand(name string) *Rand { return &w.slots[name].rand }
+
+// Node returns a node and whether it is up.
+func (w *World) Node(name string) (Node, bool) {
+	s := w.slots[name]
+	if s == nil {
+		return nil, false
+	}
+	return s.node, s.up
+}
+
+// Has reports whether a node of that name exists.
+func (w *World) Has(name string) bool { return w.slots[name] != nil }
+
+// NodeNames lists nodes in registration order.
+func (w *World) NodeNames() []string { return append([]string(nil), w.order...) }
+
+// NowMs is the virtual time.
+func (w *World) NowMs() int64 { return w.nowMs }
+
+// EventsRun counts the events run so far.
+func (w *World) EventsRun() int64 { return w.eventsRun }
+
+// Observations lists every observation so far, oldest first.
+func (w *World) Observations() []Observation { return w.observations }
+
+// Narrated lists the narration steps reached so far.
+func (w *World) Narrated() []Narrated { return w.narrated }
+
+// Trace is the run's trace.
+func (w *World) Trace() *Trace { return &w.trace }
+
+// InFlight lists the messages on the wire, oldest first.
+func (w *World) InFlight() []Message {
+	out := make([]Message, 0, len(w.inFlight))
+	for _, m := range w.inFlight {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// PendingFaults reports whether a scheduled fault, undo, narration step or node start
+// is still ahead: a run with one has not settled.
+func (w *World) PendingFaults() bool {
+	for i := range w.queue {
+		if k := w.queue[i].Kind; k == evFault || k == evStart {
+			return true
+		}
+	}
+	return false
+}
+
+// NextEventMs is the time of the next event, or -1 when there is none.
+func (w *World) NextEventMs() int64 {
+	if e := w.queue.peek(); e != nil {
+		return e.AtMs
+	}
+	return -1
+}
+
+func (w *World) push(e event) {
+	w.seq++
+	e.Seq = w.seq
+	w.queue.push(e)
+}
+
+func (w *World) send(from, to string, p Payload) int64 {
+	w.nextMsgID++
+	id := w.nextMsgID
+	lat := w.cfg.LatencyMs
+	if w.cfg.JitterMs > 0 {
+		lat += w.netRand.Intn(w.cfg.JitterMs + 1)
+	}
+	arrive := w.nowMs + lat
+	link := [2]string{from, to}
+	if last := w.linkLastMs[link]; arrive < last {
+		arrive = last
+	}
+	w.linkLastMs[link] = arrive
+	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
+	w.inFlight[id] = m
+	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
+	w.traceLine("send " + m.Describe())
+	return id
+}
+
+// Step runs the next event. It returns false when the queue is empty.
+func (w *World) Step() bool {
+	if len(w.queue) == 0 {
+		return false
+	}
+	e := w.queue.pop()
+	if e.AtMs > w.nowMs {
+		w.nowMs = e.AtMs
+	}
+	w.eventsRun++
+	switch e.Kind {
+	case evDeliver:
+		w.deliver(e)
+	case evTimer:
+		s := w.slots[e.Node]
+		if s.up && s.incarnation == e.Incarnation {
+			env := &Env{w: w, node: e.Node, incarnation: s.incarnation}
+			s.node.Fire(env, e.Timer)
+		}
+	case evFault:
+		w.apply(e.Fault)
+	case evStart:
+		w.boot(e.Node, "started")
+	}
+	return true
+}
+
+func (w *World) deliver(e event) {
+	m, ok := w.inFlight[e.MsgID]
+	if !ok || m.ArriveMs != e.AtMs {
+		return // dropped, or delayed to a later event
+	}
+	delete(w.inFlight, m.ID)
+	if w.blocked[[2]string{m.From, m.To}] {
+		w.traceLine("lost on cut link " + m.Describe())
+		return
+	}
+	s := w.slots[m.To]
+	if s == nil || !s.up {
+		w.traceLine("refused " + m.Describe())
+		if r, ok := m.Payload.(Request); ok && r.IsRequest() {
+			if from := w.slots[m.From]; from != nil && from.up {
+				w.send(m.To, m.From, Refused{MsgID: m.ID, To: m.To, What: m.Payload.Kind(), Orig: m.Payload})
+			}
+		}
+		return
+	}
+	w.traceLine("recv " + m.Describe())
+	env := &Env{w: w, node: m.To, incarnation: s.incarnation}
+	s.node.Receive(env, m)
+}
+
+func (w *World) boot(name, event string) {
+	s := w.slots[name]
+	if s == nil || s.up {
+		return
+	}
+	s.up = true
+	s.incarnation++
+	env := &Env{w: w, node: name, incarnation: s.incarnation}
+	env.Observe(Observation{Event: event})
+	s.node.Start(env)
+}
+
+func (w *World) crash(name string) {
+	s := w.slots[name]
+	if s == nil || !s.up {
+		return
+	}
+	w.observe(Observation{Node: name, Event: "crashed"})
+	s.up = false
+	s.incarnation++
+	s.node.Crash()
+}
+
+func (w *World) restart(name string) { w.boot(name, "restarted") }
+
+// RunUntil runs every event up to and including atMs, then sets the clock to atMs.
+// stop, if not nil, is asked after each event and ends the run early when true.
+func (w *World) RunUntil(atMs int64, stop func(*World) bool) {
+	for {
+		e := w.queue.peek()
+		if e == nil || e.AtMs > atMs {
+			break
+		}
+		w.Step()
+		if stop != nil && stop(w) {
+			return
+		}
+	}
+	if atMs > w.nowMs {
+		w.nowMs = atMs
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
