@@ -13,7 +13,7 @@ import (
 var files embed.FS
 
 // Names lists the shipped scenes (file names without .yaml) in display order: the
-// order of their file names, which start with a lesson number.
+// order of their file names.
 func Names() []string {
 	entries, _ := fs.ReadDir(files, ".")
 	var out []string

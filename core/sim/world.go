@@ -249,3 +249,14 @@ func (w *World) RunUntil(atMs int64, stop func(*World) bool) {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// AdvanceClock moves virtual time forward to atMs without running events; it refuses to
+// skip an event that is due before atMs.
+func (w *World) AdvanceClock(atMs int64) {
+	if next := w.NextEventMs(); next >= 0 && next < atMs {
+		atMs = next
+	}
+	if atMs > w.nowMs {
+		w.nowMs = atMs
+	}
+}

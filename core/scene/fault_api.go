@@ -1,0 +1,33 @@
+package scene
+
+import (
+	"fmt"
+
+	"deliverylab/core/sim"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ParseFault reads one interactive fault in the scene file's syntax (YAML or JSON, such
+// as {"crash": "broker-1"} or {"drop": "message", "id": 42}); it happens now, so it
+// takes neither at.ms nor when.
+func (s *Scene) ParseFault(text string) (sim.Fault, error) {
+	p := &parser{file: "fault"}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
+		return sim.Fault{}, fmt.Errorf("fault: expected a mapping such as {crash: broker-1}, got %q", text)
+	}
+	n := doc.Content[0]
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			if k := n.Content[i].Value; k == "at.ms" || k == "when" {
+				return sim.Fault{}, fmt.Errorf("fault: %s is for scene files; an injected fault happens now", k)
+			}
+		}
+	}
+	fs, ok := p.fault(s, n, "fault", true)
+	if !ok {
+		return sim.Fault{}, fmt.Errorf("%s: %s", p.err.Key, p.err.Msg)
+	}
+	return fs.Fault, nil
+}
