@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"deliverylab/core/sim"
 )
@@ -50,6 +51,8 @@ type history struct {
 	truncatedMs                  int64
 	polledMs, committedMs        int64
 	polled, committed, processed bool
+	appends                      []string // "partition@offset" of each leader append
+	polls                        int
 }
 
 // Ledger gathers the message histories of a run.
@@ -84,8 +87,11 @@ func NewLedger(obs []sim.Observation) *Ledger {
 				}
 			case "truncated":
 				h.truncatedBy, h.truncatedMs = o.Node, o.AtMs
+			case "appended":
+				h.appends = append(h.appends, fmt.Sprintf("%s@%d", o.Partition, o.Offset))
 			case "polled":
 				h.polled, h.polledMs = true, o.AtMs
+				h.polls++
 			case "offset-committed":
 				h.committed, h.committedMs = true, o.AtMs
 			case "processed":
@@ -201,15 +207,21 @@ func (l *Ledger) lostWhyZh(h *history, out Output) string {
 }
 
 func (l *Ledger) dupWhy(h *history) string {
-	if h.polled && h.processed {
-		return ": it was processed, then read again from an older committed offset or sent twice"
+	switch {
+	case len(h.appends) > 1:
+		return fmt.Sprintf(": appended %d times (%s): the producer retried a request whose answer never came", len(h.appends), strings.Join(h.appends, ", "))
+	case h.polls > 1:
+		return fmt.Sprintf(": polled %d times: the consumer read it again from an older committed offset", h.polls)
 	}
 	return ""
 }
 
 func (l *Ledger) dupWhyZh(h *history) string {
-	if h.polled && h.processed {
-		return "：处理后又从较早的已提交位移重新读取，或被发送了两次"
+	switch {
+	case len(h.appends) > 1:
+		return fmt.Sprintf("：被追加了 %d 次（%s）：生产者重试了一个没有得到应答的请求", len(h.appends), strings.Join(h.appends, "，"))
+	case h.polls > 1:
+		return fmt.Sprintf("：被拉取了 %d 次：消费者从较早的已提交位移重新读取了它", h.polls)
 	}
 	return ""
 }

@@ -9,7 +9,7 @@ import (
 
 // Build makes the world a scene describes, with its scripted faults and narration armed.
 func (s *Scene) Build() *sim.World {
-	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs})
+	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs, LinkLatencyMs: s.Links})
 	brokers := s.brokerNames()
 	parts := s.placement()
 	w.Add(kafka.NewController(s.BrokerCfg, brokers, parts), 0)

@@ -157,6 +157,13 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 	for _, k := range s.Sinks {
 		p.uniqueName(seen, k.Name, m["sinks"].value, "sinks "+k.Name)
 	}
+	for _, l := range s.linkNodes {
+		for _, n := range l.names {
+			if !s.hasNode(n) && n != "controller" {
+				p.fail(l.node, l.path, "expected nodes of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), n)
+			}
+		}
+	}
 	outs := s.Outputs()
 	ef := m["expect"]
 	switch {

@@ -84,17 +84,35 @@ func (p *parser) configMap(f field, path string, set func(string, kafka.Value) e
 }
 
 func (p *parser) network(s *Scene, f field) {
+	s.LatencyMs = 5
 	if f.value == nil {
-		s.LatencyMs = 5
 		return
 	}
-	m := p.mapping(f.value, "network", "latency.ms", "jitter.ms")
-	s.LatencyMs = 5
+	m := p.mapping(f.value, "network", "latency.ms", "jitter.ms", "links")
 	if l, ok := m["latency.ms"]; ok {
 		s.LatencyMs = p.integer(l, "network", 0, 60000)
 	}
 	if j, ok := m["jitter.ms"]; ok {
 		s.JitterMs = p.integer(j, "network", 0, 60000)
+	}
+	for i, n := range p.list(m["links"], "network") {
+		path := fmt.Sprintf("network.links[%d]", i)
+		lm := p.mapping(n, path, "between", "latency.ms")
+		pair := p.strings(lm["between"], path)
+		if p.err == nil && len(pair) != 2 {
+			p.fail(n, path+".between", "expected two node names")
+			return
+		}
+		lat, ok := lm["latency.ms"]
+		if !ok && p.err == nil {
+			p.fail(n, path+".latency.ms", "missing; expected the link's one-way latency")
+			return
+		}
+		if s.Links == nil {
+			s.Links = map[[2]string]int64{}
+		}
+		s.Links[[2]string{pair[0], pair[1]}] = p.integer(lat, path, 0, 60000)
+		s.linkNodes = append(s.linkNodes, linkRef{names: pair, node: n, path: path + ".between"})
 	}
 }
 

@@ -26,12 +26,21 @@ type Scene struct {
 	Topics    []Topic
 	LatencyMs int64
 	JitterMs  int64
+	Links     map[[2]string]int64 // per-link latency overrides
 	Producers []ProducerSpec
 	Consumers []ConsumerSpec
 	Sinks     []SinkSpec
 	Faults    []FaultSpec
 	Narration []NarrationSpec
 	Expect    Expect
+
+	linkNodes []linkRef // network.links entries, checked once every node is known
+}
+
+type linkRef struct {
+	names []string
+	node  *yaml.Node
+	path  string
 }
 
 // Topic is one topic of the cluster.

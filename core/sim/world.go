@@ -10,6 +10,20 @@ type Config struct {
 	Seed      int64
 	LatencyMs int64 // one-way latency of every link
 	JitterMs  int64 // extra latency drawn uniformly from [0, JitterMs] per message
+	// LinkLatencyMs overrides LatencyMs for a link, in both directions (a follower in
+	// another zone, say).
+	LinkLatencyMs map[[2]string]int64
+}
+
+// latencyMs is the one-way latency from one node to another.
+func (c Config) latencyMs(from, to string) int64 {
+	if l, ok := c.LinkLatencyMs[[2]string{from, to}]; ok {
+		return l
+	}
+	if l, ok := c.LinkLatencyMs[[2]string{to, from}]; ok {
+		return l
+	}
+	return c.LatencyMs
 }
 
 type nodeSlot struct {
@@ -136,7 +150,7 @@ func (w *World) push(e event) {
 func (w *World) send(from, to string, p Payload) int64 {
 	w.nextMsgID++
 	id := w.nextMsgID
-	lat := w.cfg.LatencyMs
+	lat := w.cfg.latencyMs(from, to)
 	if w.cfg.JitterMs > 0 {
 		lat += w.netRand.Intn(w.cfg.JitterMs + 1)
 	}
@@ -260,3 +274,7 @@ func (w *World) AdvanceClock(atMs int64) {
 		w.nowMs = atMs
 	}
 }
+
+// SendAs puts a message on the wire as if from sent it: for tests that forge a protocol
+// message, and for tools that replay one.
+func (w *World) SendAs(from, to string, p Payload) int64 { return w.send(from, to, p) }

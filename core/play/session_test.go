@@ -1,0 +1,132 @@
+package play
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestScenesListsEveryShippedSceneInBothLanguages(t *testing.T) {
+	list := Scenes()
+	require.NotEmpty(t, list)
+	for _, s := range list {
+		assert.NotEmpty(t, s.Title.En, s.Name)
+		assert.NotEmpty(t, s.Title.Zh, s.Name)
+	}
+	_, err := Load("no-such-scene")
+	assert.ErrorContains(t, err, "no scene named")
+}
+
+func TestClickingTheLeaderOfAcks1LosesAMessage(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	// At 300 ms broker-1 has acknowledged records its far-away followers have not
+	// fetched yet (the browser test clicks at the same moment).
+	s.Advance(300)
+	require.NoError(t, s.Inject(`{"crash": "broker-1"}`))
+	st := s.State()
+	assert.False(t, nodeNamed(st, "broker-1").Up)
+	assert.Contains(t, st.Faults[0], "crash broker-1")
+	s.RunToEnd()
+	st = s.State()
+	assert.True(t, st.Ended)
+	assert.GreaterOrEqual(t, st.Ledger.Counts["lost"], 1)
+	assert.Equal(t, "at-most-once", st.Ledger.Verdict)
+}
+
+func TestSeekReplaysTheSameRun(t *testing.T) {
+	s, err := Load("acks-all-safe")
+	require.NoError(t, err)
+	s.Advance(100)
+	require.NoError(t, s.Inject(`{crash: broker-2, for.ms: 3000}`))
+	s.Step()
+	s.Step()
+	require.NoError(t, s.Inject(`{cut: [p1, broker-1]}`))
+	s.Advance(5000)
+	want := s.run.World.Trace().Hash()
+	at := s.NowMs()
+
+	require.NoError(t, s.SeekTo(50))
+	assert.Equal(t, int64(50), s.NowMs())
+	assert.Len(t, s.State().Faults, 0, "faults after the seek target are forgotten")
+
+	s2, _ := Load("acks-all-safe")
+	s2.Advance(100)
+	require.NoError(t, s2.Inject(`{crash: broker-2, for.ms: 3000}`))
+	s2.Step()
+	s2.Step()
+	require.NoError(t, s2.Inject(`{cut: [p1, broker-1]}`))
+	s2.Advance(5000)
+	require.NoError(t, s2.SeekTo(at))
+	assert.Equal(t, want, s2.run.World.Trace().Hash(), "a seek replays the user's faults exactly")
+}
+
+func TestInjectRejectsBadFaultsWithAReason(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	assert.ErrorContains(t, s.Inject(`{crash: broker-9}`), "expected a node of this scene")
+	assert.ErrorContains(t, s.Inject(`{crash: controller}`), "KRaft quorum")
+	assert.ErrorContains(t, s.Inject(`{explode: broker-1}`), "unknown key")
+	assert.ErrorContains(t, s.Inject(`{"drop": "message", "id": 99999}`), "no message #99999 is in flight")
+	assert.ErrorContains(t, s.Inject(`{at.ms: 5, crash: broker-1}`), "happens now")
+	assert.ErrorContains(t, s.Inject(`[[[`), "expected a mapping")
+}
+
+func TestDroppingAMessageInFlight(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	s.Advance(30)
+	st := s.State()
+	require.NotEmpty(t, st.InFlight)
+	id := st.InFlight[0].ID
+	require.NoError(t, s.Inject(`{"drop": "message", "id": `+itoa(id)+`}`))
+	for _, f := range s.State().InFlight {
+		assert.NotEqual(t, id, f.ID)
+	}
+}
+
+func TestStateShowsTheClusterAsDrawn(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	v := s.Version()
+	s.Advance(100)
+	assert.Greater(t, s.Version(), v)
+	st := s.State()
+	b1 := nodeNamed(st, "broker-1")
+	require.Equal(t, "broker", b1.Kind)
+	require.NotEmpty(t, b1.Partitions)
+	p := b1.Partitions[0]
+	assert.Equal(t, "__consumer_offsets-0", p.Partition)
+	orders := b1.Partitions[1]
+	assert.Equal(t, "orders-0", orders.Partition)
+	assert.True(t, orders.Leader)
+	assert.Equal(t, []string{"broker-1", "broker-2", "broker-3"}, orders.ISR)
+	assert.NotEmpty(t, orders.Records)
+	assert.LessOrEqual(t, orders.HW, orders.LEO)
+	assert.NotEmpty(t, st.Captions, "the narration at 0 ms was reached")
+	assert.Equal(t, "", st.Ledger.Verdict, "no verdict before the run ends")
+	assert.Equal(t, "producer", nodeNamed(st, "p1").Kind)
+	assert.Equal(t, "sink", nodeNamed(st, "db").Kind)
+}
+
+func nodeNamed(st State, name string) NodeState {
+	for _, n := range st.Nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	return NodeState{}
+}
+
+func itoa(v int64) string {
+	b := []byte{}
+	if v == 0 {
+		return "0"
+	}
+	for v > 0 {
+		b = append([]byte{byte('0' + v%10)}, b...)
+		v /= 10
+	}
+	return string(b)
+}

@@ -1,0 +1,163 @@
+package scene
+
+import (
+	"testing"
+
+	"deliverylab/core/kafka"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runYAML(t *testing.T, src string) (*Run, Report) {
+	t.Helper()
+	s, err := Parse("test.yaml", []byte(src))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	return r, r.Judge()
+}
+
+// R5: acks=all with fewer in-sync replicas than min.insync.replicas is refused before
+// anything is appended, and the producer fails once delivery.timeout.ms runs out.
+func TestNotEnoughReplicasRefusesAcksAll(t *testing.T) {
+	r, rep := runYAML(t, `
+cluster:
+  brokers: 3
+  config: {min.insync.replicas: 3}
+  topics: [{name: orders, replication.factor: 3, leaders: [broker-1]}]
+apps:
+  - producer: p1
+    config: {acks: all, enable.idempotence: false, request.timeout.ms: 500, delivery.timeout.ms: 2000}
+    send: {topic: orders, count: 2}
+    start.ms: 10000
+faults:
+  - {at.ms: 100, crash: broker-3}
+`)
+	assert.GreaterOrEqual(t, rep.Errors[kafka.ErrNotEnoughReplicas], 1)
+	assert.Equal(t, 2, rep.Messages["sent"])
+	n, _ := r.World.Node("broker-1")
+	assert.Equal(t, int64(0), n.(*kafka.Broker).Replica(kafka.TP{Topic: "orders"}).LEO(), "nothing appended")
+	for _, o := range r.World.Observations() {
+		if o.Event == "failed" {
+			assert.Equal(t, kafka.ErrTimeoutException, o.Detail)
+		}
+	}
+}
+
+// uncleanScene: broker-2 falls out of the ISR (its fetches are cut), p1 writes more to
+// broker-1 with acks=1, then broker-1 dies for good; c1 starts reading after that.
+const uncleanScene = `
+cluster:
+  brokers: 2
+  config: {replica.lag.time.max.ms: 1000, unclean.leader.election.enable: %s}
+  topics: [{name: orders, replication.factor: 2, leaders: [broker-1]}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 4, interval.ms: 1000}
+  - consumer: c1
+    topics: [orders]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest}
+    commit: after-processing
+    start.ms: 5000
+faults:
+  - {at.ms: 500, cut: [broker-2, broker-1]}
+  - {at.ms: 4500, crash: broker-1}
+`
+
+// R6: with unclean.leader.election.enable=false the partition stays offline and the
+// acknowledged messages only broker-1 had are unavailable; with true, broker-2 leads
+// without them and they are lost.
+func TestUncleanLeaderElection(t *testing.T) {
+	clean, cleanRep := runYAML(t, sprintf(uncleanScene, "false"))
+	st, _ := clean.controller().Partition(kafka.TP{Topic: "orders"})
+	assert.Equal(t, "", st.Leader, "offline: no live in-sync replica")
+	assert.Greater(t, cleanRep.Messages["unavailable"], 0)
+	assert.Equal(t, 0, cleanRep.Messages["lost"])
+
+	unclean, uncleanRep := runYAML(t, sprintf(uncleanScene, "true"))
+	st, _ = unclean.controller().Partition(kafka.TP{Topic: "orders"})
+	assert.Equal(t, "broker-2", st.Leader)
+	assert.Greater(t, uncleanRep.Messages["lost"], 0)
+	elected := false
+	for _, o := range unclean.World.Observations() {
+		if o.Event == "elected" && o.Detail == "unclean" {
+			elected = true
+		}
+	}
+	assert.True(t, elected)
+}
+
+// R1: a follower that stops fetching leaves the ISR after replica.lag.time.max.ms and
+// rejoins once it has caught up.
+func TestISRShrinksAndExpands(t *testing.T) {
+	s, err := Parse("isr.yaml", []byte(`
+stop.ms: 40000
+cluster:
+  brokers: 3
+  config: {replica.lag.time.max.ms: 1000}
+  topics: [{name: orders, replication.factor: 3, leaders: [broker-1]}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 30, interval.ms: 1000}
+faults:
+  - {at.ms: 200, cut: [broker-3, broker-1], for.ms: 1500}
+`))
+	require.NoError(t, err)
+	r := s.NewRun()
+	isrAt := func(ms int64) []string {
+		r.AdvanceTo(ms)
+		st, _ := r.controller().Partition(kafka.TP{Topic: "orders"})
+		return st.ISR
+	}
+	assert.Equal(t, []string{"broker-1", "broker-2", "broker-3"}, isrAt(100))
+	assert.Equal(t, []string{"broker-1", "broker-2"}, isrAt(1700))
+	// broker-3's fetch was lost on the cut link: it fetches again once
+	// replica.socket.timeout.ms (30 s) has passed, catches up and rejoins.
+	assert.Equal(t, []string{"broker-1", "broker-2"}, isrAt(30000))
+	assert.Equal(t, []string{"broker-1", "broker-2", "broker-3"}, isrAt(32000))
+}
+
+func TestInvariantsHoldOnEveryEventOfEveryScene(t *testing.T) {
+	for _, s := range shippedScenes(t) {
+		r := s.NewRun()
+		for r.Step() {
+			if bad := r.Invariants(); len(bad) > 0 {
+				t.Fatalf("%s at %d ms: %v", s.Name, r.World.NowMs(), bad)
+			}
+		}
+	}
+}
+
+func TestInvariantsFire(t *testing.T) {
+	rep := &kafka.Replica{TP: kafka.TP{Topic: "t"}, Log: []kafka.Record{{Offset: 0, Epoch: 2}, {Offset: 1, Epoch: 1}}, HW: 5}
+	bad := ReplicaInvariants("broker-1", rep)
+	require.Len(t, bad, 2)
+	assert.Contains(t, bad[0], "high watermark 5 passes the log end 2")
+	assert.Contains(t, bad[1], "leader epoch goes back from 2 to 1")
+
+	rep = &kafka.Replica{TP: kafka.TP{Topic: "t"}, Log: []kafka.Record{{Offset: 0}, {Offset: 2}}}
+	assert.Contains(t, ReplicaInvariants("broker-1", rep)[0], "offset 2 stored at position 1")
+
+	// Two leaders in one epoch: forge a metadata update that makes broker-2 lead too.
+	r, _ := runYAML(t, `
+cluster:
+  brokers: 2
+  topics: [{name: orders, replication.factor: 2, leaders: [broker-1]}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 1}
+`)
+	require.Empty(t, r.Invariants())
+	st, _ := r.controller().Partition(kafka.TP{Topic: "orders"})
+	st.Leader = "broker-2"
+	st.PartitionEpoch++
+	r.World.SendAs(kafka.ControllerName, "broker-2", kafka.MetadataUpdate{Partitions: []kafka.PartitionState{st}})
+	r.World.RunUntil(r.World.NowMs()+10, nil)
+	bad = r.Invariants()
+	require.Len(t, bad, 1)
+	assert.Contains(t, bad[0], "both broker-1 and broker-2 lead it")
+}

@@ -1,0 +1,78 @@
+package scene
+
+import (
+	"fmt"
+	"testing"
+
+	"deliverylab/scenes"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var sprintf = fmt.Sprintf
+
+func shippedScenes(t *testing.T) []*Scene {
+	t.Helper()
+	var out []*Scene
+	for _, name := range scenes.Names() {
+		data, err := scenes.Read(name)
+		require.NoError(t, err)
+		s, err := Parse(name+".yaml", data)
+		require.NoError(t, err, name)
+		out = append(out, s)
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// Every shipped scene runs to its end and meets its expect block, and every expect says
+// what is delivered as well as what is lost and duplicated, so that a scene in which
+// nothing flows cannot pass.
+func TestShippedScenesMeetTheirExpectations(t *testing.T) {
+	for _, s := range shippedScenes(t) {
+		t.Run(s.Name, func(t *testing.T) {
+			for _, k := range []string{"delivered", "lost", "duplicated"} {
+				_, ok := s.Expect.Counts[k]
+				assert.True(t, ok, "expect must state %s", k)
+			}
+			assert.NotEmpty(t, s.Expect.Verdict, "expect must state the verdict")
+			assert.Greater(t, s.Expect.Counts["delivered"].N+boolInt(s.Expect.Counts["delivered"].Op == ">="), 0, "something must be delivered")
+			assert.NotEmpty(t, s.Title.Zh)
+			assert.NotEmpty(t, s.Summary.En)
+			assert.NotEmpty(t, s.Summary.Zh)
+			r := s.NewRun()
+			r.ToEnd()
+			rep := r.Judge()
+			assert.Empty(t, r.Check(rep))
+			assert.Equal(t, "settled", r.EndNote)
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestARunIsDeterministic(t *testing.T) {
+	for _, s := range shippedScenes(t) {
+		a, b := s.NewRun(), s.NewRun()
+		a.ToEnd()
+		b.ToEnd()
+		assert.Equal(t, a.World.Trace().Hash(), b.World.Trace().Hash(), s.Name)
+	}
+}
+
+func TestACopiedRunGoesOnToTheSameEnd(t *testing.T) {
+	s := shippedScenes(t)[1]
+	r := s.NewRun()
+	r.AdvanceTo(3000)
+	c := &Run{Scene: s, World: r.World.Clone()}
+	r.ToEnd()
+	c.ToEnd()
+	assert.Equal(t, r.World.Trace().Hash(), c.World.Trace().Hash())
+	assert.Equal(t, r.Judge().Messages, c.Judge().Messages)
+}
