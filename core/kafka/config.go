@@ -42,6 +42,7 @@ type ProducerConfig struct {
 	AcksSet             bool
 	Retries             int64
 	RetryBackoffMs      int64
+	RetryBackoffMaxMs   int64
 	RequestTimeoutMs    int64
 	DeliveryTimeoutMs   int64
 	LingerMs            int64
@@ -53,7 +54,7 @@ type ProducerConfig struct {
 
 // DefaultProducerConfig is Kafka 3.9's producer defaults with idempotence resolved later.
 func DefaultProducerConfig() ProducerConfig {
-	return ProducerConfig{Acks: -1, Retries: 2147483647, RetryBackoffMs: 100, RequestTimeoutMs: 30000,
+	return ProducerConfig{Acks: -1, Retries: 2147483647, RetryBackoffMs: 100, RetryBackoffMaxMs: 1000, RequestTimeoutMs: 30000,
 		DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true}
 }
 
@@ -67,6 +68,7 @@ type ConsumerConfig struct {
 	MaxPollRecords       int
 	FetchMaxWaitMs       int64
 	RetryBackoffMs       int64
+	RetryBackoffMaxMs    int64
 	RequestTimeoutMs     int64
 }
 
@@ -74,7 +76,7 @@ type ConsumerConfig struct {
 func DefaultConsumerConfig() ConsumerConfig {
 	return ConsumerConfig{EnableAutoCommit: true, AutoCommitIntervalMs: 5000, AutoOffsetReset: "latest",
 		SessionTimeoutMs: 45000, HeartbeatIntervalMs: 3000, MaxPollRecords: 500, FetchMaxWaitMs: 500,
-		RetryBackoffMs: 100, RequestTimeoutMs: 30000}
+		RetryBackoffMs: 100, RetryBackoffMaxMs: 1000, RequestTimeoutMs: 30000}
 }
 
 // Value is a configuration value as a scene wrote it: its text, and whether it was null.
@@ -144,6 +146,7 @@ var consumerKeys = map[string]setter[ConsumerConfig]{
 	"max.poll.records":      func(c *ConsumerConfig, v Value) error { return intIn(v, 1, 100000, &c.MaxPollRecords) },
 	"fetch.max.wait.ms":     func(c *ConsumerConfig, v Value) error { return ms(v, 0, &c.FetchMaxWaitMs) },
 	"retry.backoff.ms":      func(c *ConsumerConfig, v Value) error { return ms(v, 0, &c.RetryBackoffMs) },
+	"retry.backoff.max.ms":  func(c *ConsumerConfig, v Value) error { return ms(v, 0, &c.RetryBackoffMaxMs) },
 	"request.timeout.ms":    func(c *ConsumerConfig, v Value) error { return ms(v, 1, &c.RequestTimeoutMs) },
 	"isolation.level": func(c *ConsumerConfig, v Value) error {
 		if v.Text == "read_uncommitted" {

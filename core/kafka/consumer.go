@@ -19,6 +19,7 @@ type Consumer struct {
 	positions   map[TP]int64 // next offset Poll returns
 	fetching    map[TP]int64 // request id of the fetch in flight, per partition
 	buffer      map[TP][]Record
+	failures    map[TP]int // fetch failures in a row, for the retry backoff
 	reqSeq      int64
 	lastAutoMs  int64
 	commits     map[int64][]string // commit request id -> identities it covers
@@ -64,6 +65,7 @@ func (c *Consumer) Reset() {
 	c.fetching = map[TP]int64{}
 	c.buffer = map[TP][]Record{}
 	c.commits = map[int64][]string{}
+	c.failures = map[TP]int{}
 }
 
 // Clone copies the client.
@@ -77,6 +79,7 @@ func (c *Consumer) Clone() *Consumer {
 	for k, v := range c.buffer {
 		n.buffer[k] = append([]Record(nil), v...)
 	}
+	n.failures = copyMap(c.failures)
 	n.commits = make(map[int64][]string, len(c.commits))
 	for k, v := range c.commits {
 		n.commits[k] = append([]string(nil), v...)
@@ -353,10 +356,10 @@ func (c *Consumer) onFetch(env *sim.Env, r FetchResponse) []ConsumerEvent {
 		return nil
 	default:
 		env.Observe(sim.Observation{Event: "error", Detail: r.Err, Partition: r.TP.String()})
-		c.md.forget(r.TP)
-		env.After(c.cfg.RetryBackoffMs, consumerTimer{What: "fetch"})
+		c.fetchFailed(env, r.TP)
 		return nil
 	}
+	c.failures[r.TP] = 0
 	var fresh []Record
 	for _, rec := range r.Records {
 		if rec.Offset >= c.positions[r.TP] {
@@ -395,8 +398,7 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
 			delete(c.fetching, o.TP)
 			env.Observe(sim.Observation{Event: "error", Detail: ErrNetworkException, Partition: o.TP.String()})
-			c.md.forget(o.TP)
-			env.After(c.cfg.RetryBackoffMs, consumerTimer{What: "fetch"})
+			c.fetchFailed(env, o.TP)
 		}
 	case OffsetCommitRequest:
 		msgs := c.commits[o.ReqID]
@@ -467,3 +469,10 @@ func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitInterva
 
 // Group is the consumer's group id.
 func (c *Consumer) Group() string { return c.group }
+
+// fetchFailed forgets the partition's leader and fetches again after a growing backoff.
+func (c *Consumer) fetchFailed(env *sim.Env, tp TP) {
+	c.failures[tp]++
+	c.md.forget(tp)
+	env.After(backoffMs(env, c.cfg.RetryBackoffMs, c.cfg.RetryBackoffMaxMs, c.failures[tp]), consumerTimer{What: "fetch"})
+}

@@ -311,8 +311,9 @@ func (p *Producer) failed(env *sim.Env, f *inflightProduce, err string) []Comple
 	}
 	expired := env.Now()-b.CreatedMs >= p.cfg.DeliveryTimeoutMs
 	if retriable(err) && b.Attempts <= p.cfg.Retries && !expired {
-		b.ReadyAtMs = env.Now() + p.cfg.RetryBackoffMs
-		env.After(p.cfg.RetryBackoffMs, producerTimer{What: "drain"})
+		wait := backoffMs(env, p.cfg.RetryBackoffMs, p.cfg.RetryBackoffMaxMs, int(b.Attempts))
+		b.ReadyAtMs = env.Now() + wait
+		env.After(wait, producerTimer{What: "drain"})
 		return p.drain(env)
 	}
 	p.remove(b)
