@@ -34,7 +34,7 @@ type Consumer struct {
 	// volatile
 	phase     string         // idle | committing | processing
 	pending   []kafka.Polled // records of the current batch still to process
-	batchMsgs []string       // identities of the current batch
+	batchOpen bool           // a polled batch is not yet committed after processing
 	writing   int64          // request id of the write in flight, 0 if none
 	reqSeq    int64
 	working   bool // async worker busy
@@ -60,7 +60,7 @@ func (c *Consumer) Crash() {
 	c.client.Reset()
 	c.phase = "idle"
 	c.pending = nil
-	c.batchMsgs = nil
+	c.batchOpen = false
 	c.writing = 0
 	c.working = false
 	c.autoArmed = false
@@ -71,7 +71,6 @@ func (c *Consumer) Clone() sim.Node {
 	n := *c
 	n.client = c.client.Clone()
 	n.pending = append([]kafka.Polled(nil), c.pending...)
-	n.batchMsgs = append([]string(nil), c.batchMsgs...)
 	return &n
 }
 
@@ -153,17 +152,13 @@ func (c *Consumer) poll(env *sim.Env) {
 		c.armAutoCommit(env)
 		return
 	}
-	var ids []string
 	for _, r := range recs {
 		env.Observe(sim.Observation{Event: "polled", Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Detail: r.Value})
-		if r.Msg != "" {
-			ids = append(ids, r.Msg)
-		}
 	}
 	c.pending = append(c.pending, recs...)
-	c.batchMsgs = ids
+	c.batchOpen = true
 	if c.spec.Commit == CommitBeforeProcessing {
-		if c.client.Commit(env, ids) {
+		if c.client.Commit(env) {
 			c.phase = "committing"
 			return
 		}
@@ -254,15 +249,14 @@ func (c *Consumer) processed(env *sim.Env) {
 
 func (c *Consumer) batchDone(env *sim.Env) {
 	c.phase = "idle"
-	if c.spec.Commit == CommitAfterProcessing && len(c.batchMsgs) > 0 {
-		ids := c.batchMsgs
-		c.batchMsgs = nil
-		if c.client.Commit(env, ids) {
+	if c.spec.Commit == CommitAfterProcessing && c.batchOpen {
+		c.batchOpen = false
+		if c.client.Commit(env) {
 			c.phase = "committing"
 			return
 		}
 	}
-	c.batchMsgs = nil
+	c.batchOpen = false
 	c.poll(env)
 }
 

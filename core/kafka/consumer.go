@@ -20,6 +20,7 @@ type Consumer struct {
 	fetching    map[TP]int64 // request id of the fetch in flight, per partition
 	buffer      map[TP][]Record
 	failures    map[TP]int // fetch failures in a row, for the retry backoff
+	returned    []string   // identities Poll returned since the last commit
 	reqSeq      int64
 	lastAutoMs  int64
 	commits     map[int64][]string // commit request id -> identities it covers
@@ -66,6 +67,7 @@ func (c *Consumer) Reset() {
 	c.buffer = map[TP][]Record{}
 	c.commits = map[int64][]string{}
 	c.failures = map[TP]int{}
+	c.returned = nil
 }
 
 // Clone copies the client.
@@ -80,6 +82,7 @@ func (c *Consumer) Clone() *Consumer {
 		n.buffer[k] = append([]Record(nil), v...)
 	}
 	n.failures = copyMap(c.failures)
+	n.returned = append([]string(nil), c.returned...)
 	n.commits = make(map[int64][]string, len(c.commits))
 	for k, v := range c.commits {
 		n.commits[k] = append([]string(nil), v...)
@@ -158,7 +161,7 @@ func (c *Consumer) retryLater(env *sim.Env, what string) {
 func (c *Consumer) Poll(env *sim.Env) []Polled {
 	if c.cfg.EnableAutoCommit && env.Now()-c.lastAutoMs >= c.cfg.AutoCommitIntervalMs {
 		c.lastAutoMs = env.Now()
-		c.Commit(env, nil)
+		c.Commit(env)
 	}
 	var out []Polled
 	for _, tp := range c.assigned {
@@ -166,6 +169,9 @@ func (c *Consumer) Poll(env *sim.Env) []Polled {
 			r := c.buffer[tp][0]
 			c.buffer[tp] = c.buffer[tp][1:]
 			out = append(out, Polled{TP: tp, Record: r})
+			if r.Msg != "" {
+				c.returned = append(c.returned, r.Msg)
+			}
 			c.positions[tp] = r.Offset + 1
 		}
 	}
@@ -173,12 +179,15 @@ func (c *Consumer) Poll(env *sim.Env) []Polled {
 	return out
 }
 
-// Commit sends the current positions to the coordinator. msgs are the identities the
-// commit covers (for the ledger). It returns false when there is nothing to commit.
-func (c *Consumer) Commit(env *sim.Env, msgs []string) bool {
+// Commit sends the current positions to the coordinator: they cover every record Poll
+// has returned, whose identities the commit carries for the ledger. It returns false
+// when the member has nothing to commit.
+func (c *Consumer) Commit(env *sim.Env) bool {
 	if c.State != "stable" || len(c.assigned) == 0 {
 		return false
 	}
+	msgs := c.returned
+	c.returned = nil
 	var offs []TPOffset
 	for _, tp := range c.assigned {
 		offs = append(offs, TPOffset{TP: tp, Offset: c.positions[tp]})
