@@ -93,7 +93,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 		return
 	case sim.Refused:
 		if w, ok := p.Orig.(sinks.Write); ok && w.ReqID == c.writing {
-			env.Observe(sim.Observation{Event: "error", Detail: "SINK_UNAVAILABLE", Msgs: []string{w.Msg}})
+			env.Observe(sim.Observation{Event: "error", Detail: kafka.ErrSinkUnavailable, Msgs: []string{w.Msg}})
 			env.After(100, appTimer{What: "rewrite"})
 			return
 		}
@@ -154,6 +154,9 @@ func (c *Consumer) poll(env *sim.Env) {
 	}
 	for _, r := range recs {
 		env.Observe(sim.Observation{Event: "polled", Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Detail: r.Value})
+		if !env.Alive() {
+			return // crashed at its own protocol point
+		}
 	}
 	c.pending = append(c.pending, recs...)
 	c.batchOpen = true

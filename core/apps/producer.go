@@ -101,6 +101,9 @@ func (p *Producer) sendOne(env *sim.Env) {
 	}
 	id := p.MsgID(n)
 	env.Observe(sim.Observation{Event: "sent", Msgs: []string{id}})
+	if !env.Alive() {
+		return // crashed at its own protocol point: the record never reached the client
+	}
 	p.report(env, p.client.Send(env, p.work.Topic, Expand(p.work.Key, n), Expand(p.work.Value, n), id))
 	if len(p.resend) > 0 || p.next <= p.work.Count {
 		env.After(p.work.IntervalMs, appTimer{What: "send"})
@@ -113,18 +116,20 @@ func (p *Producer) report(env *sim.Env, done []kafka.Completion) {
 		if c.Err != "" {
 			event, detail = "failed", c.Err
 		}
+		env.Observe(sim.Observation{Event: event, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset, Detail: detail})
+		if !env.Alive() {
+			return // crashed as it was told: it remembers nothing more
+		}
 		for _, id := range c.Msgs {
 			var n int
 			fmt.Sscanf(id[len(p.name)+1:], "%d", &n)
 			if _, told := p.outcome[n]; !told {
-				if c.Err == "" {
-					p.outcome[n] = "acked"
-				} else {
+				p.outcome[n] = event
+				if c.Err != "" {
 					p.outcome[n] = c.Err
 				}
 			}
 		}
-		env.Observe(sim.Observation{Event: event, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset, Detail: detail})
 	}
 }
 

@@ -111,10 +111,11 @@ var brokerKeys = map[string]setter[BrokerConfig]{
 }
 
 var producerKeys = map[string]setter[ProducerConfig]{
-	"acks":               func(c *ProducerConfig, v Value) error { c.AcksSet = true; return acks(v, &c.Acks) },
-	"retries":            func(c *ProducerConfig, v Value) error { return int64In(v, 0, 2147483647, &c.Retries) },
-	"retry.backoff.ms":   func(c *ProducerConfig, v Value) error { return ms(v, 0, &c.RetryBackoffMs) },
-	"request.timeout.ms": func(c *ProducerConfig, v Value) error { return ms(v, 1, &c.RequestTimeoutMs) },
+	"acks":                 func(c *ProducerConfig, v Value) error { c.AcksSet = true; return acks(v, &c.Acks) },
+	"retries":              func(c *ProducerConfig, v Value) error { return int64In(v, 0, 2147483647, &c.Retries) },
+	"retry.backoff.ms":     func(c *ProducerConfig, v Value) error { return ms(v, 0, &c.RetryBackoffMs) },
+	"retry.backoff.max.ms": func(c *ProducerConfig, v Value) error { return ms(v, 0, &c.RetryBackoffMaxMs) },
+	"request.timeout.ms":   func(c *ProducerConfig, v Value) error { return ms(v, 1, &c.RequestTimeoutMs) },
 	"delivery.timeout.ms": func(c *ProducerConfig, v Value) error {
 		return ms(v, 1, &c.DeliveryTimeoutMs)
 	},
@@ -192,6 +193,15 @@ func keysOf[T any](table map[string]setter[T]) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Validate applies the broker's own start-up checks (KafkaConfig).
+func (c BrokerConfig) Validate() error {
+	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
+		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
+			c.ReplicaFetchWaitMaxMs, c.ReplicaLagTimeMaxMs)
+	}
+	return nil
 }
 
 // Resolve checks the producer configuration as KafkaProducer's constructor does (R11).

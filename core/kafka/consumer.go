@@ -19,8 +19,10 @@ type Consumer struct {
 	positions   map[TP]int64 // next offset Poll returns
 	fetching    map[TP]int64 // request id of the fetch in flight, per partition
 	buffer      map[TP][]Record
-	failures    map[TP]int // fetch failures in a row, for the retry backoff
-	returned    []string   // identities Poll returned since the last commit
+	failures    map[TP]int   // fetch failures in a row, for the retry backoff
+	retryAt     map[TP]int64 // no fetch of the partition before this time
+	groupSeq    int64        // the group request in flight (find, join, sync, offset fetch)
+	returned    []string     // identities Poll returned since the last commit
 	reqSeq      int64
 	lastAutoMs  int64
 	commits     map[int64][]string // commit request id -> identities it covers
@@ -67,6 +69,7 @@ func (c *Consumer) Reset() {
 	c.buffer = map[TP][]Record{}
 	c.commits = map[int64][]string{}
 	c.failures = map[TP]int{}
+	c.retryAt = map[TP]int64{}
 	c.returned = nil
 }
 
@@ -82,6 +85,7 @@ func (c *Consumer) Clone() *Consumer {
 		n.buffer[k] = append([]Record(nil), v...)
 	}
 	n.failures = copyMap(c.failures)
+	n.retryAt = copyMap(c.retryAt)
 	n.returned = append([]string(nil), c.returned...)
 	n.commits = make(map[int64][]string, len(c.commits))
 	for k, v := range c.commits {
@@ -138,7 +142,7 @@ func (c *Consumer) anyBroker() string {
 
 func (c *Consumer) findCoordinator(env *sim.Env) {
 	c.State = "finding"
-	env.Send(c.anyBroker(), FindCoordinatorRequest{Group: c.group})
+	c.groupRequest(env, c.anyBroker(), FindCoordinatorRequest{Group: c.group}, c.cfg.RequestTimeoutMs)
 }
 
 // rejoin drops the assignment and joins again (after a rebalance or a fencing error).
@@ -148,7 +152,10 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	c.fetching = map[TP]int64{}
 	c.buffer = map[TP][]Record{}
 	c.State = "joining"
-	env.Send(c.coordinator, JoinGroupRequest{Group: c.group, Member: c.member, Topics: c.md.Topics, SessionTimeoutMs: c.cfg.SessionTimeoutMs})
+	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
+	// rightly hold it that long.
+	c.groupRequest(env, c.coordinator, JoinGroupRequest{Group: c.group, Member: c.member, Topics: c.md.Topics, SessionTimeoutMs: c.cfg.SessionTimeoutMs},
+		rebalanceTimeoutMs+5000)
 }
 
 func (c *Consumer) retryLater(env *sim.Env, what string) {
@@ -195,6 +202,7 @@ func (c *Consumer) Commit(env *sim.Env) bool {
 	c.reqSeq++
 	c.commits[c.reqSeq] = msgs
 	env.Send(c.coordinator, OffsetCommitRequest{ReqID: c.reqSeq, Group: c.group, Member: c.member, Generation: c.generation, Offsets: offs, Msgs: msgs})
+	env.After(c.cfg.RequestTimeoutMs, consumerTimer{What: "commit-timeout", ID: c.reqSeq})
 	return true
 }
 
@@ -209,6 +217,9 @@ func (c *Consumer) fetchAll(env *sim.Env) {
 		}
 		if _, busy := c.fetching[tp]; busy {
 			continue
+		}
+		if env.Now() < c.retryAt[tp] {
+			continue // backing off after a failed fetch
 		}
 		leader := c.md.leader(tp)
 		if leader == "" {
@@ -231,6 +242,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		}
 		c.fetchAll(env)
 	case FindCoordinatorResponse:
+		c.groupSeq++ // answered: its timeout no longer applies
 		if r.Err != "" {
 			c.md.Next++
 			c.retryLater(env, "find")
@@ -239,6 +251,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		c.coordinator = r.Coordinator
 		c.rejoin(env)
 	case JoinGroupResponse:
+		c.groupSeq++ // answered: its timeout no longer applies
 		if c.State != "joining" {
 			return nil
 		}
@@ -248,10 +261,12 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		}
 		c.generation = r.Generation
 		c.State = "syncing"
-		env.Send(c.coordinator, SyncGroupRequest{Group: c.group, Member: c.member, Generation: r.Generation})
+		c.groupRequest(env, c.coordinator, SyncGroupRequest{Group: c.group, Member: c.member, Generation: r.Generation}, c.cfg.RequestTimeoutMs)
 	case SyncGroupResponse:
+		c.groupSeq++ // answered: its timeout no longer applies
 		return c.onSync(env, r)
 	case OffsetFetchResponse:
+		c.groupSeq++ // answered: its timeout no longer applies
 		return c.onOffsetFetch(env, r)
 	case ListOffsetsResponse:
 		if r.Err != "" {
@@ -296,7 +311,7 @@ func (c *Consumer) onSync(env *sim.Env, r SyncGroupResponse) []ConsumerEvent {
 		return []ConsumerEvent{{Kind: "assigned"}}
 	}
 	c.State = "offsets"
-	env.Send(c.coordinator, OffsetFetchRequest{Group: c.group, TPs: c.assigned})
+	c.groupRequest(env, c.coordinator, OffsetFetchRequest{Group: c.group, TPs: c.assigned}, c.cfg.RequestTimeoutMs)
 	return nil
 }
 
@@ -314,6 +329,8 @@ func (c *Consumer) onOffsetFetch(env *sim.Env, r OffsetFetchResponse) []Consumer
 			c.positions[o.TP] = o.Offset
 		case c.cfg.AutoOffsetReset == "earliest":
 			c.positions[o.TP] = 0
+		case c.cfg.AutoOffsetReset == "none":
+			return c.noOffset(env, o.TP)
 		default:
 			c.resetLatest(env, o.TP)
 		}
@@ -355,6 +372,9 @@ func (c *Consumer) onFetch(env *sim.Env, r FetchResponse) []ConsumerEvent {
 	case "":
 	case ErrOffsetOutOfRange:
 		env.Observe(sim.Observation{Event: "error", Detail: r.Err, Partition: r.TP.String()})
+		if c.cfg.AutoOffsetReset == "none" {
+			return c.noOffset(env, r.TP)
+		}
 		if c.cfg.AutoOffsetReset == "earliest" {
 			c.positions[r.TP] = 0
 		} else {
@@ -451,6 +471,19 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 			if c.State == "finding" {
 				c.findCoordinator(env)
 			}
+		case "group-timeout":
+			if ct.ID == c.groupSeq && c.State != "stable" {
+				// The request or its answer was lost (a cut link): start over.
+				env.Observe(sim.Observation{Event: "error", Detail: ErrRequestTimedOut})
+				c.State = "finding"
+				c.findCoordinator(env)
+			}
+		case "commit-timeout":
+			if msgs, ok := c.commits[ct.ID]; ok {
+				delete(c.commits, ct.ID)
+				env.Observe(sim.Observation{Event: "error", Detail: ErrRequestTimedOut, Msgs: msgs})
+				return []ConsumerEvent{{Kind: "commit-failed", Err: ErrRequestTimedOut, Msgs: msgs}}
+			}
 		case "fetch":
 			c.fetchAll(env)
 		case "fetch-timeout":
@@ -483,5 +516,28 @@ func (c *Consumer) Group() string { return c.group }
 func (c *Consumer) fetchFailed(env *sim.Env, tp TP) {
 	c.failures[tp]++
 	c.md.forget(tp)
-	env.After(backoffMs(env, c.cfg.RetryBackoffMs, c.cfg.RetryBackoffMaxMs, c.failures[tp]), consumerTimer{What: "fetch"})
+	wait := backoffMs(env, c.cfg.RetryBackoffMs, c.cfg.RetryBackoffMaxMs, c.failures[tp])
+	c.retryAt[tp] = env.Now() + wait
+	env.After(wait, consumerTimer{What: "fetch"})
 }
+
+// groupRequest sends one step of finding and joining the group, with a timeout that
+// starts over if neither it nor its answer arrives.
+func (c *Consumer) groupRequest(env *sim.Env, to string, p sim.Payload, timeoutMs int64) {
+	c.groupSeq++
+	env.Send(to, p)
+	env.After(timeoutMs, consumerTimer{What: "group-timeout", ID: c.groupSeq})
+}
+
+// noOffset is auto.offset.reset=none with no valid position: poll throws
+// NoOffsetForPartitionException and the application stops consuming.
+func (c *Consumer) noOffset(env *sim.Env, tp TP) []ConsumerEvent {
+	env.Observe(sim.Observation{Event: "error", Detail: ErrNoOffsetForPartition, Partition: tp.String()})
+	c.State = "failed"
+	c.assigned = nil
+	c.buffer = map[TP][]Record{}
+	return []ConsumerEvent{{Kind: "failed", Err: ErrNoOffsetForPartition}}
+}
+
+// Failed reports whether the client gave up (auto.offset.reset=none with no offset).
+func (c *Consumer) Failed() bool { return c.State == "failed" }

@@ -218,7 +218,7 @@ func (c *Controller) setLeader(env *sim.Env, st *PartitionState, leader, how str
 func (c *Controller) onAlterPartition(env *sim.Env, from string, p AlterPartition) {
 	st := c.partitions[p.TP]
 	if st == nil || st.Leader != p.Leader || st.LeaderEpoch != p.LeaderEpoch || st.PartitionEpoch != p.PartitionEpoch {
-		env.Send(from, AlterPartitionResponse{TP: p.TP, Err: "INVALID_UPDATE_VERSION"})
+		env.Send(from, AlterPartitionResponse{TP: p.TP, Err: ErrInvalidUpdateVersion})
 		return
 	}
 	var isr []string

@@ -16,7 +16,18 @@ const (
 	ErrOffsetOutOfRange             = "OFFSET_OUT_OF_RANGE"
 	ErrNetworkException             = "NETWORK_EXCEPTION" // the connection to the broker broke
 	ErrTimeoutException             = "TimeoutException"  // delivery.timeout.ms expired in the producer
+	ErrNoOffsetForPartition         = "NoOffsetForPartitionException"
+	ErrInvalidUpdateVersion         = "INVALID_UPDATE_VERSION"
+	ErrSinkUnavailable              = "SINK_UNAVAILABLE" // a write reached a sink that is down
 )
+
+// ErrorNames lists every error a run can report, for checking expect.errors.
+func ErrorNames() []string {
+	return []string{ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend, ErrRequestTimedOut,
+		ErrUnknownTopicOrPartition, ErrCoordinatorNotAvailable, ErrNotCoordinator, ErrRebalanceInProgress,
+		ErrIllegalGeneration, ErrUnknownMemberID, ErrOffsetOutOfRange, ErrNetworkException, ErrTimeoutException,
+		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable}
+}
 
 // retriable reports whether the producer retries after this error.
 func retriable(err string) bool {

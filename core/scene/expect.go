@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"deliverylab/core/kafka"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -88,7 +90,7 @@ func (p *parser) expect(s *Scene, f field) {
 			s.Expect.Counts[k] = p.count(c, "expect")
 		}
 	}
-	p.countMap(m["errors"], "expect.errors", s.Expect.Errors, nil)
+	p.countMap(m["errors"], "expect.errors", s.Expect.Errors, kafka.ErrorNames())
 	p.countMap(m["anomalies"], "expect.anomalies", s.Expect.Anomalies, []string{"duplicate", "lost-write"})
 }
 
@@ -111,7 +113,7 @@ func (p *parser) countMap(f field, path string, out map[string]Count, allowed []
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
 		k := f.value.Content[i]
 		if allowed != nil && !contains(allowed, k.Value) {
-			p.fail(k, path+"."+k.Value, "expected one of %s (the anomalies this version detects)", strings.Join(allowed, ", "))
+			p.fail(k, path+"."+k.Value, "expected one of %s", strings.Join(allowed, ", "))
 			return
 		}
 		out[k.Value] = p.count(field{key: k.Value, keyN: k, value: f.value.Content[i+1]}, path)

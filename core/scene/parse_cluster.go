@@ -22,6 +22,9 @@ func (p *parser) cluster(s *Scene, f field) {
 	s.Brokers = int(p.integer(b, "cluster", 1, 9))
 	if c, ok := m["config"]; ok {
 		p.configMap(c, "cluster.config", func(key string, v kafka.Value) error { return kafka.SetBrokerKey(&s.BrokerCfg, key, v) })
+		if err := s.BrokerCfg.Validate(); err != nil && p.err == nil {
+			p.fail(configKeyNode(c, "replica.fetch.wait.max.ms", c.value), "cluster.config.replica.fetch.wait.max.ms", "%s", err.Error())
+		}
 	}
 	for i, tn := range p.list(m["topics"], "cluster") {
 		path := fmt.Sprintf("cluster.topics[%d]", i)
@@ -63,6 +66,18 @@ func isBroker(name string, n int) bool {
 	return false
 }
 
+// configKeyNode finds a key's node in a config mapping, or falls back to the given node.
+func configKeyNode(f field, key string, fallback *yaml.Node) *yaml.Node {
+	if f.value != nil && f.value.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(f.value.Content); i += 2 {
+			if f.value.Content[i].Value == key {
+				return f.value.Content[i]
+			}
+		}
+	}
+	return fallback
+}
+
 // configMap hands each key of a Kafka property map to set, reporting its line.
 func (p *parser) configMap(f field, path string, set func(string, kafka.Value) error) {
 	n := f.value
@@ -99,8 +114,19 @@ func (p *parser) network(s *Scene, f field) {
 		path := fmt.Sprintf("network.links[%d]", i)
 		lm := p.mapping(n, path, "between", "latency.ms")
 		pair := p.strings(lm["between"], path)
-		if p.err == nil && len(pair) != 2 {
+		if p.err != nil {
+			return
+		}
+		if len(pair) != 2 {
 			p.fail(n, path+".between", "expected two node names")
+			return
+		}
+		if _, dup := s.Links[[2]string{pair[0], pair[1]}]; dup {
+			p.fail(n, path+".between", "the link %s-%s is given twice", pair[0], pair[1])
+			return
+		}
+		if _, dup := s.Links[[2]string{pair[1], pair[0]}]; dup {
+			p.fail(n, path+".between", "the link %s-%s is given twice", pair[1], pair[0])
 			return
 		}
 		lat, ok := lm["latency.ms"]
@@ -237,7 +263,7 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 	}
 	if p.err == nil {
 		if err := cs.Config.CheckSessionTimeout(s.BrokerCfg); err != nil {
-			p.fail(n, path+".config.session.timeout.ms", "%s", err.Error())
+			p.fail(configKeyNode(m["config"], "session.timeout.ms", n), path+".config.session.timeout.ms", "%s", err.Error())
 		}
 	}
 	cs.Spec.Commit = apps.CommitAuto

@@ -127,8 +127,8 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 			}
 			groups = append(groups, names)
 		}
-		if p.err == nil && len(groups) < 1 {
-			p.fail(f.value, ap, "expected at least one group")
+		if p.err == nil && len(groups) < 2 {
+			p.fail(f.value, ap, "expected at least two groups, such as [[broker-1], [broker-2, broker-3]]; nodes not listed join the last group")
 		}
 		return sim.Fault{Kind: sim.FaultPartition, Groups: groups}
 	}

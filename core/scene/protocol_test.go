@@ -161,3 +161,71 @@ apps:
 	require.Len(t, bad, 1)
 	assert.Contains(t, bad[0], "both broker-1 and broker-2 lead it")
 }
+
+// A node crashed by a trigger at its own protocol point forgets what it was doing: after
+// its restart it works again.
+func TestCrashAtItsOwnProtocolPointThenRestart(t *testing.T) {
+	_, rep := runYAML(t, `
+cluster:
+  brokers: 1
+  config: {group.initial.rebalance.delay.ms: 0}
+  topics: [{name: orders, replication.factor: 1}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 4, interval.ms: 10}
+  - consumer: c1
+    topics: [orders]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest}
+    commit: after-processing
+faults:
+  - {when: {node: p1, event: sent, message: p1#2}, crash: p1, for.ms: 100}
+  - {when: {node: c1, event: polled, message: p1#3}, crash: c1, for.ms: 100}
+`)
+	assert.Equal(t, 4, rep.Messages["acked"], "p1 resent what it had not been told about")
+	assert.Equal(t, 0, rep.Messages["lost"])
+	assert.GreaterOrEqual(t, rep.Messages["delivered"]+rep.Messages["duplicated"], 4, "c1 consumed everything after its restart")
+}
+
+// A consumer whose group requests are lost on a cut link starts over after
+// request.timeout.ms instead of waiting forever.
+func TestConsumerGroupRequestsTimeOut(t *testing.T) {
+	r, rep := runYAML(t, `
+cluster:
+  brokers: 1
+  config: {group.initial.rebalance.delay.ms: 0}
+  topics: [{name: orders, replication.factor: 1}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 2}
+  - consumer: c1
+    topics: [orders]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest, request.timeout.ms: 1000}
+faults:
+  - {at.ms: 1, cut: [c1, broker-1], for.ms: 50}
+`)
+	assert.Equal(t, "settled", r.EndNote)
+	assert.Equal(t, 2, rep.Messages["delivered"])
+	assert.GreaterOrEqual(t, rep.Errors[kafka.ErrRequestTimedOut], 1)
+}
+
+// auto.offset.reset=none with nothing committed: poll throws and the consumer gives up.
+func TestAutoOffsetResetNone(t *testing.T) {
+	r, rep := runYAML(t, `
+cluster:
+  brokers: 1
+  config: {group.initial.rebalance.delay.ms: 0}
+  topics: [{name: orders, replication.factor: 1}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 2}
+  - consumer: c1
+    topics: [orders]
+    config: {enable.auto.commit: false, auto.offset.reset: none}
+`)
+	assert.Equal(t, "settled", r.EndNote)
+	assert.Equal(t, 1, rep.Errors[kafka.ErrNoOffsetForPartition])
+	assert.Equal(t, 0, rep.Messages["delivered"])
+}

@@ -118,6 +118,9 @@ func (r *Run) consumerSettled(name string) bool {
 	}
 	app := n.(*apps.Consumer)
 	cl := app.Client()
+	if cl.Failed() {
+		return true // gave up: nothing more will happen
+	}
 	if !cl.Stable() {
 		// Joining can finish only if the group's coordinator partition has a leader.
 		st, ok := r.controller().Partition(kafka.TP{Topic: kafka.OffsetsTopic})

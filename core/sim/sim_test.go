@@ -220,3 +220,17 @@ func TestRandStreamsAreIndependent(t *testing.T) {
 		assert.True(t, v >= 0 && v < 7)
 	}
 }
+
+func TestACrashBeforeStartKeepsTheNodeDownUntilARestart(t *testing.T) {
+	w := newPingWorld(1, 0)
+	w.Schedule(0, Fault{Kind: FaultCrash, Node: "a"})
+	w.Schedule(100, Fault{Kind: FaultRestart, Node: "a"})
+	w.RunUntil(50, nil)
+	_, up := w.Node("a")
+	assert.False(t, up)
+	assert.Equal(t, 0, pingerOf(w).Sent)
+	w.RunUntil(200, nil)
+	_, up = w.Node("a")
+	assert.True(t, up)
+	assert.Greater(t, pingerOf(w).Sent, 0)
+}

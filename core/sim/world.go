@@ -29,6 +29,8 @@ func (c Config) latencyMs(from, to string) int64 {
 type nodeSlot struct {
 	node        Node
 	up          bool
+	started     bool // has booted at least once
+	held        bool // crashed before its start time: it stays down until a restart
 	incarnation int
 	rand        Rand
 }
@@ -185,11 +187,16 @@ func (w *World) Step() bool {
 		if s.up && s.incarnation == e.Incarnation {
 			env := &Env{w: w, node: e.Node, incarnation: s.incarnation}
 			s.node.Fire(env, e.Timer)
+			w.settleCrash(s, env)
 		}
 	case evFault:
 		w.apply(e.Fault)
 	case evStart:
-		w.boot(e.Node, "started")
+		if s := w.slots[e.Node]; s.held {
+			w.traceLine("stays down " + e.Node + " (crashed before it started)")
+		} else {
+			w.boot(e.Node, "started")
+		}
 	}
 	return true
 }
@@ -217,6 +224,17 @@ func (w *World) deliver(e event) {
 	w.traceLine("recv " + m.Describe())
 	env := &Env{w: w, node: m.To, incarnation: s.incarnation}
 	s.node.Receive(env, m)
+	w.settleCrash(s, env)
+}
+
+// settleCrash wipes the volatile state again when a node was crashed by a triggered fault
+// in the middle of its own handler: whatever the handler changed after that point
+// belongs to a process that no longer exists. Crash is a reset, so running it twice is
+// harmless.
+func (w *World) settleCrash(s *nodeSlot, env *Env) {
+	if !s.up && s.incarnation != env.incarnation {
+		s.node.Crash()
+	}
 }
 
 func (w *World) boot(name, event string) {
@@ -224,15 +242,23 @@ func (w *World) boot(name, event string) {
 	if s == nil || s.up {
 		return
 	}
-	s.up = true
+	s.up, s.started, s.held = true, true, false
 	s.incarnation++
 	env := &Env{w: w, node: name, incarnation: s.incarnation}
 	env.Observe(Observation{Event: event})
 	s.node.Start(env)
+	w.settleCrash(s, env)
 }
 
 func (w *World) crash(name string) {
 	s := w.slots[name]
+	if s != nil && !s.started && !s.held {
+		// A crash before the node's start keeps it from starting, so that
+		// {at.ms: 0, crash: x} means "x is down from the beginning".
+		s.held = true
+		w.traceLine("held down " + name)
+		return
+	}
 	if s == nil || !s.up {
 		return
 	}
