@@ -99,7 +99,11 @@ func replicas(b *kafka.Broker) []ReplicaState {
 			rs.ISR = append([]string(nil), st.ISR...)
 		}
 		for _, rec := range r.Log {
-			rs.Records = append(rs.Records, RecordView{Offset: rec.Offset, Msg: rec.Msg, Epoch: rec.Epoch})
+			rv := RecordView{Offset: rec.Offset, Msg: rec.Msg, Epoch: rec.Epoch}
+			if c := rec.Commit; c != nil {
+				rv.Note = fmt.Sprintf("%s @%d", c.Group, c.Offset)
+			}
+			rs.Records = append(rs.Records, rv)
 		}
 		out = append(out, rs)
 	}

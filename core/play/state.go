@@ -58,7 +58,8 @@ type ReplicaState struct {
 // RecordView is one log cell.
 type RecordView struct {
 	Offset int64  `json:"offset"`
-	Msg    string `json:"msg"` // "p1#3", or "" for a control record
+	Msg    string `json:"msg"`  // "p1#3", or "" for an internal record
+	Note   string `json:"note"` // what an internal record holds: "c1 @4" for an offset commit
 	Epoch  int32  `json:"epoch"`
 }
 

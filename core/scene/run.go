@@ -92,6 +92,9 @@ func (r *Run) Settled() bool {
 		if !r.up(b) && !ctrl.Fenced(b) {
 			return false // the controller will still fence it and move its leaderships
 		}
+		if r.up(b) && ctrl.Fenced(b) && w.Reachable(b, kafka.ControllerName) {
+			return false // a restarted broker is still registering
+		}
 	}
 	for _, tp := range ctrl.TPs() {
 		if !r.partitionSettled(ctrl, tp) {
@@ -175,7 +178,30 @@ func (r *Run) partitionSettled(ctrl *kafka.Controller, tp kafka.TP) bool {
 		return false // the leader has not heard of the latest election or ISR change yet
 	}
 	rep := br.Replica(tp)
+	for _, f := range st.Replicas {
+		if f != st.Leader && r.up(f) && r.World.Reachable(f, st.Leader) && r.diverges(f, tp, rep) {
+			return false // a follower still holds records the leader does not: it will truncate
+		}
+	}
 	minISR := min(r.Scene.BrokerCfg.MinInsyncReplicas, len(st.Replicas))
 	// With others in the ISR the HW still moves: they catch up or are shrunk out.
 	return rep.HW >= rep.LEO() || len(st.ISR) <= 1 || len(st.ISR) < minISR
+}
+
+// diverges reports whether a follower's log has a record the leader's log does not.
+func (r *Run) diverges(follower string, tp kafka.TP, leader *kafka.Replica) bool {
+	n, _ := r.World.Node(follower)
+	rep := n.(*kafka.Broker).Replica(tp)
+	if rep == nil {
+		return false
+	}
+	if rep.LEO() > leader.LEO() {
+		return true
+	}
+	for i, rec := range rep.Log {
+		if leader.Log[i].Epoch != rec.Epoch {
+			return true
+		}
+	}
+	return false
 }

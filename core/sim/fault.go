@@ -202,3 +202,9 @@ type Narrated struct {
 	Index int
 	AtMs  int64
 }
+
+// Reachable reports whether messages from one node to another currently get through
+// the network (both may still be down).
+func (w *World) Reachable(from, to string) bool {
+	return !w.blocked[[2]string{from, to}] && !w.blocked[[2]string{to, from}]
+}
