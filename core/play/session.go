@@ -57,7 +57,9 @@ func LoadSource(file string, data []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{sc: sc, run: sc.NewRun(), version: 1}, nil
+	s := &Session{sc: sc, run: sc.NewRun(), version: 1}
+	s.run.AdvanceTo(0) // the nodes boot at 0 ms: show them up from the first frame
+	return s, nil
 }
 
 // Play lets time run when the front end calls Advance.
@@ -77,6 +79,10 @@ func (s *Session) Version() uint64 { return s.version }
 
 // NowMs is the virtual time.
 func (s *Session) NowMs() int64 { return s.run.World.NowMs() }
+
+// NextEventMs is the time of the next queued event, or -1 when there is none: the front
+// end skips quiet stretches up to it.
+func (s *Session) NextEventMs() int64 { return s.run.World.NextEventMs() }
 
 // Advance runs virtual time forward by ms.
 func (s *Session) Advance(ms int64) {

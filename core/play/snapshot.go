@@ -48,15 +48,21 @@ func (s *Session) State() State {
 func (s *Session) ledger() Ledger {
 	rep := s.run.Judge()
 	l := Ledger{Output: rep.Output, Verdict: rep.Verdict, Counts: rep.Messages}
+	if !s.run.Ended {
+		// Only delivered and duplicated are known before the end; the rest is pending,
+		// and the counts say the same as the list.
+		l.Verdict = ""
+		l.Counts = map[string]int{"sent": rep.Messages["sent"], "acked": rep.Messages["acked"]}
+	}
 	for _, f := range rep.Ledger {
 		fate := f.Fate
 		if !s.run.Ended && fate != "delivered" && fate != "duplicated" {
-			fate = "pending" // not decided until the run ends
+			fate = "pending"
+		}
+		if !s.run.Ended {
+			l.Counts[fate]++
 		}
 		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: fate, Reason: Text{En: f.En, Zh: f.Zh}})
-	}
-	if !s.run.Ended {
-		l.Verdict = ""
 	}
 	return l
 }
@@ -83,7 +89,13 @@ func nodeState(w *sim.World, name string) NodeState {
 		ns.Rows = v.RowMsgs()
 		ns.Detail = fmt.Sprintf("%d rows", len(ns.Rows))
 	}
-	if !up {
+	if waiting, at := w.Waiting(name); waiting {
+		ns.Waiting = true
+		ns.Detail = fmt.Sprintf("starts at %d ms", at)
+		if at < 0 {
+			ns.Detail = "held down"
+		}
+	} else if !up {
 		ns.Detail = "down"
 	}
 	return ns

@@ -39,6 +39,7 @@ type NodeState struct {
 	Name       string         `json:"name"`
 	Kind       string         `json:"kind"` // controller | broker | producer | consumer | sink
 	Up         bool           `json:"up"`
+	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Partitions []ReplicaState `json:"partitions"` // brokers only
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order

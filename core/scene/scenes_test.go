@@ -76,3 +76,19 @@ func TestACopiedRunGoesOnToTheSameEnd(t *testing.T) {
 	assert.Equal(t, r.World.Trace().Hash(), c.World.Trace().Hash())
 	assert.Equal(t, r.Judge().Messages, c.Judge().Messages)
 }
+
+// Every caption of a shipped scene is reached in the scene's own run: a caption whose
+// trigger never fires would leave a teacher's story with a hole.
+func TestEveryCaptionOfAShippedSceneIsReached(t *testing.T) {
+	for _, s := range shippedScenes(t) {
+		r := s.NewRun()
+		r.ToEnd()
+		reached := map[int]bool{}
+		for _, n := range r.World.Narrated() {
+			reached[n.Index] = true
+		}
+		for i, n := range s.Narration {
+			assert.True(t, reached[i], "%s: caption %d (%q) is never reached", s.Name, i, n.Text.En)
+		}
+	}
+}

@@ -31,6 +31,7 @@ type nodeSlot struct {
 	up          bool
 	started     bool // has booted at least once
 	held        bool // crashed before its start time: it stays down until a restart
+	startMs     int64
 	incarnation int
 	rand        Rand
 }
@@ -73,7 +74,7 @@ func NewWorld(cfg Config) *World {
 func (w *World) Add(n Node, startMs int64) {
 	name := n.Name()
 	w.order = append(w.order, name)
-	w.slots[name] = &nodeSlot{node: n, rand: NewRand(w.cfg.Seed, "node/"+name)}
+	w.slots[name] = &nodeSlot{node: n, rand: NewRand(w.cfg.Seed, "node/"+name), startMs: startMs}
 	w.push(event{AtMs: startMs, Kind: evStart, Node: name})
 }
 
@@ -91,6 +92,19 @@ func (w *World) Node(name string) (Node, bool) {
 		return nil, false
 	}
 	return s.node, s.up
+}
+
+// Waiting reports whether a node has not started yet, and when it will (a node held down
+// by a crash before its start waits for a restart: -1).
+func (w *World) Waiting(name string) (bool, int64) {
+	s := w.slots[name]
+	if s == nil || s.started {
+		return false, 0
+	}
+	if s.held {
+		return true, -1
+	}
+	return true, s.startMs
 }
 
 // Has reports whether a node of that name exists.

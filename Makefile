@@ -1,0 +1,69 @@
+# Delivery Lab. `make serve` builds the WebAssembly bundle and serves the playground;
+# `make test` runs every test: gofmt and vet, the core natively and under WebAssembly
+# (Node), and the page in headless Chromium.
+
+GO      ?= go
+GOROOT  := $(shell $(GO) env GOROOT)
+WASM    := web/main.wasm
+# wasm_exec refuses a large environment: run the js/wasm test binaries through a
+# wrapper that trims it.
+WASMEXEC := $(CURDIR)/.ci/go_js_wasm_exec
+# chromedp does not build for js/wasm, so the packages tested under Node are listed
+# instead of ./...
+WASM_TEST_PKGS := ./core/... ./scenes/...
+
+.PHONY: all wasm serve test fmt-check vet test-native test-wasm test-browser browser-deps bench clean
+
+all: wasm
+
+# wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM) ./wasm
+	install -m 644 "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+	gzip -k -9 -f $(WASM)
+
+serve: wasm
+	$(GO) run ./cmd/deliverylab serve
+
+test: fmt-check vet test-native test-wasm test-browser
+
+fmt-check:
+	@unformatted="$$(gofmt -l .)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+
+# Everything but the browser tests, which test-browser runs after building the bundle.
+test-native:
+	$(GO) test $$($(GO) list ./... | grep -v '/browsertest$$')
+
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec "$(WASMEXEC)" $(WASM_TEST_PKGS)
+
+# -count=1: the result depends on web/main.wasm and on Chromium, which the test cache
+# does not see.
+test-browser: wasm browser-deps
+	$(GO) test -count=1 -v ./browsertest/
+
+# Chromium drives the browser tests; fonts-noto-cjk lets screenshots show the Chinese UI.
+browser-deps:
+	@if { [ -x "$${CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1; } && fc-list :lang=zh 2>/dev/null | grep -q .; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk; \
+	else \
+		echo "browser tests need Chromium and a CJK font: install the Debian packages chromium and fonts-noto-cjk"; \
+		echo "  (sudo apt-get install --no-install-recommends chromium fonts-noto-cjk), or point CHROMIUM at a Chromium binary"; \
+		exit 1; \
+	fi
+
+bench: wasm
+	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
+	@echo "main.wasm:    $$(stat -c %s $(WASM)) bytes"
+	@echo "main.wasm.gz: $$(stat -c %s $(WASM).gz) bytes"
+
+clean:
+	rm -f $(WASM) $(WASM).gz web/wasm_exec.js
+	rm -rf browsertest/out

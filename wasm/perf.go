@@ -1,0 +1,30 @@
+//go:build js
+
+package main
+
+import "time"
+
+// perf measures the game's own cost per Update and per real Draw, so the page and the
+// browser tests can see it without a profiler. Draws counts the frames actually painted:
+// when paused it must stand still while ticks keep counting.
+type perf struct {
+	Draws         int64   `json:"draws"`
+	UpdateUsAvg   float64 `json:"updateUsAvg"`
+	DrawUsAvg     float64 `json:"drawUsAvg"`
+	DrawUsMax     int64   `json:"drawUsMax"`
+	StaticRepaint int64   `json:"staticRepaints"`
+}
+
+// ewma weight: the average follows roughly the last 30 samples.
+const perfAlpha = 1.0 / 30
+
+func (p *perf) addUpdate(d time.Duration) {
+	p.UpdateUsAvg += (float64(d.Microseconds()) - p.UpdateUsAvg) * perfAlpha
+}
+
+func (p *perf) addDraw(d time.Duration) {
+	us := d.Microseconds()
+	p.Draws++
+	p.DrawUsAvg += (float64(us) - p.DrawUsAvg) * perfAlpha
+	p.DrawUsMax = max(p.DrawUsMax, us)
+}

@@ -1,0 +1,80 @@
+package view
+
+import (
+	"encoding/json"
+
+	"deliverylab/core/play"
+)
+
+// FlightRadius is the radius of a message dot; a click within FlightHitRadius of its
+// centre hits it (a little slack, as a moving dot is hard to catch).
+const (
+	FlightRadius    = 6.0
+	FlightHitRadius = FlightRadius + 5
+)
+
+// Hit is what lies under a point: an in-flight message, a node, or nothing.
+type Hit struct {
+	Node     string // set when a node was hit
+	Flight   bool   // a message was hit
+	FlightID int64
+}
+
+// None reports whether nothing was hit.
+func (h Hit) None() bool { return !h.Flight && h.Node == "" }
+
+// HitTest finds what is under p when the picture shows virtual time nowMs. Messages are
+// drawn over boxes, so they win; among messages the nearest wins, and on a tie the one
+// drawn last (the newest).
+func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64) Hit {
+	best, bestD := -1, FlightHitRadius
+	for i, f := range flights {
+		pos, ok := l.FlightPos(f, nowMs)
+		if !ok {
+			continue
+		}
+		if d := Dist(p, pos); d <= bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		return Hit{Flight: true, FlightID: flights[best].ID}
+	}
+	for _, b := range l.Boxes {
+		if b.Rect.Contains(p) {
+			return Hit{Node: b.Name}
+		}
+	}
+	return Hit{}
+}
+
+// Fault is the fault a click on h injects, in the scene file's syntax: a broker that is
+// up crashes, a crashed broker restarts, a message in flight is dropped. Other nodes are
+// not clickable (ok=false).
+func (l *Layout) Fault(h Hit) (fault string, ok bool) {
+	var v any
+	switch {
+	case h.Flight:
+		v = struct {
+			Drop string `json:"drop"`
+			ID   int64  `json:"id"`
+		}{"message", h.FlightID}
+	case h.Node != "":
+		b, found := l.Box(h.Node)
+		if !found || b.Kind != "broker" {
+			return "", false
+		}
+		if b.Up {
+			v = map[string]string{"crash": b.Name}
+		} else {
+			v = map[string]string{"restart": b.Name}
+		}
+	default:
+		return "", false
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	return string(out), true
+}

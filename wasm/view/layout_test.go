@@ -1,0 +1,126 @@
+package view
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"deliverylab/core/play"
+)
+
+func TestComputeColumnsFlowLeftToRight(t *testing.T) {
+	st := cluster(4)
+	l := Compute(st.Nodes, 1000, 560)
+	require.Len(t, l.Boxes, len(st.Nodes))
+
+	p1, _ := l.Box("p1")
+	b1, _ := l.Box("broker-1")
+	c1, _ := l.Box("c1")
+	db, _ := l.Box("db")
+	ctl, _ := l.Box("controller")
+	assert.Less(t, p1.Rect.Right(), b1.Rect.X, "producer left of brokers")
+	assert.Less(t, b1.Rect.Right(), c1.Rect.X, "consumer right of brokers")
+	assert.Equal(t, c1.Rect.X, db.Rect.X, "consumers and sinks share the right column")
+	assert.InDelta(t, boxGapMax*1.5, b1.Rect.Y-ctl.Rect.Bottom(), 0.001, "controller just above the brokers")
+	assert.Equal(t, st.Nodes[4].Up, l.Boxes[4].Up)
+}
+
+func TestComputeBoxesStayOnCanvasAndApart(t *testing.T) {
+	for _, size := range [][2]float64{{1000, 560}, {640, 480}, {1400, 900}, {480, 360}} {
+		st := cluster(30)
+		l := Compute(st.Nodes, size[0], size[1])
+		for i, a := range l.Boxes {
+			assert.GreaterOrEqual(t, a.Rect.X, 0.0, "%v %s", size, a.Name)
+			assert.LessOrEqual(t, a.Rect.Right(), size[0], "%v %s", size, a.Name)
+			assert.GreaterOrEqual(t, a.Rect.Y, TopBarH, "%v %s", size, a.Name)
+			assert.Greater(t, a.Rect.W, 0.0)
+			assert.Greater(t, a.Rect.H, 0.0)
+			for _, b := range l.Boxes[i+1:] {
+				assert.False(t, a.Rect.Intersects(b.Rect), "%v: %s overlaps %s", size, a.Name, b.Name)
+			}
+		}
+	}
+}
+
+func TestComputeBrokersFitHeight(t *testing.T) {
+	st := cluster(3)
+	l := Compute(st.Nodes, 1000, 560)
+	b3, _ := l.Box("broker-3")
+	assert.LessOrEqual(t, b3.Rect.Bottom(), 560-Margin+0.001)
+}
+
+func TestLogRowShowsNewestCellsAndHighWatermark(t *testing.T) {
+	st := cluster(5)
+	l := Compute(st.Nodes, 1000, 560)
+	b1, _ := l.Box("broker-1")
+	require.Len(t, b1.Logs, 1)
+	row := b1.Logs[0]
+	assert.True(t, row.Leader)
+	assert.Equal(t, "orders-0  leader e1  hw 4  leo 5  isr 1,2,3", row.Label)
+	require.Len(t, row.Cells, 5)
+	assert.Zero(t, row.Hidden)
+	for i, c := range row.Cells {
+		assert.Equal(t, int64(i), c.Offset)
+		assert.Equal(t, i < 4, c.Committed, "offset %d", i)
+		assert.True(t, row.Strip.Contains(c.Rect.Center()))
+	}
+	// hw 4: the line sits between offset 3 and offset 4.
+	assert.Greater(t, row.HWX, row.Cells[3].Rect.Right()-0.001)
+	assert.Less(t, row.HWX, row.Cells[4].Rect.X+0.001)
+
+	b3, _ := l.Box("broker-3")
+	assert.False(t, b3.Logs[0].Leader)
+	assert.Equal(t, b3.Logs[0].Cells[0].Rect.X-CellGap/2, b3.Logs[0].HWX, "hw 0: line before the first cell")
+}
+
+func TestLogRowScrollsLongLogs(t *testing.T) {
+	st := cluster(200)
+	l := Compute(st.Nodes, 1000, 560)
+	b1, _ := l.Box("broker-1")
+	row := b1.Logs[0]
+	require.NotEmpty(t, row.Cells)
+	assert.Equal(t, 200, row.Hidden+len(row.Cells))
+	assert.Equal(t, int64(199), row.Cells[len(row.Cells)-1].Offset, "the newest record is shown")
+	assert.LessOrEqual(t, row.Cells[len(row.Cells)-1].Rect.Right(), b1.Rect.Right())
+	assert.Equal(t, row.Cells[len(row.Cells)-1].Rect.X-CellGap/2, row.HWX,
+		"hw 199 of 200: after the last committed, before the newest")
+}
+
+func TestLogRowHWAfterAllRecords(t *testing.T) {
+	rs := play.ReplicaState{Partition: "t-0", HW: 3, LEO: 3, Records: []play.RecordView{{Offset: 0}, {Offset: 1, Msg: "p1#1"}, {Offset: 2, Msg: "p1#2"}}}
+	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	assert.Equal(t, row.Cells[2].Rect.Right()+CellGap/2, row.HWX)
+	assert.True(t, row.Cells[0].Control())
+	assert.False(t, row.Cells[1].Control())
+}
+
+func TestSinkChipsMarkDuplicates(t *testing.T) {
+	st := cluster(1)
+	l := Compute(st.Nodes, 1000, 560)
+	db, _ := l.Box("db")
+	require.Len(t, db.Chips, 3)
+	assert.Equal(t, []bool{false, true, true}, []bool{db.Chips[0].Dup, db.Chips[1].Dup, db.Chips[2].Dup})
+	for _, c := range db.Chips {
+		assert.True(t, db.Rect.Contains(c.Rect.Center()))
+	}
+}
+
+func TestSinkChipsKeepNewest(t *testing.T) {
+	rows := make([]string, 500)
+	for i := range rows {
+		rows[i] = "p1#x"
+	}
+	rows[499] = "p1#last"
+	chips, hidden := layoutChips(rows, Rect{0, 0, 150, 100})
+	require.NotEmpty(t, chips)
+	assert.Equal(t, 500, hidden+len(chips))
+	assert.Equal(t, "p1#last", chips[len(chips)-1].Msg)
+	assert.LessOrEqual(t, chips[len(chips)-1].Rect.Bottom(), 100.0)
+}
+
+func TestBoxUnknownName(t *testing.T) {
+	l := Compute(cluster(1).Nodes, 800, 500)
+	_, ok := l.Box("nope")
+	assert.False(t, ok)
+}

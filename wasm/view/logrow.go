@@ -1,0 +1,114 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"deliverylab/core/play"
+)
+
+// LogRow is one partition replica drawn as a row of cells, newest on the right.
+type LogRow struct {
+	Partition string
+	Leader    bool
+	Label     string // "orders-0  leader e1  hw 3  leo 4  isr 1,2,3"
+	LabelAt   Point  // top-left of the label line
+	Strip     Rect   // where the cells go
+	Cells     []Cell
+	Hidden    int     // older records scrolled off the left
+	HWX       float64 // x of the high-watermark line: records left of it are committed
+}
+
+// Cell is one record of a partition log.
+type Cell struct {
+	Rect      Rect
+	Offset    int64
+	Msg       string // "" for an internal record (an offset commit, later a transaction marker)
+	Note      string // what an internal record holds, e.g. "dashboard @4"
+	Committed bool   // below the high watermark: visible to consumers
+}
+
+// Control reports whether the cell is an internal record rather than an application message.
+func (c Cell) Control() bool { return c.Msg == "" }
+
+// Label is the cell's text: the message, or what the internal record holds.
+func (c Cell) Label() string {
+	switch {
+	case c.Msg != "":
+		return c.Msg
+	case c.Note != "":
+		return c.Note
+	}
+	return "ctrl"
+}
+
+// Chip is one row of a sink, as a small labelled box.
+type Chip struct {
+	Rect Rect
+	Msg  string
+	Dup  bool // the same message identity is stored more than once
+}
+
+// PartitionLabel is the text above a partition row. Broker names in the ISR are shortened
+// to their number so the list fits ("broker-2" -> "2").
+func PartitionLabel(rs play.ReplicaState) string {
+	role := "follower"
+	if rs.Leader {
+		role = "leader"
+	}
+	isr := make([]string, len(rs.ISR))
+	for i, n := range rs.ISR {
+		isr[i] = strings.TrimPrefix(n, "broker-")
+	}
+	return fmt.Sprintf("%s  %s e%d  hw %d  leo %d  isr %s", rs.Partition, role, rs.Epoch, rs.HW, rs.LEO, strings.Join(isr, ","))
+}
+
+// layoutLog fits the newest records of a replica into row's cell strip.
+func layoutLog(rs play.ReplicaState, row Rect) LogRow {
+	strip := Rect{row.X, row.Y + LabelH, row.W, math.Max(8, row.H-LabelH-4)}
+	lr := LogRow{Partition: rs.Partition, Leader: rs.Leader, Label: PartitionLabel(rs),
+		LabelAt: Point{row.X, row.Y}, Strip: strip, HWX: strip.X}
+	fit := max(1, int((strip.W+CellGap)/(CellW+CellGap)))
+	recs := rs.Records
+	if len(recs) > fit {
+		lr.Hidden = len(recs) - fit
+		recs = recs[lr.Hidden:]
+	}
+	lr.Cells = make([]Cell, len(recs))
+	hwSet := false
+	for i, r := range recs {
+		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
+		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW}
+		if !hwSet && r.Offset >= rs.HW {
+			lr.HWX, hwSet = rect.X-CellGap/2, true
+		}
+	}
+	if !hwSet && len(recs) > 0 {
+		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
+	}
+	return lr
+}
+
+// layoutChips fits the newest rows of a sink into the box under its header.
+func layoutChips(rows []string, box Rect) ([]Chip, int) {
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r]++
+	}
+	perRow := max(1, int((box.W-8+ChipGap)/(ChipW+ChipGap)))
+	lines := max(0, int((box.H-HeaderH-4+ChipGap)/(ChipH+ChipGap)))
+	fit := perRow * lines
+	hidden := 0
+	if len(rows) > fit {
+		hidden = len(rows) - fit
+		rows = rows[hidden:]
+	}
+	chips := make([]Chip, len(rows))
+	for i, r := range rows {
+		x := box.X + 4 + float64(i%perRow)*(ChipW+ChipGap)
+		y := box.Y + HeaderH + float64(i/perRow)*(ChipH+ChipGap)
+		chips[i] = Chip{Rect: Rect{x, y, ChipW, ChipH}, Msg: r, Dup: count[r] > 1}
+	}
+	return chips, hidden
+}
