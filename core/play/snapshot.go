@@ -113,7 +113,7 @@ func replicas(b *kafka.Broker) []ReplicaState {
 		for _, rec := range r.Log {
 			rv := RecordView{Offset: rec.Offset, Msg: rec.Msg, Epoch: rec.Epoch}
 			if c := rec.Commit; c != nil {
-				rv.Note = fmt.Sprintf("%s @%d", c.Group, c.Offset)
+				rv.Note = fmt.Sprintf("@%d", c.Offset) // the committed position; the group is in the trace
 			}
 			rs.Records = append(rs.Records, rv)
 		}

@@ -60,7 +60,7 @@ type ReplicaState struct {
 type RecordView struct {
 	Offset int64  `json:"offset"`
 	Msg    string `json:"msg"`  // "p1#3", or "" for an internal record
-	Note   string `json:"note"` // what an internal record holds: "c1 @4" for an offset commit
+	Note   string `json:"note"` // what an internal record holds: "@4" for an offset commit to 4
 	Epoch  int32  `json:"epoch"`
 }
 

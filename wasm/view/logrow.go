@@ -25,7 +25,7 @@ type Cell struct {
 	Rect      Rect
 	Offset    int64
 	Msg       string // "" for an internal record (an offset commit, later a transaction marker)
-	Note      string // what an internal record holds, e.g. "dashboard @4"
+	Note      string // what an internal record holds, e.g. "@4" (an offset commit)
 	Committed bool   // below the high watermark: visible to consumers
 }
 
