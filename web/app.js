@@ -29,6 +29,10 @@
     faultLabel: { en: "Inject a fault", zh: "注入故障" },
     inject: { en: "Inject", zh: "注入" },
     captions: { en: "Narration", zh: "解说" },
+    offScript: {
+      en: "Your faults changed the run: the captions after them follow the scene's script and may not match what you see.",
+      zh: "你注入的故障改变了这次运行：之后的解说仍按场景剧本展开，可能与你看到的不符。",
+    },
     about: { en: "About this scene", zh: "关于本场景" },
     faults: { en: "Your faults", zh: "你注入的故障" },
     noFaults: { en: "None yet.", zh: "暂无。" },
@@ -399,12 +403,18 @@
   function renderCaptions(s) {
     const caps = s.captions || [];
     const lastCap = caps[caps.length - 1];
-    if (!changed("captions", `${s.scene}|${lang}|${caps.length}|${lastCap ? lastCap.atMs : ""}`)) return;
+    const from = s.faultsFromMs ?? -1;
+    if (!changed("captions", `${s.scene}|${lang}|${caps.length}|${lastCap ? lastCap.atMs : ""}|${from}`)) return;
     const ol = $("captions");
+    const offScript = (c) => from >= 0 && c.atMs >= from;
     ol.replaceChildren(
       ...caps.map((c, i) => {
         const li = document.createElement("li");
-        if (i === caps.length - 1) li.className = "current";
+        if (i === caps.length - 1) li.classList.add("current");
+        if (offScript(c)) {
+          li.classList.add("off-script");
+          li.title = t("offScript");
+        }
         const at = document.createElement("span");
         at.className = "at";
         at.textContent = `${c.atMs} ms`;
@@ -412,6 +422,9 @@
         return li;
       }),
     );
+    const note = $("off-script");
+    note.textContent = t("offScript");
+    note.hidden = from < 0;
     ol.scrollTop = ol.scrollHeight;
   }
 

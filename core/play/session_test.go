@@ -130,3 +130,12 @@ func itoa(v int64) string {
 	}
 	return string(b)
 }
+
+func TestStateSaysWhenTheUserLeftTheScript(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	assert.Equal(t, int64(-1), s.State().FaultsFromMs)
+	s.Advance(120)
+	require.NoError(t, s.Inject(`{crash: broker-2}`))
+	assert.Equal(t, int64(120), s.State().FaultsFromMs)
+}

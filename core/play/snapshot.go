@@ -33,7 +33,11 @@ func (s *Session) State() State {
 		st.Captions = append(st.Captions, Caption{AtMs: n.AtMs, En: t.En, Zh: t.Zh})
 	}
 	st.Ledger = s.ledger()
-	for _, f := range s.injected {
+	st.FaultsFromMs = -1
+	for i, f := range s.injected {
+		if i == 0 {
+			st.FaultsFromMs = f.AtMs
+		}
 		st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
 	}
 	lines := w.Trace().Lines

@@ -30,8 +30,11 @@ type State struct {
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
 	Ledger   Ledger      `json:"ledger"`
 	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
-	Trace    []string    `json:"trace"`  // the last trace lines, oldest first
-	Errors   []string    `json:"errors"` // invariant violations (reported, never panicked)
+	// FaultsFromMs is when the user's first fault happened (-1: none): captions after it
+	// follow the scene's script, which the user's faults may have changed.
+	FaultsFromMs int64    `json:"faultsFromMs"`
+	Trace        []string `json:"trace"`  // the last trace lines, oldest first
+	Errors       []string `json:"errors"` // invariant violations (reported, never panicked)
 }
 
 // NodeState is one node as drawn.

@@ -318,3 +318,15 @@ func (w *World) AdvanceClock(atMs int64) {
 // SendAs puts a message on the wire as if from sent it: for tests that forge a protocol
 // message, and for tools that replay one.
 func (w *World) SendAs(from, to string, p Payload) int64 { return w.send(from, to, p) }
+
+// Act runs f as node name's handler would run, now: for tests and tools that must put a
+// node in a precise state between two events. It does nothing if the node is down.
+func (w *World) Act(name string, f func(env *Env)) {
+	s := w.slots[name]
+	if s == nil || !s.up {
+		return
+	}
+	env := &Env{w: w, node: name, incarnation: s.incarnation}
+	f(env)
+	w.settleCrash(s, env)
+}
