@@ -82,10 +82,8 @@ func (r *Run) Settled() bool {
 	if w.PendingFaults() {
 		return false
 	}
-	for _, m := range w.InFlight() {
-		if _, ok := m.Payload.(kafka.ProduceRequest); ok {
-			return false // records on their way to a leader (acks=0 does not wait for them)
-		}
+	if w.AnyInFlight(isProduce) {
+		return false // records on their way to a leader (acks=0 does not wait for them)
 	}
 	ctrl := r.controller()
 	for _, b := range r.Scene.brokerNames() {
@@ -204,4 +202,9 @@ func (r *Run) diverges(follower string, tp kafka.TP, leader *kafka.Replica) bool
 		}
 	}
 	return false
+}
+
+func isProduce(m sim.Message) bool {
+	_, ok := m.Payload.(kafka.ProduceRequest)
+	return ok
 }

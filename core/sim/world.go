@@ -55,6 +55,7 @@ type World struct {
 	narrated     []Narrated
 	trace        Trace
 	eventsRun    int64
+	scheduled    int // fault, narration and start events in the queue
 }
 
 // NewWorld makes an empty world.
@@ -138,16 +139,20 @@ func (w *World) InFlight() []Message {
 	return out
 }
 
-// PendingFaults reports whether a scheduled fault, undo, narration step or node start
-// is still ahead: a run with one has not settled.
-func (w *World) PendingFaults() bool {
-	for i := range w.queue {
-		if k := w.queue[i].Kind; k == evFault || k == evStart {
+// AnyInFlight reports whether some message on the wire satisfies pred (in no particular
+// order: only for yes-or-no questions).
+func (w *World) AnyInFlight(pred func(Message) bool) bool {
+	for _, m := range w.inFlight {
+		if pred(m) {
 			return true
 		}
 	}
 	return false
 }
+
+// PendingFaults reports whether a scheduled fault, undo, narration step or node start
+// is still ahead: a run with one has not settled.
+func (w *World) PendingFaults() bool { return w.scheduled > 0 }
 
 // NextEventMs is the time of the next event, or -1 when there is none.
 func (w *World) NextEventMs() int64 {
@@ -158,6 +163,9 @@ func (w *World) NextEventMs() int64 {
 }
 
 func (w *World) push(e event) {
+	if e.Kind == evFault || e.Kind == evStart {
+		w.scheduled++
+	}
 	w.seq++
 	e.Seq = w.seq
 	w.queue.push(e)
@@ -189,6 +197,9 @@ func (w *World) Step() bool {
 		return false
 	}
 	e := w.queue.pop()
+	if e.Kind == evFault || e.Kind == evStart {
+		w.scheduled--
+	}
 	if e.AtMs > w.nowMs {
 		w.nowMs = e.AtMs
 	}
