@@ -139,3 +139,15 @@ func TestStateSaysWhenTheUserLeftTheScript(t *testing.T) {
 	require.NoError(t, s.Inject(`{crash: broker-2}`))
 	assert.Equal(t, int64(120), s.State().FaultsFromMs)
 }
+
+func TestPendingMessagesSayWhereTheyStand(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	s.Advance(300)
+	for _, m := range s.State().Ledger.Messages {
+		if m.Fate == "pending" {
+			assert.Contains(t, m.Reason.En, "in progress")
+			assert.Contains(t, m.Reason.Zh, "进行中")
+		}
+	}
+}

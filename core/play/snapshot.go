@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/check"
 	"deliverylab/core/kafka"
 	"deliverylab/core/sim"
 	"deliverylab/core/sinks"
@@ -59,16 +60,24 @@ func (s *Session) ledger() Ledger {
 		l.Counts = map[string]int{"sent": rep.Messages["sent"], "acked": rep.Messages["acked"]}
 	}
 	for _, f := range rep.Ledger {
-		fate := f.Fate
-		if !s.run.Ended && fate != "delivered" && fate != "duplicated" {
-			fate = "pending"
+		mf := MessageFate{ID: f.Msg, Fate: f.Fate, Reason: Text{En: f.En, Zh: f.Zh}}
+		if !s.run.Ended && f.Fate != check.Delivered && f.Fate != check.Duplicated {
+			mf.Fate, mf.Reason = "pending", pendingReason(f, rep.Output)
 		}
 		if !s.run.Ended {
-			l.Counts[fate]++
+			l.Counts[mf.Fate]++
 		}
-		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: fate, Reason: Text{En: f.En, Zh: f.Zh}})
+		l.Messages = append(l.Messages, mf)
 	}
 	return l
+}
+
+// pendingReason says where a message stands before the run has decided its fate.
+func pendingReason(f check.Fate, output string) Text {
+	if f.Fate == check.Failed {
+		return Text{En: "in progress: not acknowledged yet", Zh: "进行中：尚未被确认"}
+	}
+	return Text{En: "in progress: acknowledged, not in " + output + " yet", Zh: "进行中：已确认，尚未进入 " + output}
 }
 
 func nodeState(w *sim.World, name string) NodeState {
