@@ -79,9 +79,6 @@ func (c *Consumer) Idle() bool {
 	return c.phase == "idle" && len(c.pending) == 0 && c.writing == 0 && !c.working && c.client.PendingCommits() == 0
 }
 
-// Phase is a short status for the canvas.
-func (c *Consumer) Phase() string { return c.phase }
-
 // Receive handles client responses and sink acknowledgements.
 func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 	switch p := m.Payload.(type) {

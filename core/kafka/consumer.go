@@ -509,9 +509,6 @@ func (c *Consumer) PendingCommits() int { return len(c.commits) }
 // AutoCommitIntervalMs is auto.commit.interval.ms.
 func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitIntervalMs }
 
-// Group is the consumer's group id.
-func (c *Consumer) Group() string { return c.group }
-
 // fetchFailed forgets the partition's leader and fetches again after a growing backoff.
 func (c *Consumer) fetchFailed(env *sim.Env, tp TP) {
 	c.failures[tp]++

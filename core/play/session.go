@@ -68,12 +68,6 @@ func (s *Session) Play() { s.playing = true; s.version++ }
 // Pause stops time.
 func (s *Session) Pause() { s.playing = false; s.version++ }
 
-// Playing reports whether time runs.
-func (s *Session) Playing() bool { return s.playing }
-
-// Ended reports whether the run has settled or reached its limit.
-func (s *Session) Ended() bool { return s.run.Ended }
-
 // Version changes whenever anything visible changes.
 func (s *Session) Version() uint64 { return s.version }
 
@@ -163,6 +157,3 @@ func (s *Session) inFlight(id int64) bool {
 	}
 	return false
 }
-
-// Report is the checker's report of the run as it stands (final once Ended).
-func (s *Session) Report() scene.Report { return s.run.Judge() }

@@ -31,8 +31,3 @@ func (r *Rand) Intn(n int64) int64 {
 	}
 	return int64(r.Uint64() % uint64(n))
 }
-
-// Chance reports true with probability num/den, decided in integers.
-func (r *Rand) Chance(num, den int64) bool {
-	return r.Intn(den) < num
-}

@@ -8,16 +8,12 @@ type Trace struct {
 	Keep  bool
 	Lines []string
 	hash  uint64
-	count int64
 }
 
 func newTrace() Trace { return Trace{Keep: true, hash: 14695981039346656037} }
 
 // Hash is the FNV-1a hash of every line so far, in hex.
 func (t *Trace) Hash() string { return strconv.FormatUint(t.hash, 16) }
-
-// Count is the number of lines so far.
-func (t *Trace) Count() int64 { return t.count }
 
 func (t *Trace) add(line string) {
 	for i := 0; i < len(line); i++ {
@@ -26,7 +22,6 @@ func (t *Trace) add(line string) {
 	}
 	t.hash ^= '\n'
 	t.hash *= 1099511628211
-	t.count++
 	if t.Keep {
 		t.Lines = append(t.Lines, line)
 	}

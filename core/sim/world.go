@@ -108,9 +108,6 @@ func (w *World) Waiting(name string) (bool, int64) {
 	return true, s.startMs
 }
 
-// Has reports whether a node of that name exists.
-func (w *World) Has(name string) bool { return w.slots[name] != nil }
-
 // NodeNames lists nodes in registration order.
 func (w *World) NodeNames() []string { return append([]string(nil), w.order...) }
 
