@@ -59,8 +59,9 @@ browser-deps:
 		exit 1; \
 	fi
 
-bench: wasm
+bench: wasm browser-deps
 	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
+	$(GO) test -run '^$$' -bench PausedPageCPU -benchtime 1x ./browsertest/
 	@echo "main.wasm:    $$(stat -c %s $(WASM)) bytes"
 	@echo "main.wasm.gz: $$(stat -c %s $(WASM).gz) bytes"
 

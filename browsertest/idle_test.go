@@ -1,10 +1,7 @@
 package browsertest
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"fmt"
 	"testing"
 	"time"
 
@@ -33,24 +30,15 @@ func TestPausedPageSleeps(t *testing.T) {
 	awake := p.state()
 	assert.Equal(t, settled.Perf.Draws, awake.Perf.Draws, "no frame drawn while paused (%d ticks)", awake.Ticks-settled.Ticks)
 
-	// Asleep: neither ticks nor frames, and the browser is nearly idle. For some seconds
-	// after the start Chromium still optimises and caches the 15 MB module in the
-	// background, which is no cost of a paused page: the quietest of a few one-second
-	// windows is the page's own cost.
+	// Asleep: neither ticks nor frames while the page itself goes on rendering (its own
+	// animation frames are the clock here, not a sleep). What a sleeping page costs in
+	// CPU is measured by BenchmarkPausedPageCPU (make bench), not asserted.
 	p.waitJS(10*time.Second, `window.deliverylab.state().asleep`)
 	asleep := p.state()
-	cpu := 1.0
-	for range 4 {
-		cpu = min(cpu, chromeCPU(t, time.Second))
-	}
+	waitPageFrames(p, 60)
 	after := p.state()
-	t.Logf("asleep: Chromium used %.0f%% of one core; game Update %.0f µs, Draw %.0f µs avg (max %d µs)",
-		cpu*100, after.Perf.UpdateUsAvg, after.Perf.DrawUsAvg, after.Perf.DrawUsMax)
 	assert.Equal(t, asleep.Ticks, after.Ticks, "no Update while asleep")
 	assert.Equal(t, asleep.Perf.Draws, after.Perf.Draws, "no frame while asleep")
-	// A page that redraws every frame keeps about two cores busy with software GL here,
-	// an idle Ebiten loop that stays awake about 15% of a core, this one about 4%.
-	assert.Less(t, cpu, 0.10, "a paused page must cost next to nothing")
 
 	// Input wakes it.
 	require.NoError(t, p.do(chromedp.MouseEvent(chromedp.MouseMoved, empty.X+2, empty.Y)))
@@ -67,50 +55,13 @@ func TestPausedPageSleeps(t *testing.T) {
 		playing.Ticks-after.Ticks, playing.Perf.DrawUsAvg)
 }
 
-// chromeCPU is the share of one core the whole Chromium process tree used over d.
-func chromeCPU(t *testing.T, d time.Duration) float64 {
-	t.Helper()
-	proc := chromedp.FromContext(env.browser).Browser.Process()
-	require.NotNil(t, proc, "the browser process")
-	start := treeCPUTicks(proc.Pid)
-	time.Sleep(d) // measuring a rate needs wall time
-	used := treeCPUTicks(proc.Pid) - start
-	const clockTicks = 100 // USER_HZ on Linux
-	return float64(used) / clockTicks / d.Seconds()
-}
-
-// treeCPUTicks sums utime+stime of pid and its descendants, from /proc.
-func treeCPUTicks(root int) int64 {
-	parent := map[int]int{}
-	ticks := map[int]int64{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The command may contain spaces: fields start after the last ')'.
-		f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-		if len(f) < 13 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		ut, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		parent[pid], ticks[pid] = ppid, ut+st
-	}
-	var sum int64
-	for pid, tk := range ticks {
-		for p := pid; p > 1; p = parent[p] {
-			if p == root {
-				sum += tk
-				break
-			}
-		}
-	}
-	return sum
+// waitPageFrames waits until the outer page has rendered n more animation frames.
+func waitPageFrames(p *page, n int) {
+	eval[bool](p, fmt.Sprintf(`(() => {
+		window.__frames = 0;
+		const count = () => { window.__frames++; if (window.__frames < %d) requestAnimationFrame(count); };
+		requestAnimationFrame(count);
+		return true;
+	})()`, n))
+	p.waitJS(10*time.Second, fmt.Sprintf(`window.__frames >= %d`, n))
 }

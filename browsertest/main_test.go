@@ -102,7 +102,7 @@ func chromiumPath() (string, error) {
 }
 
 // requireEnv stops a test whose shared set-up failed, with the reason.
-func requireEnv(t *testing.T) {
+func requireEnv(t testing.TB) {
 	t.Helper()
 	if env.setupErr != nil {
 		t.Fatal(env.setupErr)

@@ -24,7 +24,7 @@ const viewportW, viewportH = 1280, 900
 
 // page is one tab with the playground loaded.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -122,7 +122,7 @@ func (s pageState) leaderOf(partition string) string {
 
 // open starts a tab, loads the page and waits for the game. When the test ends it fails
 // the test on any console error, uncaught exception or crash of the page.
-func open(t *testing.T) *page {
+func open(t testing.TB) *page {
 	t.Helper()
 	requireEnv(t)
 	tab, cancel := chromedp.NewContext(env.browser)

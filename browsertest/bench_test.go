@@ -1,0 +1,84 @@
+package browsertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkPausedPageCPU measures what a paused, sleeping playground costs: the share of
+// one core the whole Chromium process tree uses, the quietest of four windows of about a second
+// (for some seconds after the start Chromium still compiles and caches the module in the
+// background, which is no cost of a paused page). make bench runs it once.
+func BenchmarkPausedPageCPU(b *testing.B) {
+	p := open(b)
+	p.call(`load("acks-1-lost")`)
+	p.call(`pause()`)
+	p.waitJS(10*time.Second, `window.deliverylab.state().asleep`)
+	for range b.N {
+		cpu := 1.0
+		for range 4 {
+			cpu = min(cpu, chromeCPU(b, p))
+		}
+		b.ReportMetric(cpu*100, "%core")
+	}
+}
+
+// chromeCPU is the share of one core the whole Chromium process tree used while a timer
+// in the page ran for a second (a page timer, unlike animation frames, wakes nothing).
+func chromeCPU(t testing.TB, p *page) float64 {
+	t.Helper()
+	proc := chromedp.FromContext(env.browser).Browser.Process()
+	require.NotNil(t, proc, "the browser process")
+	start, began := treeCPUTicks(proc.Pid), time.Now()
+	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
+	defer done()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 1000))`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	used, elapsed := treeCPUTicks(proc.Pid)-start, time.Since(began)
+	const clockTicks = 100 // USER_HZ on Linux
+	return float64(used) / clockTicks / elapsed.Seconds()
+}
+
+// treeCPUTicks sums utime+stime of pid and its descendants, from /proc.
+func treeCPUTicks(root int) int64 {
+	parent := map[int]int{}
+	ticks := map[int]int64{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The command may contain spaces: fields start after the last ')'.
+		f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+		if len(f) < 13 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		parent[pid], ticks[pid] = ppid, ut+st
+	}
+	var sum int64
+	for pid, tk := range ticks {
+		for p := pid; p > 1; p = parent[p] {
+			if p == root {
+				sum += tk
+				break
+			}
+		}
+	}
+	return sum
+}
