@@ -36,6 +36,7 @@ func TestRunPrintsATimelineAndTheLedger(t *testing.T) {
 	require.Equal(t, 0, runCmd([]string{"retry-duplicate"}, &out, &errOut))
 	assert.Contains(t, out.String(), "fault drop")
 	assert.Contains(t, out.String(), "p1#3     duplicated")
+	assert.Contains(t, out.String(), "---- p1 sends with acks=all but enable.idempotence=false.", "captions appear in the timeline")
 	assert.NotContains(t, out.String(), "Heartbeat")
 }
 
