@@ -118,7 +118,7 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) {
 func (c *Consumer) handle(env *sim.Env, evs []kafka.ConsumerEvent) {
 	for _, e := range evs {
 		switch e.Kind {
-		case "records", "assigned":
+		case "records", "assigned", "rebalance":
 			c.poll(env)
 		case "committed":
 			if c.phase == "committing" {

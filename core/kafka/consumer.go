@@ -22,6 +22,7 @@ type Consumer struct {
 	failures    map[TP]int   // fetch failures in a row, for the retry backoff
 	retryAt     map[TP]int64 // no fetch of the partition before this time
 	groupSeq    int64        // the group request in flight (find, join, sync, offset fetch)
+	rejoinDue   bool         // the group is rebalancing: rejoin at the next Poll
 	returned    []string     // identities Poll returned since the last commit
 	reqSeq      int64
 	lastAutoMs  int64
@@ -71,6 +72,7 @@ func (c *Consumer) Reset() {
 	c.failures = map[TP]int{}
 	c.retryAt = map[TP]int64{}
 	c.returned = nil
+	c.rejoinDue = false
 }
 
 // Clone copies the client.
@@ -166,6 +168,16 @@ func (c *Consumer) retryLater(env *sim.Env, what string) {
 // them. With enable.auto.commit it first commits the positions of records returned by
 // earlier polls, once auto.commit.interval.ms has passed (R18).
 func (c *Consumer) Poll(env *sim.Env) []Polled {
+	if c.rejoinDue {
+		// onJoinPrepare: with auto-commit, commit what was consumed before giving the
+		// partitions up, so their next owner does not read it again (R18).
+		c.rejoinDue = false
+		if c.cfg.EnableAutoCommit {
+			c.Commit(env)
+		}
+		c.rejoin(env)
+		return nil
+	}
 	if c.cfg.EnableAutoCommit && env.Now()-c.lastAutoMs >= c.cfg.AutoCommitIntervalMs {
 		c.lastAutoMs = env.Now()
 		c.Commit(env)
@@ -280,6 +292,9 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		return c.onFetch(env, r)
 	case HeartbeatResponse:
 		c.onHeartbeatError(env, r.Err)
+		if c.rejoinDue {
+			return []ConsumerEvent{{Kind: "rebalance"}}
+		}
 	case OffsetCommitResponse:
 		msgs := c.commits[r.ReqID]
 		delete(c.commits, r.ReqID)
@@ -407,10 +422,15 @@ func (c *Consumer) onHeartbeatError(env *sim.Env, err string) {
 	switch err {
 	case "":
 	case ErrRebalanceInProgress, ErrIllegalGeneration, ErrUnknownMemberID:
-		if c.State == "joining" {
-			return
+		switch c.State {
+		case "joining":
+		case "stable":
+			// As in the classic protocol, the member rejoins inside its next poll, once
+			// the application has finished with what earlier polls returned.
+			c.rejoinDue = true
+		default:
+			c.rejoin(env)
 		}
-		c.rejoin(env)
 	case ErrNotCoordinator, ErrCoordinatorNotAvailable:
 		if c.State != "finding" {
 			c.State = "finding"

@@ -278,7 +278,11 @@ func (b *Broker) expireMember(env *sim.Env, key string, touchedMs int64) {
 // onOffsetCommit appends the commit to __consumer_offsets and answers once the HW
 // covers it, like an acks=all produce.
 func (b *Broker) onOffsetCommit(env *sim.Env, from string, req OffsetCommitRequest) {
-	if _, err := b.checkMember(req.Group, req.Member, req.Generation); err != "" {
+	_, err := b.checkMember(req.Group, req.Member, req.Generation)
+	if err == ErrRebalanceInProgress && req.Generation == b.groups[req.Group].Generation {
+		err = "" // a member of the current generation may still commit while the group rebalances
+	}
+	if err != "" {
 		env.Send(from, OffsetCommitResponse{ReqID: req.ReqID, Err: err})
 		return
 	}

@@ -229,3 +229,39 @@ apps:
 	assert.Equal(t, 1, rep.Errors[kafka.ErrNoOffsetForPartition])
 	assert.Equal(t, 0, rep.Messages["delivered"])
 }
+
+// R18: with enable.auto.commit a member commits what it consumed before it rejoins a
+// rebalance, so the partition's next owner does not read it again.
+func TestAutoCommitBeforeRebalance(t *testing.T) {
+	r, rep := runYAML(t, `
+cluster:
+  brokers: 1
+  config: {group.initial.rebalance.delay.ms: 0}
+  topics: [{name: orders, partitions: 2, replication.factor: 1}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 6, interval.ms: 10}
+  - consumer: c1
+    group: g
+    topics: [orders]
+    config: {auto.offset.reset: earliest}
+    sink: db
+  - consumer: c2
+    group: g
+    topics: [orders]
+    config: {auto.offset.reset: earliest}
+    sink: db
+    start.ms: 1000
+sinks: [{name: db}]
+`)
+	assert.Equal(t, 6, rep.Messages["delivered"])
+	assert.Equal(t, 0, rep.Messages["duplicated"], "c2 starts after c1's pre-rebalance commit")
+	gens := 0
+	for _, o := range r.World.Observations() {
+		if o.Event == "assigned" && o.Node == "c2" {
+			gens++
+		}
+	}
+	assert.Equal(t, 1, gens, "c2 joined and got a partition")
+}
