@@ -406,3 +406,12 @@ func itoa64(v int64) string {
 	}
 	return string(buf[i:])
 }
+
+// Group returns the members the coordinator on this broker knows in a group, sorted,
+// and whether the group is rebalancing.
+func (b *Broker) Group(name string) (members []string, rebalancing bool) {
+	if g := b.groups[name]; g != nil {
+		return g.memberNames(), g.State == groupPreparing
+	}
+	return nil, false
+}

@@ -105,11 +105,30 @@ func (r *Run) Settled() bool {
 		}
 	}
 	for _, c := range r.Scene.Consumers {
-		if !r.consumerSettled(c.Name) {
+		if !r.consumerSettled(c.Name) || r.takeoverPending(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// takeoverPending reports whether the group of a consumer still has a rebalance ahead
+// that a live member will take part in: a down member whose session has not timed out
+// yet (R20), or a rebalance in progress.
+func (r *Run) takeoverPending(c ConsumerSpec) bool {
+	livePeer := false
+	for _, o := range r.Scene.Consumers {
+		if o.Group == c.Group && r.up(o.Name) {
+			livePeer = true
+		}
+	}
+	st, ok := r.controller().Partition(kafka.TP{Topic: kafka.OffsetsTopic})
+	if !livePeer || !ok || st.Leader == "" || !r.up(st.Leader) {
+		return false
+	}
+	n, _ := r.World.Node(st.Leader)
+	members, rebalancing := n.(*kafka.Broker).Group(c.Group)
+	return rebalancing || (!r.up(c.Name) && contains(members, c.Name))
 }
 
 func (r *Run) consumerSettled(name string) bool {
