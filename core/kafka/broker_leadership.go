@@ -35,6 +35,7 @@ func (b *Broker) onMetadata(env *sim.Env, states []PartitionState) {
 
 func (b *Broker) becomeLeader(env *sim.Env, r *Replica, st PartitionState) {
 	r.noteEpoch(st.LeaderEpoch, r.LEO())
+	r.loadedEnd = r.LEO()
 	r.fetch = followerFetch{}
 	r.isrPending = false
 	r.followers = map[string]*followerState{}

@@ -340,7 +340,7 @@ func (b *Broker) failCommits(env *sim.Env, tp TP) {
 	b.groups = map[string]*group{}
 }
 
-// onOffsetFetch reads the latest committed offsets below the HW of __consumer_offsets.
+// onOffsetFetch answers the group's committed offsets.
 func (b *Broker) onOffsetFetch(env *sim.Env, from string, req OffsetFetchRequest) {
 	if !b.isCoordinator() {
 		env.Send(from, OffsetFetchResponse{Err: ErrNotCoordinator})
@@ -349,12 +349,16 @@ func (b *Broker) onOffsetFetch(env *sim.Env, from string, req OffsetFetchRequest
 	env.Send(from, OffsetFetchResponse{Offsets: b.committedOffsets(req.Group, req.TPs)})
 }
 
+// committedOffsets reads the group's offsets as the coordinator's cache holds them: what
+// it loaded from its whole log when it became leader (GroupMetadataManager reads to the
+// log end), plus commits answered since, which the HW covers.
 func (b *Broker) committedOffsets(groupName string, tps []TP) []TPOffset {
 	r := b.replicas[offsetsTP]
+	visible := max(r.HW, r.loadedEnd)
 	out := make([]TPOffset, len(tps))
 	for i, tp := range tps {
 		out[i] = TPOffset{TP: tp, Offset: -1}
-		for _, rec := range r.Log[:r.HW] {
+		for _, rec := range r.Log[:visible] {
 			if c := rec.Commit; c != nil && c.Group == groupName && c.TP == tp {
 				out[i].Offset = c.Offset
 			}
@@ -363,8 +367,8 @@ func (b *Broker) committedOffsets(groupName string, tps []TP) []TPOffset {
 	return out
 }
 
-// CommittedOffset is the group's committed position in a partition as this broker's log
-// holds it below its HW, or -1.
+// CommittedOffset is the group's committed position in a partition as this broker, if it
+// is the coordinator, answers it, or -1.
 func (b *Broker) CommittedOffset(groupName string, tp TP) int64 {
 	if b.replicas[offsetsTP] == nil {
 		return -1

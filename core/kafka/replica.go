@@ -18,6 +18,7 @@ type Replica struct {
 
 	followers  map[string]*followerState // leader only, volatile
 	isrPending bool                      // an AlterPartition is in flight
+	loadedEnd  int64                     // the LEO when this broker became leader (what a coordinator loads)
 	fetch      followerFetch             // follower only, volatile
 }
 

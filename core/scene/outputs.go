@@ -72,10 +72,7 @@ func (r *Run) markHeld(out *check.Output, feeders []ConsumerSpec) {
 			from := rep.HW
 			why := fmt.Sprintf("%s above the high watermark on %s", tp, st.Leader)
 			if consumersDown {
-				from = br.CommittedOffset(feeders[0].Group, tp)
-				if from < 0 {
-					from = 0
-				}
+				from = max(r.committedOffset(feeders[0].Group, tp), 0)
 				why = fmt.Sprintf("%s on %s, waiting for the consumer that is down", tp, st.Leader)
 			}
 			r.holdAll(out, st.Leader, tp, from, why)
@@ -104,4 +101,15 @@ func (r *Run) holdAll(out *check.Output, broker string, tp kafka.TP, from int64,
 			out.Why[rec.Msg] = why
 		}
 	}
+}
+
+// committedOffset is a group's committed position in a partition as its coordinator (the
+// leader of __consumer_offsets) would answer it, or -1.
+func (r *Run) committedOffset(group string, tp kafka.TP) int64 {
+	st, ok := r.controller().Partition(kafka.TP{Topic: kafka.OffsetsTopic})
+	if !ok || st.Leader == "" {
+		return -1
+	}
+	n, _ := r.World.Node(st.Leader)
+	return n.(*kafka.Broker).CommittedOffset(group, tp)
 }
