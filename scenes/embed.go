@@ -12,17 +12,45 @@ import (
 //go:embed *.yaml
 var files embed.FS
 
-// Names lists the shipped scenes (file names without .yaml) in display order: the
-// order of their file names.
+// lessons is the order a class meets the scenes in: producer acks first, then the
+// consumer's commit policies, then groups. A scene not listed comes after them, by name.
+var lessons = []string{
+	"acks-0-vanish",
+	"acks-1-lost",
+	"acks-all-safe",
+	"not-enough-replicas",
+	"retry-duplicate",
+	"commit-before-processing",
+	"commit-after-processing",
+	"auto-commit-is-at-least-once",
+	"auto-commit-async-loses",
+	"rebalance-takeover",
+}
+
+// Names lists the shipped scenes (file names without .yaml) in lesson order.
 func Names() []string {
 	entries, _ := fs.ReadDir(files, ".")
+	rank := map[string]int{}
+	for i, n := range lessons {
+		rank[n] = i
+	}
 	var out []string
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".yaml") {
 			out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
 		}
 	}
-	sort.Strings(out)
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, oki := rank[out[i]]
+		rj, okj := rank[out[j]]
+		switch {
+		case oki && okj:
+			return ri < rj
+		case oki != okj:
+			return oki
+		}
+		return out[i] < out[j]
+	})
 	return out
 }
 
