@@ -144,10 +144,11 @@ func (g *Game) tick(in pointerInput) (changed, sleep bool) {
 	return changed, false
 }
 
-// idleFactor: time with nothing on the wire passes this many times faster, but never past
-// the session's next event, so no message is skipped: scenes wait seconds for timeouts
-// that are not worth watching at the speed of a request.
-const idleFactor = 40
+// quietFactor: while only background traffic (heartbeats, empty long polls) is on the
+// wire, time passes this many times faster. The session stops the hurry the moment a
+// message worth watching is sent, so nothing is skipped: scenes wait seconds for
+// timeouts that are not worth watching at the speed of a request.
+const quietFactor = 200
 
 // advance moves virtual time while playing. The session takes whole milliseconds, so
 // the remainder is carried to the next tick (and used by Draw to interpolate).
@@ -157,16 +158,18 @@ func (g *Game) advance() {
 		return
 	}
 	add := int64(math.Round(g.speed * virtualMsPerSecond * 1000 / float64(ebiten.TPS())))
-	if len(g.st.InFlight) == 0 {
-		if next := g.sess.NextEventMs(); next > g.st.NowMs {
-			gap := (next-g.st.NowMs)*1000 - g.accumUs
-			add = max(add, min(add*idleFactor, gap))
-		}
+	quiet := g.st.Quiet
+	if quiet {
+		add *= quietFactor
 	}
 	g.accumUs += add
 	if ms := g.accumUs / 1000; ms > 0 {
 		g.accumUs -= ms * 1000
-		g.sess.Advance(ms)
+		if quiet {
+			g.sess.FastForward(ms)
+		} else {
+			g.sess.Advance(ms)
+		}
 		g.refresh()
 	}
 }

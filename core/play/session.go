@@ -74,16 +74,26 @@ func (s *Session) Version() uint64 { return s.version }
 // NowMs is the virtual time.
 func (s *Session) NowMs() int64 { return s.run.World.NowMs() }
 
-// NextEventMs is the time of the next queued event, or -1 when there is none: the front
-// end skips quiet stretches up to it.
-func (s *Session) NextEventMs() int64 { return s.run.World.NextEventMs() }
-
 // Advance runs virtual time forward by ms.
 func (s *Session) Advance(ms int64) {
 	if s.run.Ended || ms <= 0 {
 		return
 	}
 	s.run.AdvanceTo(s.run.World.NowMs() + ms)
+	s.version++
+	if s.run.Ended {
+		s.playing = false
+	}
+}
+
+// FastForward runs up to ms of virtual time while only background traffic is on the
+// wire (heartbeats, empty long polls, metadata), and stops at once when a message worth
+// watching is sent, so the front end can hurry through timeouts without skipping it.
+func (s *Session) FastForward(ms int64) {
+	if s.run.Ended || ms <= 0 {
+		return
+	}
+	s.run.AdvanceUntil(s.run.World.NowMs()+ms, func(w *sim.World) bool { return !quiet(w) })
 	s.version++
 	if s.run.Ended {
 		s.playing = false

@@ -151,3 +151,22 @@ func TestPendingMessagesSayWhereTheyStand(t *testing.T) {
 		}
 	}
 }
+
+func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
+	s, err := Load("rebalance-takeover")
+	require.NoError(t, err)
+	// c1 died at 3875 ms and the producer is done by about 4100 ms: until c1's session
+	// times out (45 s) only heartbeats and empty long polls are on the wire.
+	s.Advance(4300)
+	require.True(t, s.State().Quiet)
+	s.FastForward(60000)
+	st := s.State()
+	assert.False(t, st.Quiet, "it stopped at a message worth watching")
+	assert.Greater(t, st.NowMs, int64(45000), "it hurried through the session timeout")
+	assert.Less(t, st.NowMs, int64(50000), "and stopped when c2 rejoined")
+	kinds := map[string]bool{}
+	for _, f := range st.InFlight {
+		kinds[f.Kind] = true
+	}
+	assert.True(t, kinds["JoinGroup"], "c2's JoinGroup is on the wire: %v", kinds)
+}

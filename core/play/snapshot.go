@@ -26,6 +26,7 @@ func (s *Session) State() State {
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: m.From, To: m.To, Kind: m.Payload.Kind(),
 			Label: label(m.Payload), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
 	}
+	st.Quiet = quiet(w)
 	for _, l := range w.CutLinks() {
 		st.CutLinks = append(st.CutLinks, Link{From: l[0], To: l[1]})
 	}

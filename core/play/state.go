@@ -26,6 +26,7 @@ type State struct {
 	Version  uint64      `json:"version"`  // changes whenever anything visible changes
 	Nodes    []NodeState `json:"nodes"`    // in layout order: producers, brokers, consumers, sinks
 	InFlight []Flight    `json:"inFlight"` // messages on the wire, oldest first
+	Quiet    bool        `json:"quiet"`    // only background traffic is on the wire (see FastForward)
 	CutLinks []Link      `json:"cutLinks"` // directed links that drop everything
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
 	Ledger   Ledger      `json:"ledger"`

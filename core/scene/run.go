@@ -26,16 +26,27 @@ func (r *Run) limitMs() int64 {
 }
 
 // AdvanceTo runs events up to virtual time ms, stopping early when the run ends.
-func (r *Run) AdvanceTo(ms int64) {
+func (r *Run) AdvanceTo(ms int64) { r.AdvanceUntil(ms, nil) }
+
+// AdvanceUntil is AdvanceTo that also stops right after an event that makes pause true;
+// it reports whether it stopped there.
+func (r *Run) AdvanceUntil(ms int64, pause func(*sim.World) bool) bool {
 	if r.Ended {
-		return
+		return false
 	}
 	limit := r.limitMs()
-	target := min(ms, limit)
-	r.World.RunUntil(target, func(*sim.World) bool { return r.checkSettled() })
-	if !r.Ended && r.World.NowMs() >= limit {
+	paused := false
+	r.World.RunUntil(min(ms, limit), func(w *sim.World) bool {
+		if r.checkSettled() {
+			return true
+		}
+		paused = pause != nil && pause(w)
+		return paused
+	})
+	if !r.Ended && !paused && r.World.NowMs() >= limit {
 		r.end(limitNote(r.Scene))
 	}
+	return paused
 }
 
 func limitNote(s *Scene) string {
