@@ -190,21 +190,8 @@ faults:
 // A consumer whose group requests are lost on a cut link starts over after
 // request.timeout.ms instead of waiting forever.
 func TestConsumerGroupRequestsTimeOut(t *testing.T) {
-	r, rep := runYAML(t, `
-cluster:
-  brokers: 1
-  config: {group.initial.rebalance.delay.ms: 0}
-  topics: [{name: orders, replication.factor: 1}]
-apps:
-  - producer: p1
-    config: {acks: 1}
-    send: {topic: orders, count: 2}
-  - consumer: c1
-    topics: [orders]
-    config: {enable.auto.commit: false, auto.offset.reset: earliest, request.timeout.ms: 1000}
-faults:
-  - {at.ms: 1, cut: [c1, broker-1], for.ms: 50}
-`)
+	r, rep := runYAML(t, twoMessagesOneConsumer("auto.offset.reset: earliest, request.timeout.ms: 1000",
+		"faults:\n  - {at.ms: 1, cut: [c1, broker-1], for.ms: 50}\n"))
 	assert.Equal(t, "settled", r.EndNote)
 	assert.Equal(t, 2, rep.Messages["delivered"])
 	assert.GreaterOrEqual(t, rep.Errors[kafka.ErrRequestTimedOut], 1)
@@ -212,19 +199,7 @@ faults:
 
 // auto.offset.reset=none with nothing committed: poll throws and the consumer gives up.
 func TestAutoOffsetResetNone(t *testing.T) {
-	r, rep := runYAML(t, `
-cluster:
-  brokers: 1
-  config: {group.initial.rebalance.delay.ms: 0}
-  topics: [{name: orders, replication.factor: 1}]
-apps:
-  - producer: p1
-    config: {acks: 1}
-    send: {topic: orders, count: 2}
-  - consumer: c1
-    topics: [orders]
-    config: {enable.auto.commit: false, auto.offset.reset: none}
-`)
+	r, rep := runYAML(t, twoMessagesOneConsumer("auto.offset.reset: none", ""))
 	assert.Equal(t, "settled", r.EndNote)
 	assert.Equal(t, 1, rep.Errors[kafka.ErrNoOffsetForPartition])
 	assert.Equal(t, 0, rep.Messages["delivered"])
@@ -264,4 +239,22 @@ sinks: [{name: db}]
 		}
 	}
 	assert.Equal(t, 1, gens, "c2 joined and got a partition")
+}
+
+// twoMessagesOneConsumer is a one-broker scene: p1 sends two messages, c1 (manual
+// commits, plus consumerConfig) reads them; extra is appended (faults, say).
+func twoMessagesOneConsumer(consumerConfig, extra string) string {
+	return sprintf(`
+cluster:
+  brokers: 1
+  config: {group.initial.rebalance.delay.ms: 0}
+  topics: [{name: orders, replication.factor: 1}]
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: orders, count: 2}
+  - consumer: c1
+    topics: [orders]
+    config: {enable.auto.commit: false, %s}
+%s`, consumerConfig, extra)
 }

@@ -37,7 +37,9 @@ func (r *Run) AdvanceUntil(ms int64, pause func(*sim.World) bool) bool {
 	limit := r.limitMs()
 	paused := false
 	r.World.RunUntil(min(ms, limit), func(w *sim.World) bool {
-		if r.checkSettled() {
+		// Settling is judged once all events of a millisecond have run: cheaper than
+		// after every event, and a run never ends half way through an instant.
+		if w.NextEventMs() != w.NowMs() && r.checkSettled() {
 			return true
 		}
 		paused = pause != nil && pause(w)
@@ -67,7 +69,9 @@ func (r *Run) Step() bool {
 		return false
 	}
 	r.World.Step()
-	r.checkSettled()
+	if r.World.NextEventMs() != r.World.NowMs() {
+		r.checkSettled()
+	}
 	return !r.Ended
 }
 
