@@ -93,14 +93,7 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 		s.drawText(img, fmt.Sprintf("+%d older", row.Hidden), 9, at, alignTopRight, view.TextDim, 0)
 	}
 	for _, c := range row.Cells {
-		fill := view.Pending
-		switch {
-		case c.Control():
-			fill = view.ControlRec
-		case c.Committed:
-			fill = view.Committed
-		}
-		fillRect(img, c.Rect, fill, sc)
+		fillRect(img, c.Rect, c.Fill(), sc)
 		strokeRect(img, c.Rect, 1, view.Grid, sc)
 		msg := c.Label()
 		if c.Rect.H >= 22 {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"deliverylab/core/check"
@@ -61,10 +63,8 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		_ = enc.Encode(rep)
 		return 0
 	}
-	for _, line := range r.World.Trace().Lines {
-		if keep(line) {
-			fmt.Fprintln(stdout, captioned(s, line))
-		}
+	for _, line := range r.World.Trace().Texts(false) {
+		fmt.Fprintln(stdout, captioned(s, line))
 	}
 	printLedger(stdout, rep)
 	return 0
@@ -80,23 +80,12 @@ func captioned(s *scene.Scene, line string) string {
 	return line
 }
 
-// keep drops background chatter (heartbeats, empty long polls, timers) from the
-// readable timeline; the trace hash covers everything.
-func keep(line string) bool {
-	for _, noise := range []string{"Heartbeat", "timer ", "empty hw=", " Fetch req=", "Metadata"} {
-		if strings.Contains(line, noise) {
-			return false
-		}
-	}
-	return true
-}
-
 func printLedger(w io.Writer, rep scene.Report) {
 	fmt.Fprintf(w, "\nended at %d ms (%s), %d events, trace %s\n", rep.EndMs, rep.EndNote, rep.Events, rep.TraceHash)
 	if rep.Output != "" {
 		fmt.Fprintf(w, "output %s: %s\n", rep.Output, rep.Verdict)
 		for _, f := range rep.Ledger {
-			fmt.Fprintf(w, "  %-8s %-11s %s\n", f.Msg, f.Fate, f.En)
+			fmt.Fprintf(w, "  %-8s %-11s %s\n", f.Msg, f.Fate, f.Reason.Text(check.En))
 		}
 	}
 	fmt.Fprintf(w, "messages: %s\n", counts(rep.Messages))
@@ -108,7 +97,7 @@ func printLedger(w io.Writer, rep scene.Report) {
 
 func counts(m map[string]int) string {
 	var parts []string
-	for _, k := range check.SortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))
 	}
 	return strings.Join(parts, " ")

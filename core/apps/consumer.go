@@ -2,55 +2,88 @@ package apps
 
 import (
 	"fmt"
+	"slices"
 
-	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/show"
 	"deliverylab/core/sim"
 	"deliverylab/core/sinks"
 )
 
-// Commit policies of a consumer application (R18, R19).
+// CommitPolicy is when a consumer application commits its offsets (R18, R19).
+type CommitPolicy string
+
+// The commit policies.
 const (
-	CommitAuto             = "auto"              // enable.auto.commit: commits inside poll
-	CommitBeforeProcessing = "before-processing" // commitSync right after poll: at-most-once
-	CommitAfterProcessing  = "after-processing"  // commitSync after the batch is processed: at-least-once
-	CommitNone             = "none"              // never commits
+	CommitAuto             CommitPolicy = "auto"              // enable.auto.commit: commits inside poll
+	CommitBeforeProcessing CommitPolicy = "before-processing" // commitSync right after poll: at-most-once
+	CommitAfterProcessing  CommitPolicy = "after-processing"  // commitSync after the batch is processed: at-least-once
+	CommitNone             CommitPolicy = "none"              // never commits
 )
 
 // ConsumerSpec is how a consumer application processes what it polls.
 type ConsumerSpec struct {
-	Commit       string
+	Commit       CommitPolicy
 	ProcessingMs int64
 	Async        bool   // hand records to a worker; polls go on meanwhile
 	Sink         string // "" when the consumer's own processed records are the output
 }
+
+// Phase is what a consumer application's poll loop is doing.
+type Phase uint8
+
+// The phases.
+const (
+	Idle       Phase = iota // ready to poll
+	Committing              // waiting for a commitSync
+	Processing              // working through a polled batch
+)
+
+func (p Phase) String() string { return [...]string{"idle", "committing", "processing"}[p] }
 
 // Consumer is a consumer application: poll, (commit), process each record (and write
 // it to the sink), (commit), poll again.
 type Consumer struct {
 	name   string
 	spec   ConsumerSpec
-	client *kafka.Consumer
+	client *clients.Consumer
 
 	// volatile
-	phase     string         // idle | committing | processing
-	pending   []kafka.Polled // records of the current batch still to process
-	batchOpen bool           // a polled batch is not yet committed after processing
-	writing   int64          // request id of the write in flight, 0 if none
+	phase     Phase
+	pending   []clients.Polled // records of the current batch still to process
+	batchOpen bool             // a polled batch is not yet committed after processing
+	writing   int64            // request id of the write in flight, 0 if none
 	reqSeq    int64
 	working   bool // async worker busy
 	autoArmed bool
 }
 
+// The application's timers.
+type (
+	processedTick struct{} // the head record's processing time is over
+	rewriteTick   struct{} // write again to a sink that was down
+	autoPollTick  struct{} // an idle auto-committing loop polls when a commit is due
+)
+
+func (processedTick) Kind() string     { return "ProcessedTick" }
+func (rewriteTick) Kind() string       { return "RewriteTick" }
+func (autoPollTick) Kind() string      { return "AutoPollTick" }
+func (processedTick) Describe() string { return "timer app processed" }
+func (rewriteTick) Describe() string   { return "timer app rewrite" }
+func (autoPollTick) Describe() string  { return "timer app auto-commit" }
+
+// sinkRetryMs is how long the application waits before writing again to a sink that
+// refused the connection.
+const sinkRetryMs = 100
+
 // NewConsumer makes a consumer application.
-func NewConsumer(name string, spec ConsumerSpec, client *kafka.Consumer) *Consumer {
-	return &Consumer{name: name, spec: spec, client: client, phase: "idle"}
+func NewConsumer(name string, spec ConsumerSpec, client *clients.Consumer) *Consumer {
+	return &Consumer{name: name, spec: spec, client: client}
 }
 
 // Name implements sim.Node.
 func (c *Consumer) Name() string { return c.name }
-
-// Client exposes the Kafka client for state views.
-func (c *Consumer) Client() *kafka.Consumer { return c.client }
 
 // Start joins the group.
 func (c *Consumer) Start(env *sim.Env) { c.client.Start(env) }
@@ -58,7 +91,7 @@ func (c *Consumer) Start(env *sim.Env) { c.client.Start(env) }
 // Crash loses everything: positions, buffers, the batch being processed.
 func (c *Consumer) Crash() {
 	c.client.Reset()
-	c.phase = "idle"
+	c.phase = Idle
 	c.pending = nil
 	c.batchOpen = false
 	c.writing = 0
@@ -70,13 +103,27 @@ func (c *Consumer) Crash() {
 func (c *Consumer) Clone() sim.Node {
 	n := *c
 	n.client = c.client.Clone()
-	n.pending = append([]kafka.Polled(nil), c.pending...)
+	n.pending = slices.Clone(c.pending)
 	return &n
 }
 
-// Idle reports whether the application has nothing in hand.
-func (c *Consumer) Idle() bool {
-	return c.phase == "idle" && len(c.pending) == 0 && c.writing == 0 && !c.working && c.client.PendingCommits() == 0
+// idle reports whether the application has nothing in hand.
+func (c *Consumer) idle() bool {
+	return c.phase == Idle && len(c.pending) == 0 && c.writing == 0 && !c.working && c.client.PendingCommits() == 0
+}
+
+// Settled implements sim.Settler: nothing in hand, and nothing left for the client to
+// read.
+func (c *Consumer) Settled(v sim.View) bool {
+	if c.client.State == clients.GaveUp {
+		return true
+	}
+	return (c.client.State != clients.Stable || c.idle()) && c.client.Settled(v)
+}
+
+// Show implements show.Shower: the client's and the loop's state.
+func (c *Consumer) Show(sim.View) show.Node {
+	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State, c.phase)}
 }
 
 // Receive handles client responses and sink acknowledgements.
@@ -90,8 +137,8 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 		return
 	case sim.Refused:
 		if w, ok := p.Orig.(sinks.Write); ok && w.ReqID == c.writing {
-			env.Observe(sim.Observation{Event: "error", Detail: kafka.ErrSinkUnavailable, Msgs: []string{w.Msg}})
-			env.After(100, appTimer{What: "rewrite"})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable, Msgs: []string{w.Msg}})
+			env.After(sinkRetryMs, rewriteTick{})
 			return
 		}
 	}
@@ -100,39 +147,37 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 
 // Fire runs processing timers and the client's timers.
 func (c *Consumer) Fire(env *sim.Env, t sim.Payload) {
-	if at, ok := t.(appTimer); ok {
-		switch at.What {
-		case "processed":
-			c.finishRecord(env)
-		case "rewrite":
-			c.write(env)
-		case "auto-commit":
-			c.autoArmed = false
-			c.poll(env)
-		}
-		return
+	switch t.(type) {
+	case processedTick:
+		c.finishRecord(env)
+	case rewriteTick:
+		c.write(env)
+	case autoPollTick:
+		c.autoArmed = false
+		c.poll(env)
+	default:
+		c.handle(env, c.client.Fire(env, t))
 	}
-	c.handle(env, c.client.Fire(env, t))
 }
 
-func (c *Consumer) handle(env *sim.Env, evs []kafka.ConsumerEvent) {
+func (c *Consumer) handle(env *sim.Env, evs []clients.ConsumerEvent) {
 	for _, e := range evs {
 		switch e.Kind {
-		case "records", "assigned", "rebalance":
+		case clients.RecordsReady, clients.AssignedNow, clients.Rebalancing:
 			c.poll(env)
-		case "committed":
-			if c.phase == "committing" {
-				c.phase = "idle"
+		case clients.Committed:
+			if c.phase == Committing {
+				c.phase = Idle
 				if c.spec.Commit == CommitBeforeProcessing {
 					c.startProcessing(env)
 				} else {
 					c.poll(env)
 				}
 			}
-		case "commit-failed":
-			if c.phase == "committing" {
+		case clients.CommitFailed:
+			if c.phase == Committing {
 				// The group moved on; what was polled will be fetched again by the owner.
-				c.phase = "idle"
+				c.phase = Idle
 				c.pending = nil
 			}
 		}
@@ -141,7 +186,7 @@ func (c *Consumer) handle(env *sim.Env, evs []kafka.ConsumerEvent) {
 
 // poll runs one poll when the application is ready for more records.
 func (c *Consumer) poll(env *sim.Env) {
-	if c.phase != "idle" || (!c.spec.Async && len(c.pending) > 0) {
+	if c.phase != Idle || (!c.spec.Async && len(c.pending) > 0) {
 		return
 	}
 	recs := c.client.Poll(env)
@@ -150,18 +195,16 @@ func (c *Consumer) poll(env *sim.Env) {
 		return
 	}
 	for _, r := range recs {
-		env.Observe(sim.Observation{Event: "polled", Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Detail: r.Value})
+		env.Observe(sim.Observation{Event: Polled, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Value: r.Value})
 		if !env.Alive() {
 			return // crashed at its own protocol point
 		}
 	}
 	c.pending = append(c.pending, recs...)
 	c.batchOpen = true
-	if c.spec.Commit == CommitBeforeProcessing {
-		if c.client.Commit(env) {
-			c.phase = "committing"
-			return
-		}
+	if c.spec.Commit == CommitBeforeProcessing && c.client.Commit(env) {
+		c.phase = Committing
+		return
 	}
 	c.startProcessing(env)
 	if c.spec.Async {
@@ -169,7 +212,7 @@ func (c *Consumer) poll(env *sim.Env) {
 	}
 }
 
-func msgs(r kafka.Polled) []string {
+func msgs(r clients.Polled) []string {
 	if r.Msg == "" {
 		return nil
 	}
@@ -183,14 +226,7 @@ func (c *Consumer) armAutoCommit(env *sim.Env) {
 		return
 	}
 	c.autoArmed = true
-	env.After(c.autoCommitEveryMs(), appTimer{What: "auto-commit"})
-}
-
-func (c *Consumer) autoCommitEveryMs() int64 {
-	if ms := c.client.AutoCommitIntervalMs(); ms > 0 {
-		return ms
-	}
-	return 1
+	env.After(max(c.client.AutoCommitIntervalMs(), 1), autoPollTick{})
 }
 
 func (c *Consumer) startProcessing(env *sim.Env) {
@@ -204,9 +240,9 @@ func (c *Consumer) startProcessing(env *sim.Env) {
 		}
 		c.working = true
 	} else {
-		c.phase = "processing"
+		c.phase = Processing
 	}
-	env.After(c.spec.ProcessingMs, appTimer{What: "processed"})
+	env.After(c.spec.ProcessingMs, processedTick{})
 }
 
 // finishRecord ends the processing time of the head record and writes it out.
@@ -238,9 +274,9 @@ func (c *Consumer) processed(env *sim.Env) {
 	}
 	r := c.pending[0]
 	c.pending = c.pending[1:]
-	env.Observe(sim.Observation{Event: "processed", Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Detail: c.spec.Sink})
+	env.Observe(sim.Observation{Event: Processed, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Output: c.spec.Sink})
 	if len(c.pending) > 0 {
-		env.After(c.spec.ProcessingMs, appTimer{What: "processed"})
+		env.After(c.spec.ProcessingMs, processedTick{})
 		return
 	}
 	c.working = false
@@ -248,19 +284,14 @@ func (c *Consumer) processed(env *sim.Env) {
 }
 
 func (c *Consumer) batchDone(env *sim.Env) {
-	c.phase = "idle"
+	c.phase = Idle
 	if c.spec.Commit == CommitAfterProcessing && c.batchOpen {
 		c.batchOpen = false
 		if c.client.Commit(env) {
-			c.phase = "committing"
+			c.phase = Committing
 			return
 		}
 	}
 	c.batchOpen = false
 	c.poll(env)
-}
-
-// Describe is a short status line for the canvas.
-func (c *Consumer) Describe() string {
-	return fmt.Sprintf("%s %s", c.client.State, c.phase)
 }

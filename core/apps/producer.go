@@ -2,8 +2,13 @@ package apps
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 
-	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
 
@@ -16,13 +21,22 @@ type Workload struct {
 	Value      string // template
 }
 
+// OnRestart is what a producer application does after a restart.
+type OnRestart string
+
+// The choices of on.restart.
+const (
+	ResendUnacknowledged OnRestart = "resend-unacknowledged" // send again what it was not told about
+	Continue             OnRestart = "continue"              // go on with the next new message
+)
+
 // Producer is a producer application: it sends Workload.Count messages, one every
 // IntervalMs, and remembers which it was told succeeded or failed.
 type Producer struct {
 	name      string
 	work      Workload
-	onRestart string // resend-unacknowledged | continue
-	client    *kafka.Producer
+	onRestart OnRestart
+	client    *clients.Producer
 
 	// durable: the application's own record of its sends
 	next    int            // number of the next new message (1-based)
@@ -30,13 +44,16 @@ type Producer struct {
 	resend  []int          // messages to send again after a restart
 }
 
-type appTimer struct{ What string }
+// sendTick sends the workload's next message.
+type sendTick struct{}
 
-func (appTimer) Kind() string       { return "timer" }
-func (t appTimer) Describe() string { return "timer app " + t.What }
+func (sendTick) Kind() string     { return "SendTick" }
+func (sendTick) Describe() string { return "timer app send" }
+
+const ackedOutcome = "acked"
 
 // NewProducer makes a producer application.
-func NewProducer(name string, work Workload, onRestart string, client *kafka.Producer) *Producer {
+func NewProducer(name string, work Workload, onRestart OnRestart, client *clients.Producer) *Producer {
 	return &Producer{name: name, work: work, onRestart: onRestart, client: client, next: 1, outcome: map[int]string{}}
 }
 
@@ -48,7 +65,7 @@ func (p *Producer) MsgID(n int) string { return fmt.Sprintf("%s#%d", p.name, n) 
 
 // Start begins (or resumes) the workload.
 func (p *Producer) Start(env *sim.Env) {
-	if p.next > 1 && p.onRestart == "resend-unacknowledged" {
+	if p.next > 1 && p.onRestart == ResendUnacknowledged {
 		p.resend = nil
 		for n := 1; n < p.next; n++ {
 			if _, told := p.outcome[n]; !told {
@@ -56,7 +73,7 @@ func (p *Producer) Start(env *sim.Env) {
 			}
 		}
 	}
-	env.After(0, appTimer{What: "send"})
+	env.After(0, sendTick{})
 }
 
 // Crash loses the client's buffers and in-flight requests.
@@ -66,11 +83,8 @@ func (p *Producer) Crash() { p.client.Reset() }
 func (p *Producer) Clone() sim.Node {
 	c := *p
 	c.client = p.client.Clone()
-	c.outcome = make(map[int]string, len(p.outcome))
-	for k, v := range p.outcome {
-		c.outcome[k] = v
-	}
-	c.resend = append([]int(nil), p.resend...)
+	c.outcome = maps.Clone(p.outcome)
+	c.resend = slices.Clone(p.resend)
 	return &c
 }
 
@@ -81,7 +95,7 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) {
 
 // Fire runs the workload's clock and the client's timers.
 func (p *Producer) Fire(env *sim.Env, t sim.Payload) {
-	if at, ok := t.(appTimer); ok && at.What == "send" {
+	if _, ok := t.(sendTick); ok {
 		p.sendOne(env)
 		return
 	}
@@ -100,31 +114,30 @@ func (p *Producer) sendOne(env *sim.Env) {
 		return
 	}
 	id := p.MsgID(n)
-	env.Observe(sim.Observation{Event: "sent", Msgs: []string{id}})
+	env.Observe(sim.Observation{Event: Sent, Msgs: []string{id}})
 	if !env.Alive() {
 		return // crashed at its own protocol point: the record never reached the client
 	}
 	p.report(env, p.client.Send(env, p.work.Topic, Expand(p.work.Key, n), Expand(p.work.Value, n), id))
 	if len(p.resend) > 0 || p.next <= p.work.Count {
-		env.After(p.work.IntervalMs, appTimer{What: "send"})
+		env.After(p.work.IntervalMs, sendTick{})
 	}
 }
 
-func (p *Producer) report(env *sim.Env, done []kafka.Completion) {
+func (p *Producer) report(env *sim.Env, done []clients.Completion) {
 	for _, c := range done {
-		event, detail := "acked", ""
+		o := sim.Observation{Event: Acked, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset}
 		if c.Err != "" {
-			event, detail = "failed", c.Err
+			o.Event, o.Err = Failed, c.Err
 		}
-		env.Observe(sim.Observation{Event: event, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset, Detail: detail})
+		env.Observe(o)
 		if !env.Alive() {
 			return // crashed as it was told: it remembers nothing more
 		}
 		for _, id := range c.Msgs {
-			var n int
-			fmt.Sscanf(id[len(p.name)+1:], "%d", &n)
+			n, _ := strconv.Atoi(strings.TrimPrefix(id, p.name+"#"))
 			if _, told := p.outcome[n]; !told {
-				p.outcome[n] = event
+				p.outcome[n] = ackedOutcome
 				if c.Err != "" {
 					p.outcome[n] = c.Err
 				}
@@ -141,13 +154,16 @@ func (p *Producer) Done() bool {
 	return p.client.Idle()
 }
 
-// Progress is a short status line for the canvas.
-func (p *Producer) Progress() string {
+// Settled implements sim.Settler.
+func (p *Producer) Settled(sim.View) bool { return p.Done() }
+
+// Show implements show.Shower: a short status line.
+func (p *Producer) Show(sim.View) show.Node {
 	acked := 0
 	for _, o := range p.outcome {
-		if o == "acked" {
+		if o == ackedOutcome {
 			acked++
 		}
 	}
-	return fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)
+	return show.Node{Kind: show.Producer, Detail: fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)}
 }

@@ -1,6 +1,12 @@
 package check
 
-import "deliverylab/core/sim"
+import (
+	"deliverylab/core/apps"
+	"deliverylab/core/sim"
+)
+
+// AnomalyNames are the Kafka anomalies the checker reports, in Jepsen's names.
+var AnomalyNames = []string{"duplicate", "lost-write"}
 
 // Anomalies finds Jepsen's Kafka anomalies in the polls of a run (jepsen.tests.kafka):
 //   - duplicate: one message polled at more than one offset of a partition;
@@ -14,7 +20,7 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 	var ackOrder []string
 	for _, o := range obs {
 		switch o.Event {
-		case "polled":
+		case apps.Polled:
 			for _, m := range o.Msgs {
 				if offsets[m] == nil {
 					offsets[m] = map[int64]bool{}
@@ -24,7 +30,7 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 			if h, ok := highest[o.Partition]; !ok || o.Offset > h {
 				highest[o.Partition] = o.Offset
 			}
-		case "acked":
+		case apps.Acked:
 			for _, m := range o.Msgs {
 				if _, seen := ackAt[m]; !seen {
 					ackAt[m] = o

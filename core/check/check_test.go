@@ -1,54 +1,78 @@
 package check
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-func obs(event string, msgs ...string) sim.Observation {
+func obs(event sim.Event, msgs ...string) sim.Observation {
 	return sim.Observation{Event: event, Msgs: msgs}
 }
 
 func TestFatesAndVerdict(t *testing.T) {
 	l := NewLedger([]sim.Observation{
-		obs("sent", "p#1"), obs("sent", "p#2"), obs("sent", "p#3"), obs("sent", "p#4"), obs("sent", "p#5"), obs("sent", "p#6"),
-		{Event: "acked", Msgs: []string{"p#1", "p#2", "p#3", "p#4"}, Partition: "t-0", Offset: 0},
-		{Event: "failed", Msgs: []string{"p#5"}, Detail: "TimeoutException"},
-		{Event: "truncated", Node: "broker-1", Msgs: []string{"p#3"}, AtMs: 42},
+		obs(apps.Sent, "p#1"), obs(apps.Sent, "p#2"), obs(apps.Sent, "p#3"), obs(apps.Sent, "p#4"), obs(apps.Sent, "p#5"), obs(apps.Sent, "p#6"),
+		{Event: apps.Acked, Msgs: []string{"p#1", "p#2", "p#3", "p#4"}, Partition: "t-0", Offset: 0},
+		{Event: apps.Failed, Msgs: []string{"p#5"}, Err: "TimeoutException"},
+		{Event: protocol.Truncated, Node: "broker-1", Msgs: []string{"p#3"}, AtMs: 42},
 	})
 	r := l.Judge(Output{Name: "db",
 		Effects: map[string]int{"p#1": 1, "p#2": 2},
-		Held:    map[string]bool{"p#4": true}, Why: map[string]string{"p#4": "t-0 on broker-2"}})
-	fates := map[string]string{}
+		Held:    map[string]Reason{"p#4": Because(HeldAboveHW, "partition", "t-0", "broker", "broker-2")}})
+	fates := map[string]FateName{}
 	for _, f := range r.Fates {
 		fates[f.Msg] = f.Fate
 	}
-	assert.Equal(t, map[string]string{"p#1": Delivered, "p#2": Duplicated, "p#3": Lost, "p#4": Unavailable, "p#5": Failed, "p#6": Failed}, fates)
+	assert.Equal(t, map[string]FateName{"p#1": Delivered, "p#2": Duplicated, "p#3": Lost, "p#4": Unavailable, "p#5": Failed, "p#6": Failed}, fates)
 	assert.Equal(t, "none", r.Verdict)
 	assert.Equal(t, 6, r.Counts["sent"])
 	assert.Equal(t, 4, r.Counts["acked"])
-	assert.Contains(t, r.Fates[2].En, "truncated from broker-1's log at 42 ms")
-	assert.NotEmpty(t, r.Fates[2].Zh)
+	assert.Equal(t, "acknowledged at 0 ms (offset 0 of t-0), then truncated from broker-1's log at 42 ms when it followed a new leader that never had it",
+		r.Fates[2].Reason.Text(En))
+	assert.Equal(t, "在 0 毫秒被确认（t-0 的位移 0），随后在 42 毫秒从 broker-1 的日志中被截断：它跟随的新 leader 从未拥有它",
+		r.Fates[2].Reason.Text(Zh), "the Chinese reason says what the English one says, offset and partition included")
+	assert.Equal(t, "acknowledged, not yet in db: still held by t-0 above the high watermark on broker-2", r.Fates[3].Reason.Text(En))
 
 	assert.Equal(t, "exactly-once", Verdict(0, 0))
 	assert.Equal(t, "at-least-once", Verdict(0, 1))
 	assert.Equal(t, "at-most-once", Verdict(1, 0))
 }
 
+// Each reason code has a template in every language, and the templates of one code use
+// the same placeholders: a reason cannot say more in one language than in the other.
+func TestReasonTemplatesSayTheSameInEveryLanguage(t *testing.T) {
+	en := templates[En]
+	for _, lang := range Langs {
+		require.ElementsMatch(t, slices.Collect(maps.Keys(en)), slices.Collect(maps.Keys(templates[lang])), "codes of %s", lang)
+		for code, tmpl := range templates[lang] {
+			assert.ElementsMatch(t, placeholders(en[code]), placeholders(tmpl), "%s in %s", code, lang)
+			assert.NotEmpty(t, tmpl, "%s in %s", code, lang)
+		}
+	}
+	assert.Equal(t, []string{"ms", "offset", "partition"}, placeholders(en[AckedAtOffset]))
+	assert.Equal(t, "3 effects in db", Because(ManyEffects, "count", "3", "output", "db").Text(En))
+}
+
 func TestAnomalies(t *testing.T) {
 	o := []sim.Observation{
-		{Event: "acked", Msgs: []string{"p#1"}, Partition: "t-0", Offset: 0},
-		{Event: "acked", Msgs: []string{"p#2"}, Partition: "t-0", Offset: 1},
-		{Event: "acked", Msgs: []string{"p#3"}, Partition: "t-0", Offset: 2},
-		{Event: "polled", Msgs: []string{"p#1"}, Partition: "t-0", Offset: 0},
-		{Event: "polled", Msgs: []string{"p#1"}, Partition: "t-0", Offset: 3},
+		{Event: apps.Acked, Msgs: []string{"p#1"}, Partition: "t-0", Offset: 0},
+		{Event: apps.Acked, Msgs: []string{"p#2"}, Partition: "t-0", Offset: 1},
+		{Event: apps.Acked, Msgs: []string{"p#3"}, Partition: "t-0", Offset: 2},
+		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "t-0", Offset: 0},
+		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "t-0", Offset: 3},
 	}
 	acked := func(string) bool { return true }
 	a := Anomalies(o, acked)
 	assert.Equal(t, 1, a["duplicate"], "p#1 at offsets 0 and 3")
 	assert.Equal(t, 2, a["lost-write"], "p#2 and p#3 were never polled though offset 3 was")
-	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1}, Errors([]sim.Observation{{Event: "error", Detail: "NOT_ENOUGH_REPLICAS"}}))
+	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},
+		Errors([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}}))
 }

@@ -2,34 +2,38 @@ package check
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
 
-// Fates.
+// FateName is a message's outcome (SCENE-FORMAT.md, Fates and verdict).
+type FateName string
+
+// The fates.
 const (
-	Delivered   = "delivered"
-	Duplicated  = "duplicated"
-	Lost        = "lost"
-	Unavailable = "unavailable"
-	Failed      = "failed"
+	Delivered   FateName = "delivered"
+	Duplicated  FateName = "duplicated"
+	Lost        FateName = "lost"
+	Unavailable FateName = "unavailable"
+	Failed      FateName = "failed"
 )
 
 // Output is one output's final facts, gathered by the scene from the world.
 type Output struct {
 	Name    string
-	Effects map[string]int  // message identity -> number of effects
-	Held    map[string]bool // no effect yet, but still held where it could be delivered
-	Why     map[string]string
+	Effects map[string]int    // message identity -> number of effects
+	Held    map[string]Reason // no effect yet, but still held where it could be delivered: where
 }
 
-// Fate is one message's outcome in one output.
+// Fate is one message's outcome in one output, and why.
 type Fate struct {
 	Msg    string
-	Fate   string
-	En, Zh string // why, in both languages
+	Fate   FateName
+	Reason Reason
 }
 
 // Result is the ledger of one output.
@@ -72,34 +76,38 @@ func NewLedger(obs []sim.Observation) *Ledger {
 				l.hist[m] = h
 				l.order = append(l.order, m)
 			}
-			switch o.Event {
-			case "sent":
-				if !h.sent {
-					h.sent, h.sentMs = true, o.AtMs
-				}
-			case "acked":
-				if !h.acked {
-					h.acked, h.ackedMs, h.ackPartition, h.ackOffset = true, o.AtMs, o.Partition, o.Offset
-				}
-			case "failed":
-				if !h.failed {
-					h.failed, h.failedMs, h.failErr = true, o.AtMs, o.Detail
-				}
-			case "truncated":
-				h.truncatedBy, h.truncatedMs = o.Node, o.AtMs
-			case "appended":
-				h.appends = append(h.appends, fmt.Sprintf("%s@%d", o.Partition, o.Offset))
-			case "polled":
-				h.polled, h.polledMs = true, o.AtMs
-				h.polls++
-			case "offset-committed":
-				h.committed, h.committedMs = true, o.AtMs
-			case "processed":
-				h.processed = true
-			}
+			h.add(o)
 		}
 	}
 	return l
+}
+
+func (h *history) add(o sim.Observation) {
+	switch o.Event {
+	case apps.Sent:
+		if !h.sent {
+			h.sent, h.sentMs = true, o.AtMs
+		}
+	case apps.Acked:
+		if !h.acked {
+			h.acked, h.ackedMs, h.ackPartition, h.ackOffset = true, o.AtMs, o.Partition, o.Offset
+		}
+	case apps.Failed:
+		if !h.failed {
+			h.failed, h.failedMs, h.failErr = true, o.AtMs, o.Err
+		}
+	case protocol.Truncated:
+		h.truncatedBy, h.truncatedMs = o.Node, o.AtMs
+	case protocol.Appended:
+		h.appends = append(h.appends, fmt.Sprintf("%s@%d", o.Partition, o.Offset))
+	case apps.Polled:
+		h.polled, h.polledMs = true, o.AtMs
+		h.polls++
+	case protocol.OffsetCommitted:
+		h.committed, h.committedMs = true, o.AtMs
+	case apps.Processed:
+		h.processed = true
+	}
 }
 
 // Messages lists the application messages sent, in order of first send.
@@ -116,9 +124,15 @@ func (l *Ledger) Messages() []string {
 // Acked reports whether the producer application was told the message succeeded.
 func (l *Ledger) Acked(msg string) bool { h := l.hist[msg]; return h != nil && h.acked }
 
+// CountNames are the keys of Result.Counts, in the order reports print them.
+var CountNames = []string{"sent", "acked", string(Delivered), string(Duplicated), string(Lost), string(Unavailable), string(Failed)}
+
 // Judge gives every message its fate in an output and the verdict.
 func (l *Ledger) Judge(out Output) Result {
 	r := Result{Output: out.Name, Counts: map[string]int{}}
+	for _, k := range CountNames {
+		r.Counts[k] = 0
+	}
 	for _, m := range l.Messages() {
 		h := l.hist[m]
 		r.Counts["sent"]++
@@ -126,13 +140,10 @@ func (l *Ledger) Judge(out Output) Result {
 			r.Counts["acked"]++
 		}
 		f := l.fate(m, h, out)
-		r.Counts[f.Fate]++
+		r.Counts[string(f.Fate)]++
 		r.Fates = append(r.Fates, f)
 	}
-	for _, k := range []string{"sent", "acked", Delivered, Duplicated, Lost, Unavailable, Failed} {
-		r.Counts[k] += 0
-	}
-	r.Verdict = Verdict(r.Counts[Lost], r.Counts[Duplicated])
+	r.Verdict = Verdict(r.Counts[string(Lost)], r.Counts[string(Duplicated)])
 	return r
 }
 
@@ -153,96 +164,86 @@ func (l *Ledger) fate(m string, h *history, out Output) Fate {
 	n := out.Effects[m]
 	switch {
 	case n == 1:
-		return Fate{Msg: m, Fate: Delivered, En: fmt.Sprintf("one effect in %s", out.Name), Zh: fmt.Sprintf("在 %s 中恰好生效一次", out.Name)}
+		return Fate{Msg: m, Fate: Delivered, Reason: Because(OneEffect, "output", out.Name)}
 	case n > 1:
-		return Fate{Msg: m, Fate: Duplicated, En: fmt.Sprintf("%d effects in %s%s", n, out.Name, l.dupWhy(h)),
-			Zh: fmt.Sprintf("在 %s 中生效 %d 次%s", out.Name, n, l.dupWhyZh(h))}
+		return Fate{Msg: m, Fate: Duplicated, Reason: Because(ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h))}
+	case !h.acked && h.failed:
+		return Fate{Msg: m, Fate: Failed, Reason: Because(FailedTold, "err", h.failErr, "ms", ms(h.failedMs))}
 	case !h.acked:
-		if h.failed {
-			return Fate{Msg: m, Fate: Failed, En: fmt.Sprintf("the producer was told it failed (%s) at %d ms", h.failErr, h.failedMs),
-				Zh: fmt.Sprintf("生产者在 %d 毫秒收到失败（%s）", h.failedMs, h.failErr)}
-		}
-		return Fate{Msg: m, Fate: Failed, En: "never acknowledged: the producer died or the run ended before it was told",
-			Zh: "从未被确认：生产者在得到答复前崩溃或运行已结束"}
-	case out.Held[m]:
-		why := out.Why[m]
-		return Fate{Msg: m, Fate: Unavailable, En: "acknowledged, not yet in " + out.Name + ": still held by " + why,
-			Zh: "已确认，尚未进入 " + out.Name + "：仍保存在 " + why}
+		return Fate{Msg: m, Fate: Failed, Reason: Because(FailedUntold)}
 	}
-	return Fate{Msg: m, Fate: Lost, En: l.lostWhy(h, out), Zh: l.lostWhyZh(h, out)}
+	if where, held := out.Held[m]; held {
+		return Fate{Msg: m, Fate: Unavailable, Reason: Because(NotYetIn, "output", out.Name).Then(where)}
+	}
+	return Fate{Msg: m, Fate: Lost, Reason: ackHow(h).Then(lostWhy(h, out))}
 }
 
-func (l *Ledger) lostWhy(h *history, out Output) string {
-	ack := fmt.Sprintf("acknowledged at %d ms", h.ackedMs)
-	if h.ackOffset >= 0 && h.ackPartition != "" {
-		ack = fmt.Sprintf("acknowledged at %d ms (offset %d of %s)", h.ackedMs, h.ackOffset, h.ackPartition)
-	} else if h.ackOffset < 0 {
-		ack = fmt.Sprintf("acknowledged at %d ms without waiting for the broker (acks=0)", h.ackedMs)
+// ackHow says how a lost message was acknowledged.
+func ackHow(h *history) Reason {
+	switch {
+	case h.ackOffset >= 0 && h.ackPartition != "":
+		return Because(AckedAtOffset, "ms", ms(h.ackedMs), "offset", ms(h.ackOffset), "partition", h.ackPartition)
+	case h.ackOffset < 0:
+		return Because(AckedNoWait, "ms", ms(h.ackedMs))
 	}
+	return Because(AckedAt, "ms", ms(h.ackedMs))
+}
+
+func lostWhy(h *history, out Output) Reason {
 	switch {
 	case h.truncatedBy != "":
-		return fmt.Sprintf("%s, then truncated from %s's log at %d ms when it followed a new leader that never had it", ack, h.truncatedBy, h.truncatedMs)
+		return Because(Truncated, "node", h.truncatedBy, "ms", ms(h.truncatedMs))
 	case h.polled && h.committed && !h.processed:
-		return fmt.Sprintf("%s, polled at %d ms and its offset committed at %d ms, but the consumer crashed before processing it", ack, h.polledMs, h.committedMs)
+		return Because(CrashedBefore, "polled", ms(h.polledMs), "committed", ms(h.committedMs))
 	case h.polled && !h.processed:
-		return fmt.Sprintf("%s and polled at %d ms, but never processed, and the group's committed offset is past it", ack, h.polledMs)
+		return Because(NeverProcessed, "polled", ms(h.polledMs))
 	}
-	return fmt.Sprintf("%s, but no log that could still deliver it holds it and %s never got it", ack, out.Name)
+	return Because(Gone, "output", out.Name)
 }
 
-func (l *Ledger) lostWhyZh(h *history, out Output) string {
-	ack := fmt.Sprintf("在 %d 毫秒被确认", h.ackedMs)
-	if h.ackOffset < 0 {
-		ack = fmt.Sprintf("在 %d 毫秒被确认，但没有等待 broker（acks=0）", h.ackedMs)
-	}
-	switch {
-	case h.truncatedBy != "":
-		return fmt.Sprintf("%s，随后在 %d 毫秒从 %s 的日志中被截断：新的 leader 从未拥有它", ack, h.truncatedMs, h.truncatedBy)
-	case h.polled && h.committed && !h.processed:
-		return fmt.Sprintf("%s，在 %d 毫秒被拉取、%d 毫秒提交了位移，但消费者在处理前崩溃", ack, h.polledMs, h.committedMs)
-	case h.polled && !h.processed:
-		return fmt.Sprintf("%s，在 %d 毫秒被拉取但从未处理，而消费组已提交的位移已越过它", ack, h.polledMs)
-	}
-	return fmt.Sprintf("%s，但已没有任何日志能再交付它，%s 也从未收到", ack, out.Name)
-}
-
-func (l *Ledger) dupWhy(h *history) string {
+func dupWhy(h *history) Reason {
 	switch {
 	case len(h.appends) > 1:
-		return fmt.Sprintf(": appended %d times (%s): the producer retried a request whose answer never came", len(h.appends), strings.Join(h.appends, ", "))
+		return Because(AppendedTwice, "count", num(len(h.appends)), "places", joinPlaces(h.appends))
 	case h.polls > 1:
-		return fmt.Sprintf(": polled %d times: the consumer read it again from an older committed offset", h.polls)
+		return Because(PolledTwice, "count", num(h.polls))
 	}
-	return ""
+	return Reason{}
 }
 
-func (l *Ledger) dupWhyZh(h *history) string {
-	switch {
-	case len(h.appends) > 1:
-		return fmt.Sprintf("：被追加了 %d 次（%s）：生产者重试了一个没有得到应答的请求", len(h.appends), strings.Join(h.appends, "，"))
-	case h.polls > 1:
-		return fmt.Sprintf("：被拉取了 %d 次：消费者从较早的已提交位移重新读取了它", h.polls)
-	}
-	return ""
-}
+func joinPlaces(places []string) string { return strings.Join(places, ", ") }
 
 // Errors counts error observations by name (retried ones too).
 func Errors(obs []sim.Observation) map[string]int {
 	out := map[string]int{}
 	for _, o := range obs {
-		if o.Event == "error" && o.Detail != "" {
-			out[o.Detail]++
+		if o.Event == protocol.ClientError && o.Err != "" {
+			out[o.Err]++
 		}
 	}
 	return out
 }
 
-// SortedKeys lists a count map's keys in order.
-func SortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// Reader is the consumer side of an output: the topics it reads, its group, and whether
+// every consumer feeding it is down.
+type Reader struct {
+	Topics []string
+	Group  string
+	Down   bool
+}
+
+// Reads reports whether the reader reads a topic.
+func (r Reader) Reads(topic string) bool { return slices.Contains(r.Topics, topic) }
+
+// Held is a message without an effect that a node still holds where a reader could yet
+// get it, and where.
+type Held struct {
+	Msg   string
+	Where Reason
+}
+
+// Holder is a node that holds messages (a broker's logs): it says which of them a reader
+// could still get.
+type Holder interface {
+	Holds(v sim.View, r Reader) []Held
 }

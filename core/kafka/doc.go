@@ -1,11 +1,18 @@
 // Package kafka models Apache Kafka 3.9 in KRaft mode closely enough to teach delivery
-// semantics: partition logs with leader epochs and a high watermark, replication by
-// follower fetch with KIP-320 divergence truncation, ISR shrink and expand, acks and
-// min.insync.replicas, a controller that fences silent brokers and elects leaders
-// (clean or unclean), the producer client, the consumer client, and a group
-// coordinator that keeps committed offsets in the replicated __consumer_offsets log.
+// semantics. Its subpackages follow Apache Kafka's own modules, so that a file a
+// student opens has the name the Kafka documentation uses:
 //
-// Every node here is a sim.Node: a state machine with durable and volatile state.
-// ../../shared/FIDELITY.md lists the rules followed and their sources; rule numbers
-// appear in comments as (R5) and so on.
+//	protocol/    what every role shares: topic partitions, record batches, the requests
+//	             and responses on the wire, error names, the protocol points (events)
+//	storage/     a replica's durable log and its leader-epoch cache (UnifiedLog)
+//	server/      the broker: replica manager, Partition (high watermark, ISR), the
+//	             purgatory of waiting requests, follower fetching
+//	group/       the group coordinator: membership, rebalances, committed offsets
+//	controller/  the KRaft controller: broker sessions, fencing, elections, ISR changes
+//	clients/     the producer and consumer clients
+//
+// This package builds a cluster from a scene's description (cluster.go). Every node is
+// a sim.Node: a state machine with durable and volatile state. ../../shared/FIDELITY.md
+// lists the rules followed and their sources; rule numbers appear in comments as (R5)
+// and so on.
 package kafka

@@ -93,7 +93,7 @@ func (s *Session) FastForward(ms int64) {
 	if s.run.Ended || ms <= 0 {
 		return
 	}
-	s.run.AdvanceUntil(s.run.World.NowMs()+ms, func(w *sim.World) bool { return !quiet(w) })
+	s.run.AdvanceUntil(s.run.World.NowMs()+ms, func(w *sim.World) bool { return !w.Quiet() })
 	s.version++
 	if s.run.Ended {
 		s.playing = false

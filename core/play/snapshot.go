@@ -2,13 +2,10 @@ package play
 
 import (
 	"fmt"
-	"strings"
 
-	"deliverylab/core/apps"
 	"deliverylab/core/check"
-	"deliverylab/core/kafka"
+	"deliverylab/core/show"
 	"deliverylab/core/sim"
-	"deliverylab/core/sinks"
 )
 
 // traceTail is how many trace lines State carries.
@@ -24,9 +21,9 @@ func (s *Session) State() State {
 	}
 	for _, m := range w.InFlight() {
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: m.From, To: m.To, Kind: m.Payload.Kind(),
-			Label: label(m.Payload), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
+			Label: sim.Label(m.Payload), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
 	}
-	st.Quiet = quiet(w)
+	st.Quiet = w.Quiet()
 	for _, l := range w.CutLinks() {
 		st.CutLinks = append(st.CutLinks, Link{From: l[0], To: l[1]})
 	}
@@ -42,11 +39,11 @@ func (s *Session) State() State {
 		}
 		st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
 	}
-	lines := w.Trace().Lines
+	lines := w.Trace().Texts(true)
 	if len(lines) > traceTail {
 		lines = lines[len(lines)-traceTail:]
 	}
-	st.Trace = append([]string(nil), lines...)
+	st.Trace = lines
 	st.Errors = s.run.Invariants()
 	return st
 }
@@ -61,47 +58,37 @@ func (s *Session) ledger() Ledger {
 		l.Counts = map[string]int{"sent": rep.Messages["sent"], "acked": rep.Messages["acked"]}
 	}
 	for _, f := range rep.Ledger {
-		mf := MessageFate{ID: f.Msg, Fate: f.Fate, Reason: Text{En: f.En, Zh: f.Zh}}
+		fate, why := string(f.Fate), f.Reason
 		if !s.run.Ended && f.Fate != check.Delivered && f.Fate != check.Duplicated {
-			mf.Fate, mf.Reason = "pending", pendingReason(f, rep.Output)
+			fate, why = "pending", pendingReason(f, rep.Output)
 		}
 		if !s.run.Ended {
-			l.Counts[mf.Fate]++
+			l.Counts[fate]++
 		}
-		l.Messages = append(l.Messages, mf)
+		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: fate, Reason: textOf(why)})
 	}
 	return l
 }
 
+// textOf renders a reason in both languages.
+func textOf(r check.Reason) Text { return Text{En: r.Text(check.En), Zh: r.Text(check.Zh)} }
+
 // pendingReason says where a message stands before the run has decided its fate.
-func pendingReason(f check.Fate, output string) Text {
+func pendingReason(f check.Fate, output string) check.Reason {
 	if f.Fate == check.Failed {
-		return Text{En: "in progress: not acknowledged yet", Zh: "进行中：尚未被确认"}
+		return check.Because(check.InProgress)
 	}
-	return Text{En: "in progress: acknowledged, not in " + output + " yet", Zh: "进行中：已确认，尚未进入 " + output}
+	return check.Because(check.InProgressAck, "output", output)
 }
 
+// nodeState is a node as the canvas draws it: what it shows of itself (show.Shower), and
+// whether it is up.
 func nodeState(w *sim.World, name string) NodeState {
 	n, up := w.Node(name)
 	ns := NodeState{Name: name, Up: up}
-	switch v := n.(type) {
-	case *kafka.Controller:
-		ns.Kind = "controller"
-		ns.Detail = "KRaft quorum"
-	case *kafka.Broker:
-		ns.Kind = "broker"
-		ns.Partitions = replicas(v)
-		ns.Detail = fmt.Sprintf("%d partitions", len(ns.Partitions))
-	case *apps.Producer:
-		ns.Kind = "producer"
-		ns.Detail = v.Progress()
-	case *apps.Consumer:
-		ns.Kind = "consumer"
-		ns.Detail = v.Describe()
-	case *sinks.Table:
-		ns.Kind = "sink"
-		ns.Rows = v.RowMsgs()
-		ns.Detail = fmt.Sprintf("%d rows", len(ns.Rows))
+	if sh, ok := n.(show.Shower); ok {
+		v := sh.Show(w)
+		ns.Kind, ns.Detail, ns.Partitions, ns.Rows = string(v.Kind), v.Detail, v.Logs, v.Rows
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true
@@ -113,66 +100,4 @@ func nodeState(w *sim.World, name string) NodeState {
 		ns.Detail = "down"
 	}
 	return ns
-}
-
-func replicas(b *kafka.Broker) []ReplicaState {
-	var out []ReplicaState
-	for _, tp := range b.TPs() {
-		r := b.Replica(tp)
-		rs := ReplicaState{Partition: tp.String(), Leader: b.IsLeader(tp), LEO: r.LEO(), HW: r.HW}
-		if st, ok := b.Meta(tp); ok {
-			rs.Epoch = st.LeaderEpoch
-			rs.ISR = append([]string(nil), st.ISR...)
-		}
-		for _, rec := range r.Log {
-			rv := RecordView{Offset: rec.Offset, Msg: rec.Msg, Epoch: rec.Epoch}
-			if c := rec.Commit; c != nil {
-				rv.Note = fmt.Sprintf("@%d", c.Offset) // the committed position; the group is in the trace
-			}
-			rs.Records = append(rs.Records, rv)
-		}
-		out = append(out, rs)
-	}
-	return out
-}
-
-// label is the short Latin text drawn on a message in flight.
-func label(p sim.Payload) string {
-	switch m := p.(type) {
-	case kafka.ProduceRequest:
-		return ids(m.Records)
-	case kafka.ProduceResponse:
-		if m.Err != "" {
-			return m.Err
-		}
-		return fmt.Sprintf("ack @%d", m.BaseOffset)
-	case kafka.FetchResponse:
-		if len(m.Records) > 0 {
-			return ids(m.Records)
-		}
-		if m.Err != "" {
-			return m.Err
-		}
-		return fmt.Sprintf("hw=%d", m.HW)
-	case kafka.FetchRequest:
-		return fmt.Sprintf("fetch @%d", m.FetchOffset)
-	case kafka.OffsetCommitRequest:
-		return "commit"
-	case sinks.Write:
-		return m.Msg
-	}
-	return p.Kind()
-}
-
-func ids(recs []kafka.Record) string {
-	var out []string
-	for _, r := range recs {
-		if r.Msg != "" {
-			out = append(out, r.Msg)
-		}
-	}
-	if len(out) > 2 {
-		return out[0] + ".." + strings.TrimPrefix(out[len(out)-1], strings.SplitN(out[0], "#", 2)[0])
-	}
-	return strings.Join(out, ",")
 }

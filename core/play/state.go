@@ -1,5 +1,7 @@
 package play
 
+import "deliverylab/core/show"
+
 // Text is a caption or title in both of the playground's languages.
 type Text struct {
 	En string `json:"en"`
@@ -49,24 +51,12 @@ type NodeState struct {
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
 }
 
-// ReplicaState is one replica of one partition on one broker.
-type ReplicaState struct {
-	Partition string       `json:"partition"` // "orders-0"
-	Leader    bool         `json:"leader"`
-	Epoch     int32        `json:"epoch"`
-	LEO       int64        `json:"leo"`
-	HW        int64        `json:"hw"`
-	ISR       []string     `json:"isr"` // as the leader knows it; followers: as last told
-	Records   []RecordView `json:"records"`
-}
+// ReplicaState is one replica of one partition on one broker, as the broker shows it.
+type ReplicaState = show.Log
 
-// RecordView is one log cell.
-type RecordView struct {
-	Offset int64  `json:"offset"`
-	Msg    string `json:"msg"`  // "p1#3", or "" for an internal record
-	Note   string `json:"note"` // what an internal record holds: "@4" for an offset commit to 4
-	Epoch  int32  `json:"epoch"`
-}
+// RecordView is one log cell: an application record, an offset commit or a transaction
+// marker.
+type RecordView = show.Cell
 
 // Flight is one message on the wire.
 type Flight struct {

@@ -2,10 +2,12 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"deliverylab/core/kafka"
+	"deliverylab/core/check"
+	"deliverylab/core/kafka/protocol"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -90,8 +92,8 @@ func (p *parser) expect(s *Scene, f field) {
 			s.Expect.Counts[k] = p.count(c, "expect")
 		}
 	}
-	p.countMap(m["errors"], "expect.errors", s.Expect.Errors, kafka.ErrorNames())
-	p.countMap(m["anomalies"], "expect.anomalies", s.Expect.Anomalies, []string{"duplicate", "lost-write"})
+	p.countMap(m["errors"], "expect.errors", s.Expect.Errors, protocol.ErrorNames())
+	p.countMap(m["anomalies"], "expect.anomalies", s.Expect.Anomalies, check.AnomalyNames)
 }
 
 func (p *parser) count(f field, path string) Count {
@@ -112,21 +114,12 @@ func (p *parser) countMap(f field, path string, out map[string]Count, allowed []
 	}
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
 		k := f.value.Content[i]
-		if allowed != nil && !contains(allowed, k.Value) {
+		if allowed != nil && !slices.Contains(allowed, k.Value) {
 			p.fail(k, path+"."+k.Value, "expected one of %s", strings.Join(allowed, ", "))
 			return
 		}
 		out[k.Value] = p.count(field{key: k.Value, keyN: k, value: f.value.Content[i+1]}, path)
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // crossCheck validates what spans sections: names, topics, sinks and the output.
@@ -135,7 +128,7 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 		return
 	}
 	seen := map[string]bool{"controller": true}
-	for _, b := range s.brokerNames() {
+	for _, b := range s.Cluster.BrokerNames() {
 		seen[b] = true
 	}
 	appsN := m["apps"].value
@@ -169,7 +162,7 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 	outs := s.Outputs()
 	ef := m["expect"]
 	switch {
-	case s.Expect.Output != "" && !contains(outs, s.Expect.Output):
+	case s.Expect.Output != "" && !slices.Contains(outs, s.Expect.Output):
 		p.fail(ef.value, "expect.output", "expected one of this scene's outputs (%s), got %q", strings.Join(outs, ", "), s.Expect.Output)
 	case s.Expect.Output == "" && len(outs) > 1 && ef.value != nil:
 		p.fail(ef.value, "expect.output", "missing; this scene has several outputs (%s): name the one the verdict is about", strings.Join(outs, ", "))
@@ -189,11 +182,3 @@ func (p *parser) uniqueName(seen map[string]bool, name string, n *yaml.Node, wha
 	seen[name] = true
 }
 
-func (s *Scene) hasSink(name string) bool {
-	for _, k := range s.Sinks {
-		if k.Name == name {
-			return true
-		}
-	}
-	return false
-}

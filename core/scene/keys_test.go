@@ -2,13 +2,18 @@ package scene
 
 import (
 	"hash/fnv"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/server"
+	"deliverylab/core/props"
+	"deliverylab/core/sim"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -252,7 +257,7 @@ var keysRows = []keysRow{
 func keysWireFault(action string) func(t *testing.T, base *Run) keysEdit {
 	return func(t *testing.T, base *Run) keysEdit {
 		re := regexp.MustCompile(`^(\d+) send #(\d+) p1->broker-\d+ Produce `)
-		for _, l := range base.World.Trace().Lines {
+		for _, l := range base.World.Trace().Texts(true) {
 			if m := re.FindStringSubmatch(l); m != nil {
 				at, _ := strconv.ParseInt(m[1], 10, 64)
 				fault := strings.TrimSuffix(action, "}") + ", at.ms: " + strconv.FormatInt(at+1, 10) + ", id: " + m[2] + "}"
@@ -472,7 +477,7 @@ func TestKeysExceptions(t *testing.T) {
 }
 
 // keysTryValues are values tried on every kafka key to learn whether it is accepted.
-var keysTryValues = []kafka.Value{{Text: "1"}, {Text: "100"}, {Text: "true"}, {Text: "false"}, {Text: "all"},
+var keysTryValues = []props.Value{{Text: "1"}, {Text: "100"}, {Text: "true"}, {Text: "false"}, {Text: "all"},
 	{Text: "earliest"}, {Text: "read_uncommitted"}, {Null: true}}
 
 // TestKeysCoverEveryConfigKey fails for a Kafka key that Set* accepts and that has no
@@ -486,19 +491,19 @@ func TestKeysCoverEveryConfigKey(t *testing.T) {
 	sides := []struct {
 		prefix string
 		keys   []string
-		set    func(key string, v kafka.Value) error
+		set    func(key string, v props.Value) error
 	}{
-		{"cluster.config.", kafka.BrokerKeys(), func(k string, v kafka.Value) error {
-			c := kafka.DefaultBrokerConfig()
-			return kafka.SetBrokerKey(&c, k, v)
+		{"cluster.config.", server.ConfigKeys.Keys(), func(k string, v props.Value) error {
+			c := server.DefaultConfig()
+			return server.ConfigKeys.Set(&c, k, v)
 		}},
-		{"producer.config.", kafka.ProducerKeys(), func(k string, v kafka.Value) error {
-			c := kafka.DefaultProducerConfig()
-			return kafka.SetProducerKey(&c, k, v)
+		{"producer.config.", clients.ProducerKeys.Keys(), func(k string, v props.Value) error {
+			c := clients.DefaultProducerConfig()
+			return clients.ProducerKeys.Set(&c, k, v)
 		}},
-		{"consumer.config.", kafka.ConsumerKeys(), func(k string, v kafka.Value) error {
-			c := kafka.DefaultConsumerConfig()
-			return kafka.SetConsumerKey(&c, k, v)
+		{"consumer.config.", clients.ConsumerKeys.Keys(), func(k string, v props.Value) error {
+			c := clients.DefaultConsumerConfig()
+			return clients.ConsumerKeys.Set(&c, k, v)
 		}},
 	}
 	for _, side := range sides {
@@ -530,9 +535,9 @@ func TestKeysREADMEDocumentsEveryKey(t *testing.T) {
 	doc, err := os.ReadFile("../../scenes/README.md")
 	require.NoError(t, err)
 	var all []string
-	all = append(all, kafka.BrokerKeys()...)
-	all = append(all, kafka.ProducerKeys()...)
-	all = append(all, kafka.ConsumerKeys()...)
+	all = append(all, server.ConfigKeys.Keys()...)
+	all = append(all, clients.ProducerKeys.Keys()...)
+	all = append(all, clients.ConsumerKeys.Keys()...)
 	for _, k := range all {
 		assert.Contains(t, string(doc), "`"+k+"`", "scenes/README.md does not document %s", k)
 	}
@@ -541,13 +546,14 @@ func TestKeysREADMEDocumentsEveryKey(t *testing.T) {
 		assert.True(t, strings.Contains(string(doc), "`"+k.key+"`") || strings.Contains(string(doc), "."+k.key+"`"),
 			"scenes/README.md does not document the scene key %s", k.name)
 	}
-	for ev := range triggerEvents {
+	for _, ev := range append(eventNames(), slices.Sorted(maps.Keys(futureEvents))...) {
 		assert.Contains(t, string(doc), "`"+ev+"`", "scenes/README.md does not document the trigger event %s", ev)
 	}
 }
 
 // TestKeysTriggerEventsFire: every trigger event a `when` accepts happens in some run,
-// so a narration (or a fault) waiting for it fires.
+// so a narration (or a fault) waiting for it fires, and it fills the fields its
+// registration promises.
 func TestKeysTriggerEventsFire(t *testing.T) {
 	withSink := []keysEdit{{"apps/1/sink", "db"}}
 	crashRestart := []keysEdit{{"faults", "[{at.ms: 300, crash: broker-2, for.ms: 300}]"}}
@@ -573,24 +579,44 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		// the coordinator removes c1 when its session runs out
 		"member-removed": consumerGone,
 	}
-	for _, ev := range sortedKeys(triggerEvents) {
-		if triggerEvents[ev] != "" {
-			continue // refused by the parser until its issue
-		}
+	for _, spec := range sim.EventSpecs() {
+		ev := string(spec.Event)
 		t.Run(ev, func(t *testing.T) {
 			pre, ok := situation[ev]
 			require.True(t, ok, "no situation for the trigger event %s: add one", ev)
 			text := keysApply(t, keysApply(t, keysBase, pre...), keysEdit{"narration", "[{when: {event: " + ev + "}, en: a, zh: b}]"})
 			r := keysRun(t, text)
 			assert.Len(t, r.World.Narrated(), 1, "no %s happened, so the narration never fired", ev)
+			filled := map[sim.Field]bool{}
+			for _, o := range r.World.Observations() {
+				if o.Event == spec.Event {
+					for f := range filledFields(o) {
+						filled[f] = true
+					}
+				}
+			}
+			for _, f := range spec.Fields {
+				assert.True(t, filled[f], "%s promises the field %s but never fills it", ev, f)
+			}
 		})
+	}
+}
+
+// filledFields lists the Observation fields that hold something.
+func filledFields(o sim.Observation) map[sim.Field]bool {
+	return map[sim.Field]bool{
+		sim.FieldMsgs: len(o.Msgs) > 0, sim.FieldWireID: o.WireID != 0, sim.FieldPartition: o.Partition != "",
+		sim.FieldOffset: o.Partition != "", sim.FieldEpoch: o.Epoch != 0, sim.FieldErr: o.Err != "",
+		sim.FieldElection: o.Election != "", sim.FieldGroup: o.Group != "", sim.FieldMember: o.Member != "",
+		sim.FieldGeneration: o.Generation != 0, sim.FieldAssigned: o.Assigned != nil, sim.FieldCommitted: len(o.Committed) > 0,
+		sim.FieldOutput: o.Output != "", sim.FieldValue: o.Value != "",
 	}
 }
 
 // keysLogFirstDifference shows (with -v) where the variant's run departs from the
 // base's, to see that a row passes for the right reason.
 func keysLogFirstDifference(t *testing.T, base, variant *Run) {
-	bl, vl := base.World.Trace().Lines, variant.World.Trace().Lines
+	bl, vl := base.World.Trace().Texts(true), variant.World.Trace().Texts(true)
 	for i := 0; i < len(bl) && i < len(vl); i++ {
 		if bl[i] != vl[i] {
 			t.Logf("first difference:\n  base:    %s\n  variant: %s", bl[i], vl[i])
@@ -611,7 +637,7 @@ func keysRun(t *testing.T, text string) *Run {
 // keysEffect hashes the trace without the lines that write faults and narration down.
 func keysEffect(r *Run) string {
 	h := fnv.New64a()
-	for _, l := range r.World.Trace().Lines {
+	for _, l := range r.World.Trace().Texts(true) {
 		_, rest, _ := strings.Cut(l, " ")
 		if strings.HasPrefix(rest, "fault ") || strings.HasPrefix(rest, "narrate ") {
 			continue

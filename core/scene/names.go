@@ -1,19 +1,11 @@
 package scene
 
 import (
-	"fmt"
-	"sort"
+	"deliverylab/core/kafka"
+	"slices"
 	"strconv"
 	"strings"
 )
-
-func (s *Scene) brokerNames() []string {
-	out := make([]string, s.Brokers)
-	for i := range out {
-		out[i] = fmt.Sprintf("broker-%d", i+1)
-	}
-	return out
-}
 
 // nodeNames lists every node a fault may name, in layout order.
 func (s *Scene) nodeNames() []string {
@@ -21,7 +13,7 @@ func (s *Scene) nodeNames() []string {
 	for _, p := range s.Producers {
 		out = append(out, p.Name)
 	}
-	out = append(out, s.brokerNames()...)
+	out = append(out, s.Cluster.BrokerNames()...)
 	for _, c := range s.Consumers {
 		out = append(out, c.Name)
 	}
@@ -31,26 +23,20 @@ func (s *Scene) nodeNames() []string {
 	return out
 }
 
-func (s *Scene) hasNode(name string) bool {
-	for _, n := range s.nodeNames() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func (s *Scene) hasNode(name string) bool { return slices.Contains(s.nodeNames(), name) }
 
 func (s *Scene) hasMessage(id string) bool {
-	i := strings.LastIndex(id, "#")
+	i := strings.LastIndexByte(id, '#')
 	if i < 0 {
 		return false
 	}
+	app := id[:i]
 	n, err := strconv.Atoi(id[i+1:])
 	if err != nil {
 		return false
 	}
 	for _, p := range s.Producers {
-		if p.Name == id[:i] && n >= 1 && n <= p.Work.Count {
+		if p.Name == app && n >= 1 && n <= p.Work.Count {
 			return true
 		}
 	}
@@ -65,12 +51,11 @@ func (s *Scene) firstProducer() string {
 }
 
 func (s *Scene) hasTopic(name string) bool {
-	for _, t := range s.Topics {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Cluster.Topics, func(t kafka.Topic) bool { return t.Name == name })
+}
+
+func (s *Scene) hasSink(name string) bool {
+	return slices.ContainsFunc(s.Sinks, func(k SinkSpec) bool { return k.Name == name })
 }
 
 // Outputs lists the scene's outputs: every sink, and every consumer without a sink.
@@ -84,14 +69,5 @@ func (s *Scene) Outputs() []string {
 			out = append(out, c.Name)
 		}
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -2,9 +2,13 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/server"
+	"deliverylab/core/props"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -19,17 +23,19 @@ func (p *parser) cluster(s *Scene, f field) {
 		p.fail(f.value, "cluster.brokers", "missing; expected the number of brokers (1 to 9)")
 		return
 	}
-	s.Brokers = int(p.integer(b, "cluster", 1, 9))
+	s.Cluster.Brokers = int(p.integer(b, "cluster", 1, 9))
 	if c, ok := m["config"]; ok {
-		p.configMap(c, "cluster.config", func(key string, v kafka.Value) error { return kafka.SetBrokerKey(&s.BrokerCfg, key, v) })
-		if err := s.BrokerCfg.Validate(); err != nil && p.err == nil {
+		p.configMap(c, "cluster.config", func(key string, v props.Value) error {
+			return server.ConfigKeys.Set(&s.Cluster.Config, key, v)
+		})
+		if err := s.Cluster.Config.Validate(); err != nil && p.err == nil {
 			p.fail(configKeyNode(c, "replica.fetch.wait.max.ms", c.value), "cluster.config.replica.fetch.wait.max.ms", "%s", err.Error())
 		}
 	}
 	for i, tn := range p.list(m["topics"], "cluster") {
 		path := fmt.Sprintf("cluster.topics[%d]", i)
 		tm := p.mapping(tn, path, "name", "partitions", "replication.factor", "leaders")
-		t := Topic{Name: p.str(tm["name"], path), Partitions: 1, RF: min(3, s.Brokers)}
+		t := kafka.Topic{Name: p.str(tm["name"], path), Partitions: 1, RF: min(3, s.Cluster.Brokers)}
 		if t.Name == "" && p.err == nil {
 			p.fail(tn, path+".name", "missing; expected the topic's name")
 		}
@@ -37,7 +43,7 @@ func (p *parser) cluster(s *Scene, f field) {
 			t.Partitions = int(p.integer(f, path, 1, 8))
 		}
 		if f, ok := tm["replication.factor"]; ok {
-			t.RF = int(p.integer(f, path, 1, int64(max(s.Brokers, 1))))
+			t.RF = int(p.integer(f, path, 1, int64(max(s.Cluster.Brokers, 1))))
 		}
 		if f, ok := tm["leaders"]; ok {
 			t.Leaders = p.strings(f, path)
@@ -45,25 +51,16 @@ func (p *parser) cluster(s *Scene, f field) {
 				p.fail(f.value, path+".leaders", "expected one leader per partition (%d), got %d", t.Partitions, len(t.Leaders))
 			}
 			for _, l := range t.Leaders {
-				if !isBroker(l, s.Brokers) {
-					p.fail(f.value, path+".leaders", "expected broker-1 .. broker-%d, got %q", s.Brokers, l)
+				if !slices.Contains(s.Cluster.BrokerNames(), l) {
+					p.fail(f.value, path+".leaders", "expected broker-1 .. broker-%d, got %q", s.Cluster.Brokers, l)
 				}
 			}
 		}
-		s.Topics = append(s.Topics, t)
+		s.Cluster.Topics = append(s.Cluster.Topics, t)
 	}
-	if len(s.Topics) == 0 && p.err == nil {
+	if len(s.Cluster.Topics) == 0 && p.err == nil {
 		p.fail(f.value, "cluster.topics", "missing; expected at least one topic")
 	}
-}
-
-func isBroker(name string, n int) bool {
-	for i := 1; i <= n; i++ {
-		if name == fmt.Sprintf("broker-%d", i) {
-			return true
-		}
-	}
-	return false
 }
 
 // configKeyNode finds a key's node in a config mapping, or falls back to the given node.
@@ -79,7 +76,7 @@ func configKeyNode(f field, key string, fallback *yaml.Node) *yaml.Node {
 }
 
 // configMap hands each key of a Kafka property map to set, reporting its line.
-func (p *parser) configMap(f field, path string, set func(string, kafka.Value) error) {
+func (p *parser) configMap(f field, path string, set func(string, props.Value) error) {
 	n := f.value
 	if n.Kind != yaml.MappingNode {
 		p.fail(n, path, "expected a mapping of Kafka properties")
@@ -91,7 +88,7 @@ func (p *parser) configMap(f field, path string, set func(string, kafka.Value) e
 			p.fail(v, path+"."+k.Value, "expected a single value")
 			return
 		}
-		if err := set(k.Value, kafka.Value{Text: v.Value, Null: isNull(v)}); err != nil {
+		if err := set(k.Value, props.Value{Text: v.Value, Null: isNull(v)}); err != nil {
 			p.fail(k, path+"."+k.Value, "%s", err.Error())
 			return
 		}
@@ -190,9 +187,9 @@ func (p *parser) apps(s *Scene, f field) {
 
 func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 	m := p.mapping(n, path, "producer", "config", "send", "transaction.size", "start.ms", "on.restart")
-	ps := ProducerSpec{Name: p.str(m["producer"], path), Config: kafka.DefaultProducerConfig(), OnRestart: "resend-unacknowledged"}
+	ps := ProducerSpec{Name: p.str(m["producer"], path), Config: clients.DefaultProducerConfig(), OnRestart: apps.ResendUnacknowledged}
 	if c, ok := m["config"]; ok {
-		p.configMap(c, path+".config", func(key string, v kafka.Value) error { return kafka.SetProducerKey(&ps.Config, key, v) })
+		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ProducerKeys.Set(&ps.Config, key, v) })
 	}
 	if p.err == nil {
 		if err := ps.Config.Resolve(); err != nil {
@@ -238,8 +235,8 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 		ps.StartMs = p.integer(st, path, 0, MaxRunMs)
 	}
 	if r, ok := m["on.restart"]; ok {
-		ps.OnRestart = p.str(r, path)
-		if ps.OnRestart != "resend-unacknowledged" && ps.OnRestart != "continue" {
+		ps.OnRestart = apps.OnRestart(p.str(r, path))
+		if ps.OnRestart != apps.ResendUnacknowledged && ps.OnRestart != apps.Continue {
 			p.fail(r.value, path+".on.restart", "expected resend-unacknowledged or continue, got %q", ps.OnRestart)
 		}
 	}
@@ -248,7 +245,7 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 
 func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 	m := p.mapping(n, path, "consumer", "group", "topics", "config", "commit", "processing.ms", "processing", "sink", "start.ms")
-	cs := ConsumerSpec{Name: p.str(m["consumer"], path), Config: kafka.DefaultConsumerConfig(),
+	cs := ConsumerSpec{Name: p.str(m["consumer"], path), Config: clients.DefaultConsumerConfig(),
 		Spec: apps.ConsumerSpec{ProcessingMs: 1}}
 	cs.Group = cs.Name
 	if g, ok := m["group"]; ok {
@@ -259,10 +256,11 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 		p.fail(n, path+".topics", "missing; expected the topics to read")
 	}
 	if c, ok := m["config"]; ok {
-		p.configMap(c, path+".config", func(key string, v kafka.Value) error { return kafka.SetConsumerKey(&cs.Config, key, v) })
+		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ConsumerKeys.Set(&cs.Config, key, v) })
 	}
 	if p.err == nil {
-		if err := cs.Config.CheckSessionTimeout(s.BrokerCfg); err != nil {
+		bc := s.Cluster.Config
+		if err := cs.Config.CheckSessionTimeout(bc.GroupMinSessionTimeoutMs, bc.GroupMaxSessionTimeoutMs); err != nil {
 			p.fail(configKeyNode(m["config"], "session.timeout.ms", n), path+".config.session.timeout.ms", "%s", err.Error())
 		}
 	}
@@ -271,7 +269,7 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 		cs.Spec.Commit = apps.CommitAfterProcessing
 	}
 	if c, ok := m["commit"]; ok {
-		cs.Spec.Commit = p.str(c, path)
+		cs.Spec.Commit = apps.CommitPolicy(p.str(c, path))
 		switch cs.Spec.Commit {
 		case apps.CommitAuto:
 			if !cs.Config.EnableAutoCommit {

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"deliverylab/core/sim"
@@ -14,14 +15,34 @@ var faultKeys = []string{"at.ms", "when", "for.ms", "crash", "restart", "cut", "
 
 var faultActions = []string{"crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "delay", "duplicate"}
 
-// triggerEvents are the protocol points a `when` may name, with what is not built yet.
-var triggerEvents = map[string]string{
-	"sent": "", "appended": "", "replicated": "", "responded": "", "acked": "", "failed": "",
-	"offset-committed": "", "polled": "", "processed": "", "written": "", "crashed": "",
-	"restarted": "", "started": "", "elected": "", "truncated": "", "offline": "", "error": "",
-	"assigned": "", "member-removed": "",
+// futureEvents are protocol points of the scene format (SCENE-FORMAT.md) that no
+// package reports yet, with what brings them. Every other event a trigger may name comes
+// from the protocol packages' registry (sim.EventSpecs).
+var futureEvents = map[string]string{
 	"txn-committed": "transactions", "txn-aborted": "transactions",
 	"checkpoint-triggered": "Flink", "checkpoint-completed": "Flink", "pre-committed": "Flink",
+}
+
+// responseEvents lists the events that carry the wire id of a response just sent (the
+// ones `drop: response` and the like can act on), in registration order.
+func responseEvents() []string {
+	var out []string
+	for _, e := range sim.EventSpecs() {
+		if slices.Contains(e.Fields, sim.FieldWireID) {
+			out = append(out, string(e.Event))
+		}
+	}
+	return out
+}
+
+// eventNames lists the events a trigger may name, sorted.
+func eventNames() []string {
+	var out []string
+	for _, e := range sim.EventSpecs() {
+		out = append(out, string(e.Event))
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (p *parser) faults(s *Scene, f field) {
@@ -92,7 +113,7 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 		} else if !s.hasNode(name) {
 			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
 		}
-		return sim.Fault{Kind: action, Node: name}
+		return sim.Fault{Kind: sim.FaultKind(action), Node: name}
 	case "cut", "cut-oneway", "heal":
 		if action == "heal" && f.value.Kind == yaml.ScalarNode && f.value.Value == "all" {
 			return sim.Fault{Kind: sim.FaultHealAll}
@@ -110,7 +131,7 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 		if p.err != nil {
 			return sim.Fault{}
 		}
-		return sim.Fault{Kind: action, From: pair[0], To: pair[1]}
+		return sim.Fault{Kind: sim.FaultKind(action), From: pair[0], To: pair[1]}
 	case "partition":
 		var groups [][]string
 		for _, g := range p.list(f, path) {
@@ -134,7 +155,7 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 	}
 	// drop, delay, duplicate: a message on the wire
 	what := p.str(f, path)
-	fault := sim.Fault{Kind: action}
+	fault := sim.Fault{Kind: sim.FaultKind(action)}
 	if action == "delay" {
 		d, ok := m["delay.ms"]
 		if !ok {
@@ -145,8 +166,8 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 	}
 	switch what {
 	case "response":
-		if when == nil || (when.Event != "responded" && when.Event != "offset-committed") {
-			p.fail(f.value, ap, "response needs when: {event: responded} (or offset-committed): the response just sent")
+		if carriers := responseEvents(); when == nil || !slices.Contains(carriers, string(when.Event)) {
+			p.fail(f.value, ap, "response needs when: {event: %s}: the response just sent", strings.Join(carriers, "} or {event: "))
 		}
 	case "message":
 		id, ok := m["id"]
@@ -164,18 +185,20 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 	wp := path + ".when"
 	m := p.mapping(f.value, wp, "node", "event", "message", "checkpoint", "detail")
-	t := &sim.Trigger{Node: p.str(m["node"], wp), Event: p.str(m["event"], wp), Message: p.str(m["message"], wp), Detail: p.str(m["detail"], wp)}
+	t := &sim.Trigger{Node: p.str(m["node"], wp), Event: sim.Event(p.str(m["event"], wp)), Message: p.str(m["message"], wp),
+		Detail: p.str(m["detail"], wp)}
 	if p.err != nil {
 		return t
 	}
-	later, known := triggerEvents[t.Event]
+	_, known := sim.LookupEvent(string(t.Event))
+	later, future := futureEvents[string(t.Event)]
 	switch {
 	case t.Event == "":
 		p.fail(f.value, wp+".event", "missing; expected a protocol point such as appended, responded, acked or crashed")
-	case !known:
-		p.fail(m["event"].value, wp+".event", "expected one of %s, got %q", strings.Join(sortedKeys(triggerEvents), ", "), t.Event)
-	case later != "":
+	case future:
 		p.fail(m["event"].value, wp+".event", "%s is not modelled yet (it comes with %s)", t.Event, later)
+	case !known:
+		p.fail(m["event"].value, wp+".event", "expected one of %s, got %q", strings.Join(eventNames(), ", "), t.Event)
 	}
 	if t.Node != "" && !s.hasNode(t.Node) && t.Node != "controller" {
 		p.fail(m["node"].value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), t.Node)

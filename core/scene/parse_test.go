@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka/protocol"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -245,7 +248,7 @@ func TestParseRejectsBadScenes(t *testing.T) {
 func TestParseAcksAcceptsWhatKafkaAccepts(t *testing.T) {
 	cases := []struct {
 		value string
-		want  int
+		want  protocol.Acks
 	}{
 		{`1`, 1},
 		{`"1"`, 1},
@@ -291,15 +294,15 @@ func TestParseDefaults(t *testing.T) {
 	assert.Equal(t, int64(0), s.JitterMs)
 	require.Len(t, s.Producers, 1)
 	p := s.Producers[0]
-	assert.Equal(t, -1, p.Config.Acks, "acks=all")
+	assert.Equal(t, protocol.AcksAll, p.Config.Acks, "acks=all")
 	assert.Equal(t, int64(10), p.Work.IntervalMs)
 	assert.Equal(t, "{n}", p.Work.Value)
 	assert.Equal(t, "", p.Work.Key)
-	assert.Equal(t, "resend-unacknowledged", p.OnRestart)
+	assert.Equal(t, apps.ResendUnacknowledged, p.OnRestart)
 	require.Len(t, s.Consumers, 1)
 	c := s.Consumers[0]
 	assert.Equal(t, "c1", c.Group, "the group defaults to the consumer's name")
-	assert.Equal(t, "after-processing", c.Spec.Commit, "with enable.auto.commit: false")
+	assert.Equal(t, apps.CommitAfterProcessing, c.Spec.Commit, "with enable.auto.commit: false")
 	assert.Equal(t, int64(1), c.Spec.ProcessingMs)
 	assert.False(t, c.Spec.Async)
 	assert.Equal(t, []string{"c1"}, s.Outputs(), "a consumer without a sink is an output")

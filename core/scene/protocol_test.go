@@ -3,7 +3,9 @@ package scene
 import (
 	"testing"
 
-	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/server"
+	"deliverylab/core/apps"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,15 +36,18 @@ apps:
 faults:
   - {at.ms: 100, crash: broker-3}
 `)
-	assert.GreaterOrEqual(t, rep.Errors[kafka.ErrNotEnoughReplicas], 1)
+	assert.GreaterOrEqual(t, rep.Errors[protocol.ErrNotEnoughReplicas], 1)
 	assert.Equal(t, 2, rep.Messages["sent"])
 	n, _ := r.World.Node("broker-1")
-	assert.Equal(t, int64(0), n.(*kafka.Broker).Replica(kafka.TP{Topic: "orders"}).LEO(), "nothing appended")
+	assert.Equal(t, int64(0), n.(*server.Broker).Replicas().Partition(protocol.TP{Topic: "orders"}).LEO(), "nothing appended")
+	failed := 0
 	for _, o := range r.World.Observations() {
-		if o.Event == "failed" {
-			assert.Equal(t, kafka.ErrTimeoutException, o.Detail)
+		if o.Event == apps.Failed {
+			failed += len(o.Msgs)
+			assert.Equal(t, protocol.ErrTimeoutException, o.Err)
 		}
 	}
+	assert.Equal(t, 2, failed, "both sends failed")
 }
 
 // uncleanScene: broker-2 falls out of the ISR (its fetches are cut), p1 writes more to
@@ -71,18 +76,18 @@ faults:
 // without them and they are lost.
 func TestUncleanLeaderElection(t *testing.T) {
 	clean, cleanRep := runYAML(t, sprintf(uncleanScene, "false"))
-	st, _ := clean.controller().Partition(kafka.TP{Topic: "orders"})
+	st, _ := protocol.ControllerState(clean.World, protocol.TP{Topic: "orders"})
 	assert.Equal(t, "", st.Leader, "offline: no live in-sync replica")
 	assert.Greater(t, cleanRep.Messages["unavailable"], 0)
 	assert.Equal(t, 0, cleanRep.Messages["lost"])
 
 	unclean, uncleanRep := runYAML(t, sprintf(uncleanScene, "true"))
-	st, _ = unclean.controller().Partition(kafka.TP{Topic: "orders"})
+	st, _ = protocol.ControllerState(unclean.World, protocol.TP{Topic: "orders"})
 	assert.Equal(t, "broker-2", st.Leader)
 	assert.Greater(t, uncleanRep.Messages["lost"], 0)
 	elected := false
 	for _, o := range unclean.World.Observations() {
-		if o.Event == "elected" && o.Detail == "unclean" {
+		if o.Event == protocol.Elected && o.Election == "unclean" {
 			elected = true
 		}
 	}
@@ -109,7 +114,7 @@ faults:
 	r := s.NewRun()
 	isrAt := func(ms int64) []string {
 		r.AdvanceTo(ms)
-		st, _ := r.controller().Partition(kafka.TP{Topic: "orders"})
+		st, _ := protocol.ControllerState(r.World, protocol.TP{Topic: "orders"})
 		return st.ISR
 	}
 	assert.Equal(t, []string{"broker-1", "broker-2", "broker-3"}, isrAt(100))
@@ -132,15 +137,6 @@ func TestInvariantsHoldOnEveryEventOfEveryScene(t *testing.T) {
 }
 
 func TestInvariantsFire(t *testing.T) {
-	rep := &kafka.Replica{TP: kafka.TP{Topic: "t"}, Log: []kafka.Record{{Offset: 0, Epoch: 2}, {Offset: 1, Epoch: 1}}, HW: 5}
-	bad := ReplicaInvariants("broker-1", rep)
-	require.Len(t, bad, 2)
-	assert.Contains(t, bad[0], "high watermark 5 passes the log end 2")
-	assert.Contains(t, bad[1], "leader epoch goes back from 2 to 1")
-
-	rep = &kafka.Replica{TP: kafka.TP{Topic: "t"}, Log: []kafka.Record{{Offset: 0}, {Offset: 2}}}
-	assert.Contains(t, ReplicaInvariants("broker-1", rep)[0], "offset 2 stored at position 1")
-
 	// Two leaders in one epoch: forge a metadata update that makes broker-2 lead too.
 	r, _ := runYAML(t, `
 cluster:
@@ -152,12 +148,12 @@ apps:
     send: {topic: orders, count: 1}
 `)
 	require.Empty(t, r.Invariants())
-	st, _ := r.controller().Partition(kafka.TP{Topic: "orders"})
+	st, _ := protocol.ControllerState(r.World, protocol.TP{Topic: "orders"})
 	st.Leader = "broker-2"
 	st.PartitionEpoch++
-	r.World.SendAs(kafka.ControllerName, "broker-2", kafka.MetadataUpdate{Partitions: []kafka.PartitionState{st}})
+	r.World.SendAs(protocol.ControllerName, "broker-2", protocol.MetadataUpdate{Partitions: []protocol.PartitionState{st}})
 	r.World.RunUntil(r.World.NowMs()+10, nil)
-	bad = r.Invariants()
+	bad := r.Invariants()
 	require.Len(t, bad, 1)
 	assert.Contains(t, bad[0], "both broker-1 and broker-2 lead it")
 }
@@ -194,14 +190,14 @@ func TestConsumerGroupRequestsTimeOut(t *testing.T) {
 		"faults:\n  - {at.ms: 1, cut: [c1, broker-1], for.ms: 50}\n"))
 	assert.Equal(t, "settled", r.EndNote)
 	assert.Equal(t, 2, rep.Messages["delivered"])
-	assert.GreaterOrEqual(t, rep.Errors[kafka.ErrRequestTimedOut], 1)
+	assert.GreaterOrEqual(t, rep.Errors[protocol.ErrRequestTimedOut], 1)
 }
 
 // auto.offset.reset=none with nothing committed: poll throws and the consumer gives up.
 func TestAutoOffsetResetNone(t *testing.T) {
 	r, rep := runYAML(t, twoMessagesOneConsumer("auto.offset.reset: none", ""))
 	assert.Equal(t, "settled", r.EndNote)
-	assert.Equal(t, 1, rep.Errors[kafka.ErrNoOffsetForPartition])
+	assert.Equal(t, 1, rep.Errors[protocol.ErrNoOffsetForPartition])
 	assert.Equal(t, 0, rep.Messages["delivered"])
 }
 
@@ -234,7 +230,7 @@ sinks: [{name: db}]
 	assert.Equal(t, 0, rep.Messages["duplicated"], "c2 starts after c1's pre-rebalance commit")
 	gens := 0
 	for _, o := range r.World.Observations() {
-		if o.Event == "assigned" && o.Node == "c2" {
+		if o.Event == protocol.Assigned && o.Node == "c2" {
 			gens++
 		}
 	}

@@ -2,6 +2,8 @@ package scene
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"deliverylab/core/check"
@@ -63,17 +65,17 @@ func (r *Run) Check(rep Report) []string {
 	if e.Verdict != "" && rep.Verdict != e.Verdict {
 		bad = append(bad, fmt.Sprintf("verdict: expected %s, got %s", e.Verdict, rep.Verdict))
 	}
-	for _, k := range sortedKeys(e.Counts) {
+	for _, k := range slices.Sorted(maps.Keys(e.Counts)) {
 		if got := rep.Messages[k]; !e.Counts[k].Holds(got) {
 			bad = append(bad, fmt.Sprintf("%s: expected %s, got %d", k, e.Counts[k], got))
 		}
 	}
-	for _, k := range sortedKeys(e.Errors) {
+	for _, k := range slices.Sorted(maps.Keys(e.Errors)) {
 		if got := rep.Errors[k]; !e.Errors[k].Holds(got) {
 			bad = append(bad, fmt.Sprintf("errors.%s: expected %s, got %d", k, e.Errors[k], got))
 		}
 	}
-	for _, k := range sortedKeys(e.Anomalies) {
+	for _, k := range slices.Sorted(maps.Keys(e.Anomalies)) {
 		if got := rep.Anomalies[k]; !e.Anomalies[k].Holds(got) {
 			bad = append(bad, fmt.Sprintf("anomalies.%s: expected %s, got %d", k, e.Anomalies[k], got))
 		}

@@ -8,6 +8,8 @@ import (
 
 	"deliverylab/core/apps"
 	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/server"
 	"deliverylab/core/sim"
 
 	"go.yaml.in/yaml/v3"
@@ -21,9 +23,7 @@ type Scene struct {
 	Summary   Text
 	Seed      int64
 	StopMs    int64 // 0: run until settled
-	Brokers   int
-	BrokerCfg kafka.BrokerConfig
-	Topics    []Topic
+	Cluster   kafka.Cluster
 	LatencyMs int64
 	JitterMs  int64
 	Links     map[[2]string]int64 // per-link latency overrides
@@ -43,21 +43,13 @@ type linkRef struct {
 	path  string
 }
 
-// Topic is one topic of the cluster.
-type Topic struct {
-	Name       string
-	Partitions int
-	RF         int
-	Leaders    []string
-}
-
 // ProducerSpec is a producer application.
 type ProducerSpec struct {
 	Name      string
-	Config    kafka.ProducerConfig
+	Config    clients.ProducerConfig
 	Work      apps.Workload
 	StartMs   int64
-	OnRestart string
+	OnRestart apps.OnRestart
 }
 
 // ConsumerSpec is a consumer application.
@@ -65,7 +57,7 @@ type ConsumerSpec struct {
 	Name    string
 	Group   string
 	Topics  []string
-	Config  kafka.ConsumerConfig
+	Config  clients.ConsumerConfig
 	Spec    apps.ConsumerSpec
 	StartMs int64
 }
@@ -103,7 +95,8 @@ func Parse(file string, data []byte) (*Scene, error) {
 		return nil, &Error{File: file, Line: 1, Msg: "empty file; expected at least cluster and apps"}
 	}
 	root := doc.Content[0]
-	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1, BrokerCfg: kafka.DefaultBrokerConfig()}
+	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
+		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
 	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration", "explore", "expect")
 	if f, ok := m["title"]; ok {
 		s.Title = p.text(f, "")

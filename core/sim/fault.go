@@ -1,31 +1,36 @@
 package sim
 
 import (
-	"sort"
+	"cmp"
+	"maps"
+	"slices"
 	"strings"
 )
 
-// Fault kinds. A Fault is a value so the UI, scenes, tests and the explorer all inject
-// faults the same way, and a recorded schedule replays exactly.
+// FaultKind says what a fault does. A Fault is a value so the UI, scenes, tests and the
+// explorer all inject faults the same way, and a recorded schedule replays exactly.
+type FaultKind string
+
+// Fault kinds; the scene file spells them the same way.
 const (
-	FaultCrash     = "crash"      // Node goes down; volatile state is lost
-	FaultRestart   = "restart"    // Node boots again from its durable state
-	FaultCut       = "cut"        // From and To stop hearing each other (both directions)
-	FaultCutOneway = "cut-oneway" // messages From -> To are dropped
-	FaultHeal      = "heal"       // undo cut (both directions)
-	FaultHealAll   = "heal-all"   // every link works again
-	FaultPartition = "partition"  // Groups cannot hear each other; unlisted nodes join the last group
-	FaultHealPairs = "heal-pairs" // unblock exactly Pairs (the undo of a partition)
-	FaultDrop      = "drop"       // the in-flight message WireID is lost
-	FaultDelay     = "delay"      // the in-flight message WireID arrives DelayMs later
-	FaultDuplicate = "duplicate"  // the in-flight message WireID arrives twice
-	FaultNarrate   = "narrate"    // narration step Index is reached (not a failure; shares the schedule)
+	FaultCrash     FaultKind = "crash"      // Node goes down; volatile state is lost
+	FaultRestart   FaultKind = "restart"    // Node boots again from its durable state
+	FaultCut       FaultKind = "cut"        // From and To stop hearing each other (both directions)
+	FaultCutOneway FaultKind = "cut-oneway" // messages From -> To are dropped
+	FaultHeal      FaultKind = "heal"       // undo cut (both directions)
+	FaultHealAll   FaultKind = "heal-all"   // every link works again
+	FaultPartition FaultKind = "partition"  // Groups cannot hear each other; unlisted nodes join the last group
+	FaultHealPairs FaultKind = "heal-pairs" // unblock exactly Pairs (the undo of a partition)
+	FaultDrop      FaultKind = "drop"       // the in-flight message WireID is lost
+	FaultDelay     FaultKind = "delay"      // the in-flight message WireID arrives DelayMs later
+	FaultDuplicate FaultKind = "duplicate"  // the in-flight message WireID arrives twice
+	FaultNarrate   FaultKind = "narrate"    // narration step Index is reached (not a failure; shares the schedule)
 )
 
 // Fault is one injected failure (or a narration step). ForMs > 0 undoes crash, cut and
 // partition after that long.
 type Fault struct {
-	Kind    string
+	Kind    FaultKind
 	Node    string
 	From    string
 	To      string
@@ -39,7 +44,7 @@ type Fault struct {
 
 // Describe is the fault's stable text form.
 func (f Fault) Describe() string {
-	s := f.Kind
+	s := string(f.Kind)
 	switch f.Kind {
 	case FaultCrash, FaultRestart:
 		s += " " + f.Node
@@ -82,7 +87,7 @@ func (w *World) Inject(f Fault) { w.apply(f) }
 
 func (w *World) apply(f Fault) {
 	if f.Kind != FaultNarrate {
-		w.traceLine("fault " + f.Describe())
+		w.traceLine("fault "+f.Describe(), false)
 	}
 	switch f.Kind {
 	case FaultCrash:
@@ -115,7 +120,7 @@ func (w *World) apply(f Fault) {
 	case FaultDrop:
 		if m, ok := w.inFlight[f.WireID]; ok {
 			delete(w.inFlight, f.WireID)
-			w.traceLine("dropped " + m.Describe())
+			w.traceLine("dropped "+m.Describe(), IsBackground(m.Payload))
 		}
 	case FaultDelay:
 		if m, ok := w.inFlight[f.WireID]; ok {
@@ -130,11 +135,11 @@ func (w *World) apply(f Fault) {
 			c.ID = w.nextMsgID
 			w.inFlight[c.ID] = c
 			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
-			w.traceLine("duplicated " + m.Describe() + " as #" + itoa(c.ID))
+			w.traceLine("duplicated "+m.Describe()+" as #"+itoa(c.ID), false)
 		}
 	case FaultNarrate:
 		w.narrated = append(w.narrated, Narrated{Index: f.Index, AtMs: w.nowMs})
-		w.traceLine("narrate " + itoa(int64(f.Index)))
+		w.traceLine("narrate "+itoa(int64(f.Index)), false)
 	}
 }
 
@@ -184,17 +189,9 @@ func (w *World) partitionPairs(groups [][]string) [][2]string {
 
 // CutLinks lists the directed links that drop everything, sorted.
 func (w *World) CutLinks() [][2]string {
-	out := make([][2]string, 0, len(w.blocked))
-	for k := range w.blocked {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i][0] != out[j][0] {
-			return out[i][0] < out[j][0]
-		}
-		return out[i][1] < out[j][1]
+	return slices.SortedFunc(maps.Keys(w.blocked), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
 	})
-	return out
 }
 
 // Narrated records that narration step Index was reached at AtMs.

@@ -27,6 +27,36 @@ func (r Refused) Describe() string {
 	return "Refused #" + itoa(r.MsgID) + " " + r.What + " (" + r.To + " down)"
 }
 
+// Background is as background as the refused request was.
+func (r Refused) Background() bool { return IsBackground(r.Orig) }
+
+// Background marks payloads that are background traffic (heartbeats, metadata, empty
+// long polls): they do not keep a run from settling, the front end may hurry through
+// them, and readable timelines leave them out.
+type Background interface {
+	Background() bool
+}
+
+// IsBackground reports whether a payload is background traffic.
+func IsBackground(p Payload) bool {
+	b, ok := p.(Background)
+	return ok && b.Background()
+}
+
+// Labeled payloads have a short Latin text to draw on a message in flight; the others
+// are labelled with their Kind.
+type Labeled interface {
+	Label() string
+}
+
+// Label is a payload's text on the canvas.
+func Label(p Payload) string {
+	if l, ok := p.(Labeled); ok {
+		return l.Label()
+	}
+	return p.Kind()
+}
+
 // Node is a protocol state machine. See the package documentation for the contract.
 type Node interface {
 	Name() string
@@ -108,5 +138,5 @@ func (e *Env) Note(text string) {
 	if !e.Alive() {
 		return
 	}
-	e.w.traceLine(e.node + " " + text)
+	e.w.traceLine(e.node+" "+text, false)
 }

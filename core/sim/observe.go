@@ -1,19 +1,32 @@
 package sim
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Observation is a protocol point a node reports: the checker's input, the trigger of
-// scripted faults and narration, and a trace line.
+// scripted faults and narration, and a trace line. Which fields an event fills is part of
+// its EventSpec.
 type Observation struct {
 	AtMs       int64
 	Node       string
-	Event      string   // appended, replicated, responded, acked, failed, polled, written, crashed, elected, ...
+	Event      Event
 	Msgs       []string // application message identities involved ("p1#3")
 	WireID     int64    // the wire message the point is about (a response just sent), 0 if none
 	Partition  string   // "orders-0" where it applies
-	Offset     int64    // first offset where it applies
-	Detail     string   // an error name, clean/unclean, a sink name, ...
-	Checkpoint int64
+	Offset     int64    // the first offset the point is about (-1: none was assigned)
+	Epoch      int32    // a leader epoch
+	Err        string   // an error name, as Kafka spells it
+	Election   string   // clean | unclean
+	Group      string   // a consumer group
+	Member     string   // a group member
+	Generation int32    // a group generation
+	Assigned   []string // partitions a member was given
+	Committed  []string // positions an offset commit made durable ("orders-0=4")
+	Output     string   // the sink a record went to
+	Value      string   // a record's value
 }
 
 // Describe is the observation's stable text form.
@@ -21,34 +34,59 @@ func (o Observation) Describe() string {
 	var b strings.Builder
 	b.WriteString(o.Node)
 	b.WriteString(" ")
-	b.WriteString(o.Event)
+	b.WriteString(string(o.Event))
 	if o.Partition != "" {
 		b.WriteString(" " + o.Partition + "@" + itoa(o.Offset))
 	}
 	if len(o.Msgs) > 0 {
 		b.WriteString(" [" + strings.Join(o.Msgs, " ") + "]")
 	}
-	if o.Detail != "" {
-		b.WriteString(" " + o.Detail)
+	field := func(name, v string) {
+		if v != "" {
+			b.WriteString(" " + name + "=" + v)
+		}
 	}
-	if o.Checkpoint != 0 {
-		b.WriteString(" chk=" + itoa(o.Checkpoint))
+	field("err", o.Err)
+	field("election", o.Election)
+	if o.Epoch != 0 {
+		field("epoch", itoa(int64(o.Epoch)))
 	}
+	field("group", o.Group)
+	field("member", o.Member)
+	if o.Generation != 0 {
+		field("gen", itoa(int64(o.Generation)))
+	}
+	if o.Assigned != nil {
+		b.WriteString(" assigned=[" + strings.Join(o.Assigned, ",") + "]")
+	}
+	if len(o.Committed) > 0 {
+		field("committed", strings.Join(o.Committed, ","))
+	}
+	field("output", o.Output)
+	field("value", o.Value)
 	if o.WireID != 0 {
 		b.WriteString(" wire=#" + itoa(o.WireID))
 	}
 	return b.String()
 }
 
+// Detail is what a trigger's `detail` matches for this observation, as its event's
+// EventSpec defines it.
+func (o Observation) Detail() string {
+	if s, ok := LookupEvent(string(o.Event)); ok && s.DetailOf != nil {
+		return s.DetailOf(o)
+	}
+	return ""
+}
+
 // Trigger fires a fault the first time an observation matches it.
 type Trigger struct {
-	Node       string // "" matches any node
-	Event      string
-	Message    string // "" matches any; else one of Observation.Msgs
-	Detail     string // "" matches any
-	Checkpoint int64  // 0 matches any
-	Fault      Fault
-	Fired      bool
+	Node    string // "" matches any node
+	Event   Event
+	Message string // "" matches any; else one of Observation.Msgs
+	Detail  string // "" matches any; else Observation.Detail()
+	Fault   Fault
+	Fired   bool
 }
 
 func (t *Trigger) matches(o *Observation) bool {
@@ -58,27 +96,16 @@ func (t *Trigger) matches(o *Observation) bool {
 	if t.Node != "" && t.Node != o.Node && !strings.HasPrefix(o.Node, t.Node+"/") {
 		return false
 	}
-	if t.Detail != "" && t.Detail != o.Detail {
+	if t.Detail != "" && t.Detail != o.Detail() {
 		return false
 	}
-	if t.Checkpoint != 0 && t.Checkpoint != o.Checkpoint {
-		return false
-	}
-	if t.Message == "" {
-		return true
-	}
-	for _, m := range o.Msgs {
-		if m == t.Message {
-			return true
-		}
-	}
-	return false
+	return t.Message == "" || slices.Contains(o.Msgs, t.Message)
 }
 
 func (w *World) observe(o Observation) {
 	o.AtMs = w.nowMs
 	w.observations = append(w.observations, o)
-	w.traceLine("observe " + o.Describe())
+	w.traceLine("observe "+o.Describe(), false)
 	for i := range w.triggers {
 		t := &w.triggers[i]
 		if !t.matches(&o) {
@@ -92,3 +119,5 @@ func (w *World) observe(o Observation) {
 		w.apply(f)
 	}
 }
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

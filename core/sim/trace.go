@@ -6,8 +6,16 @@ import "strconv"
 // check. Lines may be discarded (Keep=false) when only the hash is wanted.
 type Trace struct {
 	Keep  bool
-	Lines []string
+	Lines []Line
 	hash  uint64
+}
+
+// Line is one trace line: "42 send #7 p1->broker-1 Produce …".
+type Line struct {
+	Text string
+	// Background marks lines about background traffic (see Background), which readable
+	// timelines leave out; the hash covers every line.
+	Background bool
 }
 
 func newTrace() Trace { return Trace{Keep: true, hash: 14695981039346656037} }
@@ -15,9 +23,9 @@ func newTrace() Trace { return Trace{Keep: true, hash: 14695981039346656037} }
 // Hash is the FNV-1a hash of every line so far, in hex.
 func (t *Trace) Hash() string { return strconv.FormatUint(t.hash, 16) }
 
-func (t *Trace) add(line string) {
-	for i := 0; i < len(line); i++ {
-		t.hash ^= uint64(line[i])
+func (t *Trace) add(line Line) {
+	for i := 0; i < len(line.Text); i++ {
+		t.hash ^= uint64(line.Text[i])
 		t.hash *= 1099511628211
 	}
 	t.hash ^= '\n'
@@ -27,6 +35,18 @@ func (t *Trace) add(line string) {
 	}
 }
 
-func (w *World) traceLine(text string) {
-	w.trace.add(strconv.FormatInt(w.nowMs, 10) + " " + text)
+func (w *World) traceLine(text string, background bool) {
+	w.trace.add(Line{Text: strconv.FormatInt(w.nowMs, 10) + " " + text, Background: background})
+}
+
+// Texts lists the text of the lines kept, oldest first; background lines are left out
+// unless all is true.
+func (t *Trace) Texts(all bool) []string {
+	out := make([]string, 0, len(t.Lines))
+	for _, l := range t.Lines {
+		if all || !l.Background {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }

@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"sort"
-	"strconv"
+	"cmp"
+	"maps"
+	"slices"
 )
 
 // Config is the network and randomness of a world.
@@ -128,12 +129,7 @@ func (w *World) Trace() *Trace { return &w.trace }
 
 // InFlight lists the messages on the wire, oldest first.
 func (w *World) InFlight() []Message {
-	out := make([]Message, 0, len(w.inFlight))
-	for _, m := range w.inFlight {
-		out = append(out, m)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return slices.SortedFunc(maps.Values(w.inFlight), func(a, b Message) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // AnyInFlight reports whether some message on the wire satisfies pred (in no particular
@@ -184,7 +180,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
 	w.inFlight[id] = m
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
-	w.traceLine("send " + m.Describe())
+	w.traceLine("send "+m.Describe(), IsBackground(p))
 	return id
 }
 
@@ -215,9 +211,9 @@ func (w *World) Step() bool {
 		w.apply(e.Fault)
 	case evStart:
 		if s := w.slots[e.Node]; s.held {
-			w.traceLine("stays down " + e.Node + " (crashed before it started)")
+			w.traceLine("stays down "+e.Node+" (crashed before it started)", false)
 		} else {
-			w.boot(e.Node, "started")
+			w.boot(e.Node, Started)
 		}
 	}
 	return true
@@ -230,12 +226,12 @@ func (w *World) deliver(e event) {
 	}
 	delete(w.inFlight, m.ID)
 	if w.blocked[[2]string{m.From, m.To}] {
-		w.traceLine("lost on cut link " + m.Describe())
+		w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
 		return
 	}
 	s := w.slots[m.To]
 	if s == nil || !s.up {
-		w.traceLine("refused " + m.Describe())
+		w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
 		if r, ok := m.Payload.(Request); ok && r.IsRequest() {
 			if from := w.slots[m.From]; from != nil && from.up {
 				w.send(m.To, m.From, Refused{MsgID: m.ID, To: m.To, What: m.Payload.Kind(), Orig: m.Payload})
@@ -243,7 +239,7 @@ func (w *World) deliver(e event) {
 		}
 		return
 	}
-	w.traceLine("recv " + m.Describe())
+	w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
 	env := &Env{w: w, node: m.To, incarnation: s.incarnation}
 	s.node.Receive(env, m)
 	w.settleCrash(s, env)
@@ -259,7 +255,7 @@ func (w *World) settleCrash(s *nodeSlot, env *Env) {
 	}
 }
 
-func (w *World) boot(name, event string) {
+func (w *World) boot(name string, event Event) {
 	s := w.slots[name]
 	if s == nil || s.up {
 		return
@@ -278,19 +274,19 @@ func (w *World) crash(name string) {
 		// A crash before the node's start keeps it from starting, so that
 		// {at.ms: 0, crash: x} means "x is down from the beginning".
 		s.held = true
-		w.traceLine("held down " + name)
+		w.traceLine("held down "+name, false)
 		return
 	}
 	if s == nil || !s.up {
 		return
 	}
-	w.observe(Observation{Node: name, Event: "crashed"})
+	w.observe(Observation{Node: name, Event: Crashed})
 	s.up = false
 	s.incarnation++
 	s.node.Crash()
 }
 
-func (w *World) restart(name string) { w.boot(name, "restarted") }
+func (w *World) restart(name string) { w.boot(name, Restarted) }
 
 // RunUntil runs every event up to and including atMs, then sets the clock to atMs.
 // stop, if not nil, is asked after each event and ends the run early when true.
@@ -309,8 +305,6 @@ func (w *World) RunUntil(atMs int64, stop func(*World) bool) {
 		w.nowMs = atMs
 	}
 }
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 // AdvanceClock moves virtual time forward to atMs without running events; it refuses to
 // skip an event that is due before atMs.

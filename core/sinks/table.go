@@ -4,6 +4,7 @@ package sinks
 import (
 	"fmt"
 
+	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
 
@@ -19,6 +20,7 @@ type Write struct {
 func (Write) IsRequest() bool    { return true }
 func (Write) Kind() string       { return "Write" }
 func (w Write) Describe() string { return fmt.Sprintf("Write req=%d %s", w.ReqID, w.Msg) }
+func (w Write) Label() string    { return w.Msg }
 
 // WriteAck confirms a write.
 type WriteAck struct {
@@ -77,11 +79,11 @@ func (t *Table) Receive(env *sim.Env, m sim.Message) {
 		return
 	}
 	t.Rows = append(t.Rows, Row{Msg: w.Msg, Key: w.Key, Value: w.Value})
-	env.Observe(sim.Observation{Event: "written", Msgs: []string{w.Msg}, Detail: t.name})
+	env.Observe(sim.Observation{Event: Written, Msgs: []string{w.Msg}, Output: t.name})
 	env.Send(m.From, WriteAck{ReqID: w.ReqID})
 }
 
-// Effects counts the rows per message identity.
+// Effects counts the rows per message identity: a table's effects in the ledger.
 func (t *Table) Effects() map[string]int {
 	out := map[string]int{}
 	for _, r := range t.Rows {
@@ -90,11 +92,11 @@ func (t *Table) Effects() map[string]int {
 	return out
 }
 
-// RowMsgs lists the rows' identities in order.
-func (t *Table) RowMsgs() []string {
-	out := make([]string, len(t.Rows))
+// Show implements show.Shower: the rows' identities in order.
+func (t *Table) Show(sim.View) show.Node {
+	rows := make([]string, len(t.Rows))
 	for i, r := range t.Rows {
-		out[i] = r.Msg
+		rows[i] = r.Msg
 	}
-	return out
+	return show.Node{Kind: show.Sink, Rows: rows, Detail: fmt.Sprintf("%d rows", len(rows))}
 }

@@ -21,7 +21,9 @@ var (
 	CutLink    = rgb(0xef4444)
 	Committed  = rgb(0x4c1d95)
 	Pending    = rgb(0x1e1b4b)
-	ControlRec = rgb(0x78350f)
+	ControlRec = rgb(0x78350f) // an offset commit
+	CommitMark = rgb(0x166534) // a transaction's COMMIT marker
+	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
 	Duplicate  = rgb(0xf97316)
 	Hover      = rgb(0xffffff)
 )

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 // cluster is a hand-made state shaped like the acks scenes: one producer, a controller,
@@ -11,7 +12,7 @@ import (
 func cluster(records int) play.State {
 	recs := make([]play.RecordView, records)
 	for i := range recs {
-		recs[i] = play.RecordView{Offset: int64(i), Msg: fmt.Sprintf("p1#%d", i+1), Epoch: 1}
+		recs[i] = play.RecordView{Offset: int64(i), Kind: show.Data, Msg: fmt.Sprintf("p1#%d", i+1), Epoch: 1}
 	}
 	replica := func(leader bool, hw int64) []play.ReplicaState {
 		return []play.ReplicaState{{Partition: "orders-0", Leader: leader, Epoch: 1,

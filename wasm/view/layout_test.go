@@ -1,12 +1,14 @@
 package view
 
 import (
+	"image/color"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 func TestComputeColumnsFlowLeftToRight(t *testing.T) {
@@ -88,11 +90,25 @@ func TestLogRowScrollsLongLogs(t *testing.T) {
 }
 
 func TestLogRowHWAfterAllRecords(t *testing.T) {
-	rs := play.ReplicaState{Partition: "t-0", HW: 3, LEO: 3, Records: []play.RecordView{{Offset: 0}, {Offset: 1, Msg: "p1#1"}, {Offset: 2, Msg: "p1#2"}}}
+	rs := play.ReplicaState{Partition: "t-0", HW: 3, LEO: 3, Records: []play.RecordView{{Offset: 0, Kind: show.OffsetCommit, Note: "@4"},
+		{Offset: 1, Kind: show.Data, Msg: "p1#1"}, {Offset: 2, Kind: show.Data, Msg: "p1#2"}}}
 	row := layoutLog(rs, Rect{0, 0, 400, 40})
 	assert.Equal(t, row.Cells[2].Rect.Right()+CellGap/2, row.HWX)
-	assert.True(t, row.Cells[0].Control())
-	assert.False(t, row.Cells[1].Control())
+	assert.True(t, row.Cells[0].Internal())
+	assert.Equal(t, "@4", row.Cells[0].Label())
+	assert.False(t, row.Cells[1].Internal())
+	assert.Equal(t, Committed, row.Cells[1].Fill())
+}
+
+// A transaction's markers are cells of their own kind, labelled and coloured as such.
+func TestLogRowDrawsTransactionMarkers(t *testing.T) {
+	rs := play.ReplicaState{Partition: "t-0", HW: 1, LEO: 3, Records: []play.RecordView{{Offset: 0, Kind: show.Data, Msg: "p1#1"},
+		{Offset: 1, Kind: show.CommitMarker, Note: "COMMIT"}, {Offset: 2, Kind: show.AbortMarker, Note: "ABORT"}}}
+	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	require.Len(t, row.Cells, 3)
+	assert.Equal(t, []string{"p1#1", "COMMIT", "ABORT"}, []string{row.Cells[0].Label(), row.Cells[1].Label(), row.Cells[2].Label()})
+	assert.Equal(t, []color.RGBA{Committed, CommitMark, AbortMark}, []color.RGBA{row.Cells[0].Fill(), row.Cells[1].Fill(), row.Cells[2].Fill()})
+	assert.True(t, row.Cells[1].Internal())
 }
 
 func TestSinkChipsMarkDuplicates(t *testing.T) {

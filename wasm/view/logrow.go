@@ -2,10 +2,12 @@ package view
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 // LogRow is one partition replica drawn as a row of cells, newest on the right.
@@ -24,13 +26,15 @@ type LogRow struct {
 type Cell struct {
 	Rect      Rect
 	Offset    int64
-	Msg       string // "" for an internal record (an offset commit, later a transaction marker)
-	Note      string // what an internal record holds, e.g. "@4" (an offset commit)
+	Kind      show.CellKind
+	Msg       string // an application record's identity
+	Note      string // what an internal record holds: "@4" (an offset commit), "COMMIT" (a marker)
 	Committed bool   // below the high watermark: visible to consumers
 }
 
-// Control reports whether the cell is an internal record rather than an application message.
-func (c Cell) Control() bool { return c.Msg == "" }
+// Internal reports whether the cell is an internal record (an offset commit or a
+// transaction marker) rather than an application message.
+func (c Cell) Internal() bool { return c.Kind != show.Data }
 
 // Label is the cell's text: the message, or what the internal record holds.
 func (c Cell) Label() string {
@@ -40,7 +44,23 @@ func (c Cell) Label() string {
 	case c.Note != "":
 		return c.Note
 	}
-	return "ctrl"
+	return string(c.Kind)
+}
+
+// Fill is the cell's colour: transaction markers and offset commits each have their
+// own, application records are lit once committed.
+func (c Cell) Fill() color.RGBA {
+	switch {
+	case c.Kind == show.CommitMarker:
+		return CommitMark
+	case c.Kind == show.AbortMarker:
+		return AbortMark
+	case c.Internal():
+		return ControlRec
+	case c.Committed:
+		return Committed
+	}
+	return Pending
 }
 
 // Chip is one row of a sink, as a small labelled box.
@@ -79,7 +99,7 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	hwSet := false
 	for i, r := range recs {
 		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
-		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW}
+		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW}
 		if !hwSet && r.Offset >= rs.HW {
 			lr.HWX, hwSet = rect.X-CellGap/2, true
 		}

@@ -1,0 +1,26 @@
+package check
+
+// The reason codes. A fate's reason is one or more of them, in this order: what the
+// message is, then why.
+const (
+	// delivered and duplicated
+	OneEffect      Code = "one-effect"      // {output}
+	ManyEffects    Code = "many-effects"    // {count} {output}
+	AppendedTwice  Code = "appended-twice"  // {count} {places}: why it was duplicated
+	PolledTwice    Code = "polled-twice"    // {count}
+	FailedTold     Code = "failed-told"     // {err} {ms}
+	FailedUntold   Code = "failed-untold"   //
+	NotYetIn       Code = "not-yet-in"      // {output}: unavailable, followed by where it is held
+	HeldOffline    Code = "held-offline"    // {partition} {broker}
+	HeldAboveHW    Code = "held-above-hw"   // {partition} {broker}
+	HeldForReader  Code = "held-for-reader" // {partition} {broker}
+	AckedAtOffset  Code = "acked-offset"    // {ms} {offset} {partition}: lost, how it was acknowledged
+	AckedNoWait    Code = "acked-acks0"     // {ms}
+	AckedAt        Code = "acked"           // {ms}
+	Truncated      Code = "truncated"       // {node} {ms}: lost, why
+	CrashedBefore  Code = "crashed-before"  // {polled} {committed}
+	NeverProcessed Code = "never-processed" // {polled}
+	Gone           Code = "gone"            // {output}
+	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
+	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
+)

@@ -1,0 +1,160 @@
+package clients
+
+import (
+	"fmt"
+	"strings"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/props"
+)
+
+// ProducerConfig is the producer client's configuration (Kafka's ProducerConfig).
+type ProducerConfig struct {
+	Acks              protocol.Acks // acks
+	Retries           int64         // retries
+	RetryBackoffMs    int64         // retry.backoff.ms
+	RetryBackoffMaxMs int64         // retry.backoff.max.ms
+	RequestTimeoutMs  int64         // request.timeout.ms
+	DeliveryTimeoutMs int64         // delivery.timeout.ms
+	LingerMs          int64         // linger.ms
+	MaxInFlight       int           // max.in.flight.requests.per.connection
+	EnableIdempotence bool          // enable.idempotence
+	IdempotenceSet    bool          // enable.idempotence was written, not defaulted (R11)
+}
+
+// DefaultProducerConfig is Kafka 3.9's producer defaults; Resolve settles idempotence.
+func DefaultProducerConfig() ProducerConfig {
+	return ProducerConfig{Acks: protocol.AcksAll, Retries: 2147483647, RetryBackoffMs: 100, RetryBackoffMaxMs: 1000,
+		RequestTimeoutMs: 30000, DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true}
+}
+
+// AutoOffsetReset is auto.offset.reset.
+type AutoOffsetReset string
+
+// The auto.offset.reset choices.
+const (
+	ResetEarliest AutoOffsetReset = "earliest"
+	ResetLatest   AutoOffsetReset = "latest"
+	ResetNone     AutoOffsetReset = "none"
+)
+
+// ConsumerConfig is the consumer client's configuration (Kafka's ConsumerConfig).
+type ConsumerConfig struct {
+	EnableAutoCommit     bool            // enable.auto.commit
+	AutoCommitIntervalMs int64           // auto.commit.interval.ms
+	AutoOffsetReset      AutoOffsetReset // auto.offset.reset
+	SessionTimeoutMs     int64           // session.timeout.ms
+	HeartbeatIntervalMs  int64           // heartbeat.interval.ms
+	MaxPollRecords       int             // max.poll.records
+	FetchMaxWaitMs       int64           // fetch.max.wait.ms
+	RetryBackoffMs       int64           // retry.backoff.ms
+	RetryBackoffMaxMs    int64           // retry.backoff.max.ms
+	RequestTimeoutMs     int64           // request.timeout.ms
+}
+
+// DefaultConsumerConfig is Kafka 3.9's consumer defaults.
+func DefaultConsumerConfig() ConsumerConfig {
+	return ConsumerConfig{EnableAutoCommit: true, AutoCommitIntervalMs: 5000, AutoOffsetReset: ResetLatest,
+		SessionTimeoutMs: 45000, HeartbeatIntervalMs: 3000, MaxPollRecords: 500, FetchMaxWaitMs: 500,
+		RetryBackoffMs: 100, RetryBackoffMaxMs: 1000, RequestTimeoutMs: 30000}
+}
+
+// ProducerKeys is the table of a producer's config keys.
+var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
+	Key("acks", func(c *ProducerConfig, v props.Value) error { return parseAcks(v, &c.Acks) }).
+	Key("retries", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 2147483647, &c.Retries) }).
+	Key("retry.backoff.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMs) }).
+	Key("retry.backoff.max.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMaxMs) }).
+	Key("request.timeout.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 1, &c.RequestTimeoutMs) }).
+	Key("delivery.timeout.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 1, &c.DeliveryTimeoutMs) }).
+	Key("linger.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.LingerMs) }).
+	Key("max.in.flight.requests.per.connection", func(c *ProducerConfig, v props.Value) error {
+		return props.Int(v, 1, 1000, &c.MaxInFlight)
+	}).
+	Key("enable.idempotence", func(c *ProducerConfig, v props.Value) error {
+		c.IdempotenceSet = true
+		return props.Bool(v, &c.EnableIdempotence)
+	}).
+	Key("transactional.id", func(_ *ProducerConfig, v props.Value) error {
+		if v.Null {
+			return nil // Kafka's default: no transactional id
+		}
+		return fmt.Errorf("is a real Kafka setting but not modelled yet: transactions come with the transactions issue (use null)")
+	})
+
+// ConsumerKeys is the table of a consumer's config keys.
+var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
+	Key("enable.auto.commit", func(c *ConsumerConfig, v props.Value) error { return props.Bool(v, &c.EnableAutoCommit) }).
+	Key("auto.commit.interval.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.AutoCommitIntervalMs) }).
+	Key("auto.offset.reset", func(c *ConsumerConfig, v props.Value) error {
+		return props.OneOf(v, []AutoOffsetReset{ResetEarliest, ResetLatest, ResetNone}, &c.AutoOffsetReset)
+	}).
+	Key("session.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.SessionTimeoutMs) }).
+	Key("heartbeat.interval.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.HeartbeatIntervalMs) }).
+	Key("max.poll.records", func(c *ConsumerConfig, v props.Value) error { return props.Int(v, 1, 100000, &c.MaxPollRecords) }).
+	Key("fetch.max.wait.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.FetchMaxWaitMs) }).
+	Key("retry.backoff.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMs) }).
+	Key("retry.backoff.max.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMaxMs) }).
+	Key("request.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.RequestTimeoutMs) }).
+	Key("isolation.level", func(_ *ConsumerConfig, v props.Value) error {
+		switch v.Text {
+		case "read_uncommitted":
+			return nil // Kafka's default, and the only level until transactions exist
+		case "read_committed":
+			return fmt.Errorf("read_committed is a real setting but not modelled yet: it only differs once transactions exist (the transactions issue); use read_uncommitted")
+		}
+		return fmt.Errorf("expected read_uncommitted or read_committed, got %q", v.Text)
+	})
+
+func parseAcks(v props.Value, out *protocol.Acks) error {
+	switch strings.ToLower(v.Text) {
+	case "all", "-1":
+		*out = protocol.AcksAll
+	case "1":
+		*out = protocol.AcksLeader
+	case "0":
+		*out = protocol.AcksNone
+	default:
+		return fmt.Errorf("expected all, -1, 0 or 1, got %q", v.Text)
+	}
+	return nil
+}
+
+// Resolve checks the producer configuration as KafkaProducer's constructor does (R11).
+func (c *ProducerConfig) Resolve() error {
+	if c.DeliveryTimeoutMs < c.LingerMs+c.RequestTimeoutMs {
+		return fmt.Errorf("delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms (%d < %d)",
+			c.DeliveryTimeoutMs, c.LingerMs+c.RequestTimeoutMs)
+	}
+	conflict := ""
+	switch {
+	case c.Acks != protocol.AcksAll:
+		conflict = "acks must be all in order to use the idempotent producer"
+	case c.Retries == 0:
+		conflict = "retries must be greater than 0 in order to use the idempotent producer"
+	case c.MaxInFlight > 5:
+		conflict = "max.in.flight.requests.per.connection must be at most 5 in order to use the idempotent producer"
+	}
+	if conflict != "" && c.EnableIdempotence {
+		if c.IdempotenceSet {
+			return fmt.Errorf("enable.idempotence is true but %s", conflict)
+		}
+		c.EnableIdempotence = false // R11: an implicit default gives way silently
+	}
+	if c.EnableIdempotence {
+		return fmt.Errorf("the idempotent producer (enable.idempotence=true, Kafka's default with acks=all since 3.0) is not modelled yet: it comes with the idempotence issue; set enable.idempotence: false")
+	}
+	return nil
+}
+
+// CheckSessionTimeout applies the broker's group session bounds (R20).
+func (c ConsumerConfig) CheckSessionTimeout(minMs, maxMs int64) error {
+	if c.SessionTimeoutMs < minMs || c.SessionTimeoutMs > maxMs {
+		return fmt.Errorf("INVALID_SESSION_TIMEOUT: session.timeout.ms %d is outside the broker's group.min.session.timeout.ms %d .. group.max.session.timeout.ms %d",
+			c.SessionTimeoutMs, minMs, maxMs)
+	}
+	if c.HeartbeatIntervalMs >= c.SessionTimeoutMs {
+		return fmt.Errorf("heartbeat.interval.ms must be lower than session.timeout.ms")
+	}
+	return nil
+}

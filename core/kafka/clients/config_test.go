@@ -1,0 +1,44 @@
+package clients
+
+import (
+	"testing"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/props"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestProducerConfigFollowsKafka(t *testing.T) {
+	c := DefaultProducerConfig()
+	require.NoError(t, ProducerKeys.Set(&c, "acks", props.Value{Text: "1"}))
+	require.NoError(t, c.Resolve(), "an implicit idempotence gives way to acks=1")
+	assert.False(t, c.EnableIdempotence)
+
+	c = DefaultProducerConfig()
+	require.NoError(t, ProducerKeys.Set(&c, "acks", props.Value{Text: "1"}))
+	require.NoError(t, ProducerKeys.Set(&c, "enable.idempotence", props.Value{Text: "true"}))
+	assert.ErrorContains(t, c.Resolve(), "acks must be all in order to use the idempotent producer")
+
+	c = DefaultProducerConfig()
+	require.NoError(t, ProducerKeys.Set(&c, "request.timeout.ms", props.Value{Text: "200000"}))
+	require.NoError(t, ProducerKeys.Set(&c, "enable.idempotence", props.Value{Text: "false"}))
+	assert.ErrorContains(t, c.Resolve(), "delivery.timeout.ms should be equal to or larger than")
+
+	for text, want := range map[string]protocol.Acks{"all": protocol.AcksAll, "-1": protocol.AcksAll, "0": protocol.AcksNone,
+		"1": protocol.AcksLeader, "ALL": protocol.AcksAll} {
+		c = DefaultProducerConfig()
+		require.NoError(t, ProducerKeys.Set(&c, "acks", props.Value{Text: text}))
+		assert.Equal(t, want, c.Acks, text)
+	}
+	assert.Error(t, ProducerKeys.Set(&c, "acks", props.Value{Text: "2"}))
+	assert.ErrorContains(t, ProducerKeys.Set(&c, "batch.size", props.Value{Text: "1"}), "unknown key")
+}
+
+func TestConsumerSessionTimeoutBounds(t *testing.T) {
+	c := DefaultConsumerConfig()
+	require.NoError(t, c.CheckSessionTimeout(6000, 1800000))
+	c.SessionTimeoutMs = 5000
+	assert.ErrorContains(t, c.CheckSessionTimeout(6000, 1800000), "INVALID_SESSION_TIMEOUT")
+}

@@ -1,0 +1,46 @@
+package clients
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// reconnectBackoffMs is reconnect.backoff.max.ms's default.
+const reconnectBackoffMs = 1000
+
+// connections is the state of a client's connection to each broker, as NetworkClient
+// keeps it: nothing but ApiVersions goes to a broker until the connection is ready, and
+// after a broken connection the client waits reconnect.backoff.max.ms before trying
+// again.
+type connections map[string]conn
+
+type conn struct {
+	Ready      bool
+	Connecting bool
+	RetryAtMs  int64
+}
+
+// ready reports whether the connection to a broker is ready, starting to open it (an
+// ApiVersions round trip) when it is not and the reconnect backoff has passed.
+func (cs connections) ready(env *sim.Env, broker string) bool {
+	c := cs[broker]
+	if c.Ready {
+		return true
+	}
+	if c.Connecting || env.Now() < c.RetryAtMs {
+		return false
+	}
+	cs[broker] = conn{Connecting: true}
+	env.Send(broker, protocol.ApiVersionsRequest{})
+	return false
+}
+
+// opened marks the connection to a broker ready (its ApiVersions was answered).
+func (cs connections) opened(broker string) { cs[broker] = conn{Ready: true} }
+
+// broken marks the connection to a broker broken; the client tries again after the
+// reconnect backoff.
+func (cs connections) broken(env *sim.Env, broker string) {
+	cs[broker] = conn{RetryAtMs: env.Now() + reconnectBackoffMs}
+	env.After(reconnectBackoffMs, drainTick{})
+}

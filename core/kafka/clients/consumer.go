@@ -1,0 +1,270 @@
+package clients
+
+import (
+	"maps"
+	"slices"
+
+	"deliverylab/core/kafka/group"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// ConsumerState is where a consumer stands in joining its group.
+type ConsumerState uint8
+
+// The consumer states, in the order a member goes through them.
+const (
+	Finding         ConsumerState = iota // looking for the group coordinator
+	Joining                              // JoinGroup sent
+	Syncing                              // SyncGroup sent
+	FetchingOffsets                      // OffsetFetch (and ListOffsets) for its partitions
+	Stable                               // assigned, positioned, fetching
+	GaveUp                               // auto.offset.reset=none found no offset
+)
+
+func (s ConsumerState) String() string {
+	return [...]string{"finding", "joining", "syncing", "offsets", "stable", "failed"}[s]
+}
+
+// Consumer is the consumer client (KafkaConsumer with the classic group protocol): it
+// finds its coordinator, joins the group, fetches committed offsets (or applies
+// auto.offset.reset), fetches records below the HW from partition leaders, returns them
+// from Poll, commits positions, auto-commits inside Poll (R18) and heartbeats.
+type Consumer struct {
+	cfg    ConsumerConfig
+	group  string
+	member string
+	md     metadata
+
+	State       ConsumerState
+	coordinator string
+	generation  int32
+	assigned    []protocol.TP
+	positions   map[protocol.TP]int64 // next offset Poll returns
+	fetching    map[protocol.TP]int64 // request id of the fetch in flight, per partition
+	buffer      map[protocol.TP][]protocol.Record
+	failures    map[protocol.TP]int   // fetch failures in a row, for the retry backoff
+	retryAt     map[protocol.TP]int64 // no fetch of the partition before this time
+	groupSeq    int64                 // the group request in flight (find, join, sync, offset fetch)
+	rejoinDue   bool                  // the group is rebalancing: rejoin at the next Poll
+	returned    []string              // identities Poll returned since the last commit
+	reqSeq      int64
+	lastAutoMs  int64
+	commits     map[int64][]string // commit request id -> identities it covers
+}
+
+// Polled is a record returned by Poll, with its partition and application data.
+type Polled struct {
+	TP     protocol.TP
+	Offset int64
+	protocol.Data
+}
+
+// ConsumerEventKind is what a consumer tells its application.
+type ConsumerEventKind uint8
+
+// The events.
+const (
+	RecordsReady ConsumerEventKind = iota // Poll has records
+	AssignedNow                           // the member has its partitions and positions
+	Rebalancing                           // the group rebalances: poll to rejoin
+	Committed                             // an offset commit succeeded
+	CommitFailed                          // an offset commit failed
+	Stopped                               // the client gave up (auto.offset.reset=none)
+)
+
+// ConsumerEvent tells the application what happened inside the client.
+type ConsumerEvent struct {
+	Kind ConsumerEventKind
+	Msgs []string
+	Err  string
+}
+
+// The consumer's timers.
+type (
+	consumerHeartbeat struct{}              // heartbeat.interval.ms
+	findRetry         struct{}              // look for the coordinator again
+	groupTimeout      struct{ Seq int64 }   // a group request got no answer
+	commitTimeout     struct{ ReqID int64 } // request.timeout.ms of a commit
+	fetchRetry        struct{}              // the fetch backoff is over
+	fetchTimeout      struct {
+		TP    protocol.TP
+		ReqID int64
+	} // a fetch got no answer
+	resetRetry struct{ TP protocol.TP } // ask for the latest offset again
+)
+
+func (consumerHeartbeat) Kind() string     { return "ConsumerHeartbeat" }
+func (findRetry) Kind() string             { return "FindRetry" }
+func (groupTimeout) Kind() string          { return "GroupTimeout" }
+func (commitTimeout) Kind() string         { return "CommitTimeout" }
+func (fetchRetry) Kind() string            { return "FetchRetry" }
+func (fetchTimeout) Kind() string          { return "FetchTimeout" }
+func (resetRetry) Kind() string            { return "ResetRetry" }
+func (consumerHeartbeat) Describe() string { return "timer consumer heartbeat" }
+func (findRetry) Describe() string         { return "timer consumer find" }
+func (groupTimeout) Describe() string      { return "timer consumer group-timeout" }
+func (commitTimeout) Describe() string     { return "timer consumer commit-timeout" }
+func (fetchRetry) Describe() string        { return "timer consumer fetch" }
+func (t fetchTimeout) Describe() string    { return "timer consumer fetch-timeout " + t.TP.String() }
+func (t resetRetry) Describe() string      { return "timer consumer reset " + t.TP.String() }
+
+// NewConsumer makes a consumer client for one group member.
+func NewConsumer(cfg ConsumerConfig, group, member string, bootstrap, topics []string) *Consumer {
+	c := &Consumer{cfg: cfg, group: group, member: member, md: metadata{Bootstrap: bootstrap, Topics: topics}}
+	c.Reset()
+	return c
+}
+
+// Reset forgets everything held in memory (the application crashed).
+func (c *Consumer) Reset() {
+	c.md.reset()
+	c.State = Finding
+	c.coordinator = ""
+	c.generation = 0
+	c.assigned = nil
+	c.positions = map[protocol.TP]int64{}
+	c.fetching = map[protocol.TP]int64{}
+	c.buffer = map[protocol.TP][]protocol.Record{}
+	c.commits = map[int64][]string{}
+	c.failures = map[protocol.TP]int{}
+	c.retryAt = map[protocol.TP]int64{}
+	c.returned = nil
+	c.rejoinDue = false
+}
+
+// Clone copies the client.
+func (c *Consumer) Clone() *Consumer {
+	n := *c
+	n.md = c.md.clone()
+	n.assigned = slices.Clone(c.assigned)
+	n.positions = maps.Clone(c.positions)
+	n.fetching = maps.Clone(c.fetching)
+	n.buffer = make(map[protocol.TP][]protocol.Record, len(c.buffer))
+	for k, v := range c.buffer {
+		n.buffer[k] = slices.Clone(v) // appended to in place
+	}
+	n.failures = maps.Clone(c.failures)
+	n.retryAt = maps.Clone(c.retryAt)
+	n.returned = slices.Clone(c.returned)
+	n.commits = maps.Clone(c.commits)
+	return &n
+}
+
+// Assigned lists the partitions the member owns.
+func (c *Consumer) Assigned() []protocol.TP { return slices.Clone(c.assigned) }
+
+// Position is the next offset Poll will return for a partition (-1 if unknown).
+func (c *Consumer) Position(tp protocol.TP) int64 {
+	if p, ok := c.positions[tp]; ok {
+		return p
+	}
+	return -1
+}
+
+// Buffered counts records fetched but not yet returned by Poll.
+func (c *Consumer) Buffered() int {
+	n := 0
+	for _, b := range c.buffer {
+		n += len(b)
+	}
+	return n
+}
+
+// PendingCommits counts commits sent and not yet answered.
+func (c *Consumer) PendingCommits() int { return len(c.commits) }
+
+// AutoCommitIntervalMs is auto.commit.interval.ms.
+func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitIntervalMs }
+
+// Start begins finding the coordinator.
+func (c *Consumer) Start(env *sim.Env) {
+	c.lastAutoMs = env.Now()
+	c.md.refresh(env, c.cfg.RequestTimeoutMs)
+	c.findCoordinator(env)
+	env.After(c.cfg.HeartbeatIntervalMs, consumerHeartbeat{})
+}
+
+func (c *Consumer) findCoordinator(env *sim.Env) {
+	c.State = Finding
+	c.groupRequest(env, c.md.bootstrapBroker(), protocol.FindCoordinatorRequest{Group: c.group}, c.cfg.RequestTimeoutMs)
+}
+
+// rejoin drops the assignment and joins again (after a rebalance or a fencing error).
+func (c *Consumer) rejoin(env *sim.Env) {
+	c.assigned = nil
+	c.positions = map[protocol.TP]int64{}
+	c.fetching = map[protocol.TP]int64{}
+	c.buffer = map[protocol.TP][]protocol.Record{}
+	c.State = Joining
+	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
+	// rightly hold it that long.
+	c.groupRequest(env, c.coordinator, protocol.JoinGroupRequest{Group: c.group, Member: c.member, Topics: c.md.Topics,
+		SessionTimeoutMs: c.cfg.SessionTimeoutMs}, group.RebalanceTimeoutMs+5000)
+}
+
+func (c *Consumer) findLater(env *sim.Env) { env.After(c.cfg.RetryBackoffMs, findRetry{}) }
+
+// groupRequest sends one step of finding and joining the group, with a timeout that
+// starts over if neither it nor its answer arrives.
+func (c *Consumer) groupRequest(env *sim.Env, to string, p sim.Payload, timeoutMs int64) {
+	c.groupSeq++
+	env.Send(to, p)
+	env.After(timeoutMs, groupTimeout{Seq: c.groupSeq})
+}
+
+// Poll returns up to max.poll.records buffered records and moves the position past
+// them. With enable.auto.commit it first commits the positions of records returned by
+// earlier polls, once auto.commit.interval.ms has passed (R18).
+func (c *Consumer) Poll(env *sim.Env) []Polled {
+	if c.rejoinDue {
+		// onJoinPrepare: with auto-commit, commit what was consumed before giving the
+		// partitions up, so their next owner does not read it again (R18).
+		c.rejoinDue = false
+		if c.cfg.EnableAutoCommit {
+			c.Commit(env)
+		}
+		c.rejoin(env)
+		return nil
+	}
+	if c.cfg.EnableAutoCommit && env.Now()-c.lastAutoMs >= c.cfg.AutoCommitIntervalMs {
+		c.lastAutoMs = env.Now()
+		c.Commit(env)
+	}
+	var out []Polled
+	for _, tp := range c.assigned {
+		for len(c.buffer[tp]) > 0 && len(out) < c.cfg.MaxPollRecords {
+			r := c.buffer[tp][0]
+			c.buffer[tp] = c.buffer[tp][1:]
+			d, _ := r.Data()
+			out = append(out, Polled{TP: tp, Offset: r.Offset, Data: d})
+			if d.Msg != "" {
+				c.returned = append(c.returned, d.Msg)
+			}
+			c.positions[tp] = r.Offset + 1
+		}
+	}
+	c.fetchAll(env)
+	return out
+}
+
+// Commit sends the current positions to the coordinator: they cover every record Poll
+// has returned, whose identities the commit carries for the ledger. It returns false
+// when the member has nothing to commit.
+func (c *Consumer) Commit(env *sim.Env) bool {
+	if c.State != Stable || len(c.assigned) == 0 {
+		return false
+	}
+	msgs := c.returned
+	c.returned = nil
+	var offs []protocol.TPOffset
+	for _, tp := range c.assigned {
+		offs = append(offs, protocol.TPOffset{TP: tp, Offset: c.positions[tp]})
+	}
+	c.reqSeq++
+	c.commits[c.reqSeq] = msgs
+	env.Send(c.coordinator, protocol.OffsetCommitRequest{ReqID: c.reqSeq, Group: c.group, Member: c.member,
+		Generation: c.generation, Offsets: offs, Msgs: msgs})
+	env.After(c.cfg.RequestTimeoutMs, commitTimeout{ReqID: c.reqSeq})
+	return true
+}

@@ -1,0 +1,108 @@
+package clients
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// The consumer's fetcher: one fetch in flight per owned partition, to its leader, from
+// the member's position.
+
+// fetchAll sends a fetch for every owned partition with nothing buffered or in flight.
+func (c *Consumer) fetchAll(env *sim.Env) {
+	if c.State != Stable {
+		return
+	}
+	for _, tp := range c.assigned {
+		if len(c.buffer[tp]) > 0 {
+			continue
+		}
+		if _, busy := c.fetching[tp]; busy {
+			continue
+		}
+		if env.Now() < c.retryAt[tp] {
+			continue // backing off after a failed fetch
+		}
+		leader := c.md.leader(tp)
+		if leader == "" {
+			c.md.refresh(env, c.cfg.RequestTimeoutMs)
+			continue
+		}
+		c.reqSeq++
+		c.fetching[tp] = c.reqSeq
+		env.Send(leader, protocol.FetchRequest{ReqID: c.reqSeq, TP: tp, FetchOffset: c.positions[tp], LastFetchedEpoch: -1,
+			MaxWaitMs: c.cfg.FetchMaxWaitMs})
+		env.After(c.cfg.FetchMaxWaitMs+c.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: c.reqSeq})
+	}
+}
+
+func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEvent {
+	if id, ok := c.fetching[r.TP]; !ok || id != r.ReqID {
+		return nil
+	}
+	delete(c.fetching, r.TP)
+	switch r.Err {
+	case "":
+	case protocol.ErrOffsetOutOfRange:
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
+		switch c.cfg.AutoOffsetReset {
+		case ResetNone:
+			return c.noOffset(env, r.TP)
+		case ResetEarliest:
+			c.positions[r.TP] = 0
+			c.fetchAll(env)
+		default:
+			c.resetLatest(env, r.TP)
+		}
+		return nil
+	default:
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
+		c.fetchFailed(env, r.TP)
+		return nil
+	}
+	c.failures[r.TP] = 0
+	var fresh []protocol.Record
+	for _, b := range r.Batches {
+		for _, rec := range b.Records {
+			if rec.Offset >= c.positions[r.TP] {
+				fresh = append(fresh, rec)
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		c.fetchAll(env)
+		return nil
+	}
+	c.buffer[r.TP] = append(c.buffer[r.TP], fresh...)
+	return []ConsumerEvent{{Kind: RecordsReady}}
+}
+
+// fetchFailed forgets the partition's leader and fetches again after a growing backoff.
+func (c *Consumer) fetchFailed(env *sim.Env, tp protocol.TP) {
+	c.failures[tp]++
+	c.md.forget(tp)
+	wait := backoffMs(env, c.cfg.RetryBackoffMs, c.cfg.RetryBackoffMaxMs, c.failures[tp])
+	c.retryAt[tp] = env.Now() + wait
+	env.After(wait, fetchRetry{})
+}
+
+// resetLatest asks the leader for the end of what consumers may read (the HW).
+func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
+	delete(c.positions, tp)
+	if leader := c.md.leader(tp); leader != "" {
+		env.Send(leader, protocol.ListOffsetsRequest{TP: tp})
+		return
+	}
+	c.md.refresh(env, c.cfg.RequestTimeoutMs)
+	env.After(c.cfg.RetryBackoffMs, resetRetry{TP: tp})
+}
+
+// noOffset is auto.offset.reset=none with no valid position: poll throws
+// NoOffsetForPartitionException and the application stops consuming.
+func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP) []ConsumerEvent {
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNoOffsetForPartition, Partition: tp.String()})
+	c.State = GaveUp
+	c.assigned = nil
+	c.buffer = map[protocol.TP][]protocol.Record{}
+	return []ConsumerEvent{{Kind: Stopped, Err: protocol.ErrNoOffsetForPartition}}
+}

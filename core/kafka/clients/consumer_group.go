@@ -1,0 +1,234 @@
+package clients
+
+import (
+	"slices"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// Receive handles a response and reports what the application should know.
+func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
+	switch r := m.Payload.(type) {
+	case protocol.MetadataResponse:
+		c.md.onResponse(env, r, c.cfg.RetryBackoffMs)
+		c.fetchAll(env)
+	case protocol.FindCoordinatorResponse:
+		c.groupSeq++ // answered: its timeout no longer applies
+		if r.Err != "" {
+			c.md.Next++
+			c.findLater(env)
+			return nil
+		}
+		c.coordinator = r.Coordinator
+		c.rejoin(env)
+	case protocol.JoinGroupResponse:
+		c.groupSeq++
+		if c.State != Joining {
+			return nil
+		}
+		if r.Err != "" {
+			c.findLater(env)
+			return nil
+		}
+		c.generation = r.Generation
+		c.State = Syncing
+		c.groupRequest(env, c.coordinator, protocol.SyncGroupRequest{Group: c.group, Member: c.member, Generation: r.Generation}, c.cfg.RequestTimeoutMs)
+	case protocol.SyncGroupResponse:
+		c.groupSeq++
+		return c.onSync(env, r)
+	case protocol.OffsetFetchResponse:
+		c.groupSeq++
+		return c.onOffsetFetch(env, r)
+	case protocol.ListOffsetsResponse:
+		if r.Err != "" {
+			c.md.forget(r.TP)
+			env.After(c.cfg.RetryBackoffMs, resetRetry{TP: r.TP})
+			return nil
+		}
+		c.positions[r.TP] = r.Offset
+		return c.maybeStable(env)
+	case protocol.FetchResponse:
+		return c.onFetch(env, r)
+	case protocol.HeartbeatResponse:
+		c.onGroupError(env, r.Err)
+		if c.rejoinDue {
+			return []ConsumerEvent{{Kind: Rebalancing}}
+		}
+	case protocol.OffsetCommitResponse:
+		msgs := c.commits[r.ReqID]
+		delete(c.commits, r.ReqID)
+		if r.Err != "" {
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Msgs: msgs})
+			c.onGroupError(env, r.Err)
+			return []ConsumerEvent{{Kind: CommitFailed, Err: r.Err, Msgs: msgs}}
+		}
+		return []ConsumerEvent{{Kind: Committed, Msgs: msgs}}
+	case sim.Refused:
+		return c.onRefused(env, r)
+	}
+	return nil
+}
+
+func (c *Consumer) onSync(env *sim.Env, r protocol.SyncGroupResponse) []ConsumerEvent {
+	if c.State != Syncing {
+		return nil
+	}
+	if r.Err != "" {
+		c.onGroupError(env, r.Err)
+		return nil
+	}
+	c.assigned = slices.Clone(r.Assigned)
+	protocol.SortTPs(c.assigned)
+	assigned := make([]string, len(c.assigned))
+	for i, tp := range c.assigned {
+		assigned[i] = tp.String()
+	}
+	env.Observe(sim.Observation{Event: protocol.Assigned, Group: c.group, Generation: r.Generation, Assigned: assigned})
+	if len(c.assigned) == 0 {
+		c.State = Stable
+		return []ConsumerEvent{{Kind: AssignedNow}}
+	}
+	c.State = FetchingOffsets
+	c.groupRequest(env, c.coordinator, protocol.OffsetFetchRequest{Group: c.group, TPs: c.assigned}, c.cfg.RequestTimeoutMs)
+	return nil
+}
+
+func (c *Consumer) onOffsetFetch(env *sim.Env, r protocol.OffsetFetchResponse) []ConsumerEvent {
+	if c.State != FetchingOffsets {
+		return nil
+	}
+	if r.Err != "" {
+		c.onGroupError(env, r.Err)
+		return nil
+	}
+	for _, o := range r.Offsets {
+		switch {
+		case o.Offset >= 0:
+			c.positions[o.TP] = o.Offset
+		case c.cfg.AutoOffsetReset == ResetEarliest:
+			c.positions[o.TP] = 0
+		case c.cfg.AutoOffsetReset == ResetNone:
+			return c.noOffset(env, o.TP)
+		default:
+			c.resetLatest(env, o.TP)
+		}
+	}
+	return c.maybeStable(env)
+}
+
+func (c *Consumer) maybeStable(env *sim.Env) []ConsumerEvent {
+	if c.State != FetchingOffsets {
+		return nil
+	}
+	for _, tp := range c.assigned {
+		if _, ok := c.positions[tp]; !ok {
+			return nil
+		}
+	}
+	c.State = Stable
+	c.fetchAll(env)
+	return []ConsumerEvent{{Kind: AssignedNow}}
+}
+
+// onGroupError reacts to an error from the coordinator: rejoin after a rebalance or a
+// fencing error, look for the coordinator again when it moved.
+func (c *Consumer) onGroupError(env *sim.Env, err string) {
+	switch err {
+	case "":
+	case protocol.ErrRebalanceInProgress, protocol.ErrIllegalGeneration, protocol.ErrUnknownMemberID:
+		switch c.State {
+		case Joining:
+		case Stable:
+			// As in the classic protocol, the member rejoins inside its next poll, once
+			// the application has finished with what earlier polls returned.
+			c.rejoinDue = true
+		default:
+			c.rejoin(env)
+		}
+	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable:
+		if c.State != Finding {
+			c.State = Finding
+			c.findLater(env)
+		}
+	}
+}
+
+func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
+	switch o := r.Orig.(type) {
+	case protocol.MetadataRequest:
+		c.md.onRefused(env, c.cfg.RetryBackoffMs)
+	case protocol.FetchRequest:
+		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
+			delete(c.fetching, o.TP)
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: o.TP.String()})
+			c.fetchFailed(env, o.TP)
+		}
+	case protocol.OffsetCommitRequest:
+		msgs := c.commits[o.ReqID]
+		delete(c.commits, o.ReqID)
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
+		c.State = Finding
+		c.findLater(env)
+		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs}}
+	case protocol.FindCoordinatorRequest:
+		c.md.Next++
+		c.State = Finding
+		c.findLater(env)
+	case protocol.JoinGroupRequest, protocol.SyncGroupRequest, protocol.OffsetFetchRequest, protocol.HeartbeatRequest:
+		if c.State != Finding {
+			c.md.Next++
+			c.State = Finding
+			c.findLater(env)
+		}
+	case protocol.ListOffsetsRequest:
+		c.md.forget(o.TP)
+		env.After(c.cfg.RetryBackoffMs, resetRetry{TP: o.TP})
+	}
+	return nil
+}
+
+// Fire handles the client's timers.
+func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
+	switch t := t.(type) {
+	case metadataTimeout, metadataRetry:
+		c.md.onTimer(env, t, c.cfg.RequestTimeoutMs)
+		c.fetchAll(env)
+	case consumerHeartbeat:
+		if c.State == Stable || c.State == FetchingOffsets || c.State == Syncing {
+			env.Send(c.coordinator, protocol.HeartbeatRequest{Group: c.group, Member: c.member, Generation: c.generation})
+		}
+		env.After(c.cfg.HeartbeatIntervalMs, t)
+	case findRetry:
+		if c.State == Finding {
+			c.findCoordinator(env)
+		}
+	case groupTimeout:
+		if t.Seq == c.groupSeq && c.State != Stable {
+			// The request or its answer was lost (a cut link): start over.
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut})
+			c.findCoordinator(env)
+		}
+	case commitTimeout:
+		if msgs, ok := c.commits[t.ReqID]; ok {
+			delete(c.commits, t.ReqID)
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut, Msgs: msgs})
+			return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrRequestTimedOut, Msgs: msgs}}
+		}
+	case fetchRetry:
+		c.fetchAll(env)
+	case fetchTimeout:
+		if id, ok := c.fetching[t.TP]; ok && id == t.ReqID {
+			delete(c.fetching, t.TP)
+			c.md.forget(t.TP)
+			c.fetchAll(env)
+		}
+	case resetRetry:
+		if c.State == FetchingOffsets {
+			if _, ok := c.positions[t.TP]; !ok {
+				c.resetLatest(env, t.TP)
+			}
+		}
+	}
+	return nil
+}

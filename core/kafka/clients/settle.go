@@ -1,0 +1,27 @@
+package clients
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// Settled reports whether the consumer client has nothing left to read: it gave up, or
+// it is joining a group whose coordinator is down (it cannot get further), or it holds
+// no fetched record and its position has reached the HW of every partition it owns that
+// has a live leader.
+func (c *Consumer) Settled(v sim.View) bool {
+	switch {
+	case c.State == GaveUp:
+		return true
+	case c.State != Stable:
+		return !protocol.CoordinatorAvailable(v)
+	case c.Buffered() > 0:
+		return false
+	}
+	for _, tp := range c.assigned {
+		if hw, ok := protocol.LiveLeaderHW(v, tp); ok && c.Position(tp) < hw {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,262 @@
+package group
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// State is a group's state, as Kafka's GroupCoordinator names them (the playground
+// folds CompletingRebalance into the step from PreparingRebalance to Stable).
+type State uint8
+
+// The group states.
+const (
+	Empty State = iota
+	PreparingRebalance
+	Stable
+)
+
+func (s State) String() string {
+	switch s {
+	case PreparingRebalance:
+		return "PreparingRebalance"
+	case Stable:
+		return "Stable"
+	}
+	return "Empty"
+}
+
+// group is the coordinator's view of one consumer group (R20).
+type group struct {
+	Name       string
+	State      State
+	Generation int32
+	Members    map[string]*member
+	Assignment map[string][]protocol.TP
+	Waiting    []joinWaiter
+	New        bool // no rebalance has completed yet: the first waits group.initial.rebalance.delay.ms
+}
+
+type member struct {
+	Name             string
+	Topics           []string
+	SessionTimeoutMs int64
+	LastHeartbeatMs  int64
+	Joined           bool
+}
+
+type joinWaiter struct {
+	From   string
+	Member string
+}
+
+// memberExpiry removes a member whose session was not renewed since TouchedMs.
+type memberExpiry struct {
+	Group, Member string
+	TouchedMs     int64
+}
+
+// joinDeadline ends a rebalance's join phase, whoever has not rejoined by then.
+type joinDeadline struct{ Group string }
+
+func (memberExpiry) Kind() string { return "MemberExpiry" }
+func (t memberExpiry) Describe() string {
+	return fmt.Sprintf("timer member-expiry %s/%s", t.Group, t.Member)
+}
+func (joinDeadline) Kind() string       { return "JoinDeadline" }
+func (t joinDeadline) Describe() string { return "timer join-deadline " + t.Group }
+
+func (g *group) clone() *group {
+	c := *g
+	c.Members = make(map[string]*member, len(g.Members))
+	for k, m := range g.Members {
+		mc := *m
+		c.Members[k] = &mc
+	}
+	c.Assignment = maps.Clone(g.Assignment)
+	c.Waiting = slices.Clone(g.Waiting)
+	return &c
+}
+
+func (c *Coordinator) groupFor(name string) *group {
+	g := c.groups[name]
+	if g == nil {
+		g = &group{Name: name, Members: map[string]*member{}, Assignment: map[string][]protocol.TP{}, New: true}
+		c.groups[name] = g
+	}
+	return g
+}
+
+func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protocol.JoinGroupRequest) {
+	if !isCoordinator(h) {
+		env.Send(from, protocol.JoinGroupResponse{Err: protocol.ErrNotCoordinator})
+		return
+	}
+	g := c.groupFor(req.Group)
+	m := g.Members[req.Member]
+	if m == nil {
+		m = &member{Name: req.Member}
+		g.Members[req.Member] = m
+	}
+	m.Topics = req.Topics
+	m.SessionTimeoutMs = req.SessionTimeoutMs
+	m.Joined = true
+	touch(env, g, m)
+	g.Waiting = append(g.Waiting, joinWaiter{From: from, Member: req.Member})
+	if g.State != PreparingRebalance {
+		g.State = PreparingRebalance
+		for _, o := range g.Members {
+			if o != m {
+				o.Joined = false
+			}
+		}
+		delay := int64(RebalanceTimeoutMs)
+		if g.New {
+			delay = c.cfg.InitialRebalanceDelayMs
+		}
+		env.After(delay, joinDeadline{Group: g.Name})
+		if g.New {
+			return
+		}
+	}
+	if !g.New {
+		c.maybeCompleteJoin(env, h, g)
+	}
+}
+
+// maybeCompleteJoin finishes the join phase once every member has rejoined.
+func (c *Coordinator) maybeCompleteJoin(env *sim.Env, h Host, g *group) {
+	for _, m := range g.Members {
+		if !m.Joined {
+			return
+		}
+	}
+	c.completeJoin(env, h, g.Name)
+}
+
+// completeJoin ends the join phase: members that did not rejoin are dropped, the
+// generation moves on, and partitions are assigned with the range assignor.
+func (c *Coordinator) completeJoin(env *sim.Env, h Host, name string) {
+	g := c.groups[name]
+	if g == nil || g.State != PreparingRebalance {
+		return
+	}
+	for _, n := range g.memberNames() {
+		if !g.Members[n].Joined {
+			delete(g.Members, n)
+		}
+	}
+	g.New = false
+	if len(g.Members) == 0 {
+		g.State = Empty
+		g.Waiting = nil
+		return
+	}
+	g.Generation++
+	g.State = Stable
+	g.Assignment = rangeAssign(h, g)
+	env.Note(fmt.Sprintf("group %s generation %d stable", g.Name, g.Generation))
+	for _, w := range g.Waiting {
+		env.Send(w.From, protocol.JoinGroupResponse{Generation: g.Generation})
+	}
+	g.Waiting = nil
+}
+
+// rangeAssign gives each topic's partitions to the members in name order, in ranges.
+func rangeAssign(h Host, g *group) map[string][]protocol.TP {
+	out := map[string][]protocol.TP{}
+	topics := map[string][]string{}
+	for _, n := range g.memberNames() {
+		for _, t := range g.Members[n].Topics {
+			topics[t] = append(topics[t], n)
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(topics)) {
+		tps := h.TopicPartitions(t)
+		ms := topics[t]
+		per, extra := len(tps)/len(ms), len(tps)%len(ms)
+		i := 0
+		for k, m := range ms {
+			n := per
+			if k < extra {
+				n++
+			}
+			out[m] = append(out[m], tps[i:i+n]...)
+			i += n
+		}
+	}
+	return out
+}
+
+func (c *Coordinator) onSyncGroup(env *sim.Env, h Host, from string, req protocol.SyncGroupRequest) {
+	g, err := c.checkMember(h, req.Group, req.Member, req.Generation)
+	if err != "" {
+		env.Send(from, protocol.SyncGroupResponse{Err: err})
+		return
+	}
+	env.Send(from, protocol.SyncGroupResponse{Generation: g.Generation, Assigned: slices.Clone(g.Assignment[req.Member])})
+}
+
+func (c *Coordinator) onHeartbeat(env *sim.Env, h Host, from string, req protocol.HeartbeatRequest) {
+	g, err := c.checkMember(h, req.Group, req.Member, req.Generation)
+	if err == "" || err == protocol.ErrRebalanceInProgress {
+		touch(env, g, g.Members[req.Member])
+	}
+	env.Send(from, protocol.HeartbeatResponse{Err: err})
+}
+
+// checkMember validates a member's generation as the coordinator does for SyncGroup,
+// Heartbeat and OffsetCommit (KIP-447's fencing uses the same check).
+func (c *Coordinator) checkMember(h Host, groupName, memberName string, generation int32) (*group, string) {
+	if !isCoordinator(h) {
+		return nil, protocol.ErrNotCoordinator
+	}
+	g := c.groups[groupName]
+	if g == nil || g.Members[memberName] == nil {
+		return g, protocol.ErrUnknownMemberID
+	}
+	if g.State == PreparingRebalance {
+		return g, protocol.ErrRebalanceInProgress
+	}
+	if generation != g.Generation {
+		return g, protocol.ErrIllegalGeneration
+	}
+	return g, ""
+}
+
+// touch renews a member's session and arms its expiry (R20: session.timeout.ms).
+func touch(env *sim.Env, g *group, m *member) {
+	m.LastHeartbeatMs = env.Now()
+	env.After(m.SessionTimeoutMs, memberExpiry{Group: g.Name, Member: m.Name, TouchedMs: env.Now()})
+}
+
+func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
+	g := c.groups[t.Group]
+	if g == nil {
+		return
+	}
+	m := g.Members[t.Member]
+	if m == nil || m.LastHeartbeatMs != t.TouchedMs {
+		return // renewed since
+	}
+	delete(g.Members, t.Member)
+	env.Note(fmt.Sprintf("group %s removes %s: session timed out", t.Group, t.Member))
+	env.Observe(sim.Observation{Event: protocol.MemberRemoved, Group: t.Group, Member: t.Member})
+	if len(g.Members) == 0 {
+		g.State = Empty
+		return
+	}
+	if g.State == PreparingRebalance {
+		c.maybeCompleteJoin(env, h, g)
+		return
+	}
+	g.State = PreparingRebalance
+	for _, o := range g.Members {
+		o.Joined = false
+	}
+	env.After(RebalanceTimeoutMs, joinDeadline{Group: g.Name})
+}

@@ -1,0 +1,66 @@
+package protocol
+
+import (
+	"strings"
+
+	"deliverylab/core/sim"
+)
+
+// The protocol points Kafka's roles report (sim.Observation), registered below with what
+// they mean.
+const (
+	Appended        sim.Event = "appended"
+	Replicated      sim.Event = "replicated"
+	Responded       sim.Event = "responded"
+	Truncated       sim.Event = "truncated"
+	Elected         sim.Event = "elected"
+	Offline         sim.Event = "offline"
+	OffsetCommitted sim.Event = "offset-committed"
+	MemberRemoved   sim.Event = "member-removed"
+	Assigned        sim.Event = "assigned"
+	ClientError     sim.Event = "error"
+)
+
+func errDetail(o sim.Observation) string { return o.Err }
+
+func init() {
+	sim.RegisterEvents(
+		sim.EventSpec{Event: Appended, Where: "leader broker", When: "it appended a produce batch to its log",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},
+		sim.EventSpec{Event: Replicated, Where: "follower broker", When: "it appended records fetched from the leader",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},
+		sim.EventSpec{Event: Responded, Where: "leader broker",
+			When:   "it sent a produce response (carries the wire id `drop: response` uses)",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs, sim.FieldErr, sim.FieldWireID},
+			Detail: "the error, or empty", DetailOf: errDetail},
+		sim.EventSpec{Event: ClientError, Where: "producer, consumer",
+			When:   "a client got an error (retried ones too), or a sink write was refused",
+			Fields: []sim.Field{sim.FieldErr, sim.FieldMsgs, sim.FieldPartition},
+			Detail: "the error name", DetailOf: errDetail},
+		sim.EventSpec{Event: OffsetCommitted, Where: "coordinator broker",
+			When:   "a commit covering the message is durable and its response sent (carries the wire id)",
+			Fields: []sim.Field{sim.FieldGroup, sim.FieldCommitted, sim.FieldMsgs, sim.FieldWireID},
+			Detail: "`GROUP TOPIC-P=OFFSET,…`",
+			DetailOf: func(o sim.Observation) string {
+				return o.Group + " " + strings.Join(o.Committed, ",")
+			}},
+		sim.EventSpec{Event: Assigned, Where: "consumer", When: "it got its partitions after a rebalance",
+			Fields: []sim.Field{sim.FieldGroup, sim.FieldGeneration, sim.FieldAssigned},
+			Detail: "`GROUP gen=N [TOPIC-P,…]`",
+			DetailOf: func(o sim.Observation) string {
+				return o.Group + " gen=" + itoa(int64(o.Generation)) + " [" + strings.Join(o.Assigned, ",") + "]"
+			}},
+		sim.EventSpec{Event: MemberRemoved, Where: "coordinator broker", When: "a member's session timed out",
+			Fields: []sim.Field{sim.FieldGroup, sim.FieldMember},
+			Detail: "`GROUP/MEMBER`", DetailOf: func(o sim.Observation) string { return o.Group + "/" + o.Member }},
+		sim.EventSpec{Event: Elected, Where: "`controller`", When: "a new leader was elected",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldEpoch, sim.FieldElection},
+			Detail: "`clean` or `unclean`", DetailOf: func(o sim.Observation) string { return o.Election }},
+		sim.EventSpec{Event: Offline, Where: "`controller`",
+			When:   "a partition lost its leader and no live in-sync replica can take over",
+			Fields: []sim.Field{sim.FieldPartition}},
+		sim.EventSpec{Event: Truncated, Where: "follower broker",
+			When:   "it cut records off its log to match a new leader (the messages removed)",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},
+	)
+}

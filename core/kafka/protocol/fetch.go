@@ -1,0 +1,62 @@
+package protocol
+
+import "fmt"
+
+// FetchRequest reads a partition from its leader, for a follower (Replica set) or a
+// consumer. Followers send the epoch of their last record so that the leader can tell
+// them where their log diverges (KIP-320).
+type FetchRequest struct {
+	request
+	background
+	ReqID            int64
+	TP               TP
+	Replica          string // the follower broker, "" for a consumer
+	FetchOffset      int64
+	LastFetchedEpoch int32
+	MaxWaitMs        int64
+}
+
+func (FetchRequest) Kind() string { return "Fetch" }
+func (m FetchRequest) Describe() string {
+	return fmt.Sprintf("Fetch req=%d %s from=%d", m.ReqID, m.TP, m.FetchOffset)
+}
+func (m FetchRequest) Label() string { return fmt.Sprintf("fetch @%d", m.FetchOffset) }
+
+// FetchResponse carries the batches from the fetch offset on and the leader's high
+// watermark, or tells a follower where its log diverges.
+type FetchResponse struct {
+	ReqID         int64
+	TP            TP
+	Err           string
+	Batches       []RecordBatch
+	HW            int64
+	Diverging     bool
+	DivergedEpoch int32
+	DivergedEnd   int64
+}
+
+func (FetchResponse) Kind() string { return "FetchResponse" }
+func (m FetchResponse) Describe() string {
+	switch {
+	case m.Err != "":
+		return fmt.Sprintf("FetchResponse req=%d %s %s", m.ReqID, m.TP, m.Err)
+	case m.Diverging:
+		return fmt.Sprintf("FetchResponse req=%d %s diverging epoch=%d end=%d", m.ReqID, m.TP, m.DivergedEpoch, m.DivergedEnd)
+	case len(m.Batches) == 0:
+		return fmt.Sprintf("FetchResponse req=%d %s empty hw=%d", m.ReqID, m.TP, m.HW)
+	}
+	return fmt.Sprintf("FetchResponse req=%d %s [%s] @%d hw=%d", m.ReqID, m.TP, rangeText(m.Batches), m.Batches[0].BaseOffset, m.HW)
+}
+
+// Background: an empty answer to a long poll is not worth watching.
+func (m FetchResponse) Background() bool { return len(m.Batches) == 0 && !m.Diverging && m.Err == "" }
+
+func (m FetchResponse) Label() string {
+	switch {
+	case len(m.Batches) > 0:
+		return idsLabel(m.Batches)
+	case m.Err != "":
+		return m.Err
+	}
+	return fmt.Sprintf("hw=%d", m.HW)
+}

@@ -1,0 +1,159 @@
+package protocol
+
+import "fmt"
+
+// FindCoordinatorRequest asks any broker which broker coordinates a group.
+type FindCoordinatorRequest struct {
+	request
+	background
+	Group string
+}
+
+func (FindCoordinatorRequest) Kind() string       { return "FindCoordinator" }
+func (m FindCoordinatorRequest) Describe() string { return "FindCoordinator " + m.Group }
+
+// FindCoordinatorResponse names the coordinator: the leader of the group's
+// __consumer_offsets partition.
+type FindCoordinatorResponse struct {
+	background
+	Err         string
+	Coordinator string
+}
+
+func (FindCoordinatorResponse) Kind() string { return "FindCoordinatorResponse" }
+func (m FindCoordinatorResponse) Describe() string {
+	if m.Err != "" {
+		return "FindCoordinatorResponse " + m.Err
+	}
+	return "FindCoordinatorResponse " + m.Coordinator
+}
+
+// JoinGroupRequest joins (or rejoins) a consumer group.
+type JoinGroupRequest struct {
+	request
+	Group            string
+	Member           string // the application's name: one member per consumer app
+	Topics           []string
+	SessionTimeoutMs int64
+}
+
+func (JoinGroupRequest) Kind() string { return "JoinGroup" }
+func (m JoinGroupRequest) Describe() string {
+	return fmt.Sprintf("JoinGroup %s member=%s", m.Group, m.Member)
+}
+
+// JoinGroupResponse ends the join phase of a rebalance.
+type JoinGroupResponse struct {
+	Err        string
+	Generation int32
+}
+
+func (JoinGroupResponse) Kind() string { return "JoinGroupResponse" }
+func (m JoinGroupResponse) Describe() string {
+	if m.Err != "" {
+		return "JoinGroupResponse " + m.Err
+	}
+	return fmt.Sprintf("JoinGroupResponse generation=%d", m.Generation)
+}
+
+// SyncGroupRequest fetches the member's assignment for a generation.
+type SyncGroupRequest struct {
+	request
+	Group      string
+	Member     string
+	Generation int32
+}
+
+func (SyncGroupRequest) Kind() string { return "SyncGroup" }
+func (m SyncGroupRequest) Describe() string {
+	return fmt.Sprintf("SyncGroup %s member=%s gen=%d", m.Group, m.Member, m.Generation)
+}
+
+// SyncGroupResponse carries the assignment (range assignor, computed by the coordinator
+// on the group leader's behalf).
+type SyncGroupResponse struct {
+	Err        string
+	Generation int32
+	Assigned   []TP
+}
+
+func (SyncGroupResponse) Kind() string { return "SyncGroupResponse" }
+func (m SyncGroupResponse) Describe() string {
+	if m.Err != "" {
+		return "SyncGroupResponse " + m.Err
+	}
+	return fmt.Sprintf("SyncGroupResponse gen=%d [%s]", m.Generation, TPsText(m.Assigned))
+}
+
+// HeartbeatRequest keeps a member alive in its group.
+type HeartbeatRequest struct {
+	request
+	background
+	Group      string
+	Member     string
+	Generation int32
+}
+
+func (HeartbeatRequest) Kind() string       { return "Heartbeat" }
+func (m HeartbeatRequest) Describe() string { return "Heartbeat " + m.Group + " " + m.Member }
+
+// HeartbeatResponse tells a member whether it must rejoin.
+type HeartbeatResponse struct {
+	background
+	Err string
+}
+
+func (HeartbeatResponse) Kind() string       { return "HeartbeatResponse" }
+func (m HeartbeatResponse) Describe() string { return "HeartbeatResponse " + orNone(m.Err) }
+
+// OffsetCommitRequest commits consumed positions.
+type OffsetCommitRequest struct {
+	request
+	ReqID      int64
+	Group      string
+	Member     string
+	Generation int32
+	Offsets    []TPOffset
+	Msgs       []string // identities of the records the commit covers, for the ledger
+}
+
+func (OffsetCommitRequest) Kind() string { return "OffsetCommit" }
+func (m OffsetCommitRequest) Describe() string {
+	return fmt.Sprintf("OffsetCommit req=%d %s %s", m.ReqID, m.Group, OffsetsText(m.Offsets))
+}
+func (OffsetCommitRequest) Label() string { return "commit" }
+
+// OffsetCommitResponse answers a commit once it is replicated.
+type OffsetCommitResponse struct {
+	ReqID int64
+	Err   string
+}
+
+func (OffsetCommitResponse) Kind() string { return "OffsetCommitResponse" }
+func (m OffsetCommitResponse) Describe() string {
+	return fmt.Sprintf("OffsetCommitResponse req=%d %s", m.ReqID, orNone(m.Err))
+}
+
+// OffsetFetchRequest reads committed positions.
+type OffsetFetchRequest struct {
+	request
+	Group string
+	TPs   []TP
+}
+
+func (OffsetFetchRequest) Kind() string       { return "OffsetFetch" }
+func (m OffsetFetchRequest) Describe() string { return "OffsetFetch " + m.Group + " " + TPsText(m.TPs) }
+
+// OffsetFetchResponse lists committed positions; -1 means none was committed.
+type OffsetFetchResponse struct {
+	Err     string
+	Offsets []TPOffset
+}
+
+func (OffsetFetchResponse) Kind() string { return "OffsetFetchResponse" }
+func (m OffsetFetchResponse) Describe() string {
+	if m.Err != "" {
+		return "OffsetFetchResponse " + m.Err
+	}
+	return "OffsetFetchResponse " + OffsetsText(m.Offsets)
+}

@@ -1,0 +1,99 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Acks is how many replicas must have a batch before the leader answers.
+type Acks int8
+
+// The acks settings, with Kafka's numbers.
+const (
+	AcksNone   Acks = 0  // no answer at all
+	AcksLeader Acks = 1  // the leader's own append
+	AcksAll    Acks = -1 // the high watermark covers the batch
+)
+
+func (a Acks) String() string {
+	if a == AcksAll {
+		return "all"
+	}
+	return fmt.Sprint(int8(a))
+}
+
+// ProduceRequest carries batches for one or more partitions this broker leads, as
+// Kafka's Produce request carries its topic data.
+type ProduceRequest struct {
+	request
+	ReqID      int64
+	Acks       Acks
+	TimeoutMs  int64
+	Partitions []ProducePartition
+}
+
+// ProducePartition is one partition's batch in a produce request.
+type ProducePartition struct {
+	TP    TP
+	Batch RecordBatch
+}
+
+// Batches lists the request's batches in order.
+func (m ProduceRequest) Batches() []RecordBatch {
+	out := make([]RecordBatch, len(m.Partitions))
+	for i, p := range m.Partitions {
+		out[i] = p.Batch
+	}
+	return out
+}
+
+func (ProduceRequest) Kind() string { return "Produce" }
+func (m ProduceRequest) Describe() string {
+	parts := make([]string, len(m.Partitions))
+	for i, p := range m.Partitions {
+		parts[i] = fmt.Sprintf("%s [%s]", p.TP, rangeText([]RecordBatch{p.Batch}))
+	}
+	return fmt.Sprintf("Produce req=%d %s acks=%s", m.ReqID, strings.Join(parts, " "), m.Acks)
+}
+func (m ProduceRequest) Label() string { return idsLabel(m.Batches()) }
+
+// ProduceResponse answers a produce request, partition by partition.
+type ProduceResponse struct {
+	ReqID      int64
+	Partitions []ProducePartitionResponse
+}
+
+// ProducePartitionResponse is one partition's answer: an error, or the offset the batch
+// got.
+type ProducePartitionResponse struct {
+	TP         TP
+	Err        string
+	BaseOffset int64 // -1 on error
+}
+
+func (r ProducePartitionResponse) describe() string {
+	if r.Err != "" {
+		return r.TP.String() + " " + r.Err
+	}
+	return fmt.Sprintf("%s offset=%d", r.TP, r.BaseOffset)
+}
+
+func (ProduceResponse) Kind() string { return "ProduceResponse" }
+func (m ProduceResponse) Describe() string {
+	parts := make([]string, len(m.Partitions))
+	for i, p := range m.Partitions {
+		parts[i] = p.describe()
+	}
+	return fmt.Sprintf("ProduceResponse req=%d %s", m.ReqID, strings.Join(parts, " "))
+}
+func (m ProduceResponse) Label() string {
+	for _, p := range m.Partitions {
+		if p.Err != "" {
+			return p.Err
+		}
+	}
+	if len(m.Partitions) == 0 {
+		return "ack"
+	}
+	return fmt.Sprintf("ack @%d", m.Partitions[0].BaseOffset)
+}

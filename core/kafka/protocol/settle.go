@@ -1,0 +1,78 @@
+package protocol
+
+import "deliverylab/core/sim"
+
+// The questions one Kafka role asks of another's state when a scene judges whether a run
+// has settled or what a log still holds. They read the other node through the
+// sim.View, never to decide a protocol step.
+
+// partitionAuthority is the controller: what it decided for a partition.
+type partitionAuthority interface {
+	Partition(tp TP) (PartitionState, bool)
+}
+
+// highWatermarks is a broker: the high watermark of its replica of a partition.
+type highWatermarks interface {
+	HighWatermark(tp TP) (int64, bool)
+}
+
+// committedOffsets is a broker that may be a group coordinator.
+type committedOffsets interface {
+	CommittedOffset(group string, tp TP) int64
+}
+
+// ControllerState is the controller's record of a partition.
+func ControllerState(v sim.View, tp TP) (PartitionState, bool) {
+	n, _ := v.Node(ControllerName)
+	if c, ok := n.(partitionAuthority); ok {
+		return c.Partition(tp)
+	}
+	return PartitionState{}, false
+}
+
+// LiveLeader is the partition's leader as the controller decided it, if that broker is
+// up.
+func LiveLeader(v sim.View, tp TP) (string, bool) {
+	st, ok := ControllerState(v, tp)
+	if !ok || st.Leader == "" {
+		return "", false
+	}
+	if _, up := v.Node(st.Leader); !up {
+		return "", false
+	}
+	return st.Leader, true
+}
+
+// LiveLeaderHW is the high watermark on the partition's live leader.
+func LiveLeaderHW(v sim.View, tp TP) (int64, bool) {
+	leader, ok := LiveLeader(v, tp)
+	if !ok {
+		return 0, false
+	}
+	n, _ := v.Node(leader)
+	if b, ok := n.(highWatermarks); ok {
+		return b.HighWatermark(tp)
+	}
+	return 0, false
+}
+
+// CommittedOffset is a group's committed position in a partition as its coordinator (the
+// leader of __consumer_offsets) would answer it, or -1.
+func CommittedOffset(v sim.View, group string, tp TP) int64 {
+	st, ok := ControllerState(v, OffsetsTP)
+	if !ok || st.Leader == "" {
+		return -1
+	}
+	n, _ := v.Node(st.Leader)
+	if b, ok := n.(committedOffsets); ok {
+		return b.CommittedOffset(group, tp)
+	}
+	return -1
+}
+
+// CoordinatorAvailable reports whether the group coordinator (the leader of
+// __consumer_offsets) is up.
+func CoordinatorAvailable(v sim.View) bool {
+	_, ok := LiveLeader(v, OffsetsTP)
+	return ok
+}

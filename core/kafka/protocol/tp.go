@@ -1,0 +1,64 @@
+package protocol
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// TP names a topic partition.
+type TP struct {
+	Topic     string
+	Partition int32
+}
+
+func (tp TP) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
+
+// CompareTP orders partitions by topic, then number.
+func CompareTP(a, b TP) int {
+	return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
+}
+
+// SortTPs sorts partitions in place.
+func SortTPs(tps []TP) { slices.SortFunc(tps, CompareTP) }
+
+// TPsText is "orders-0,orders-1".
+func TPsText(tps []TP) string {
+	s := make([]string, len(tps))
+	for i, tp := range tps {
+		s[i] = tp.String()
+	}
+	return strings.Join(s, ",")
+}
+
+// TPOffset is a position in a partition.
+type TPOffset struct {
+	TP     TP
+	Offset int64
+}
+
+func (o TPOffset) String() string { return fmt.Sprintf("%s=%d", o.TP, o.Offset) }
+
+// OffsetsText is "orders-0=4,orders-1=2".
+func OffsetsText(os []TPOffset) string {
+	s := make([]string, len(os))
+	for i, o := range os {
+		s[i] = o.String()
+	}
+	return strings.Join(s, ",")
+}
+
+// The controller quorum's node name and the internal topics.
+const (
+	ControllerName = "controller"
+	// OffsetsTopic holds committed offsets; its leader is the group coordinator.
+	OffsetsTopic = "__consumer_offsets"
+)
+
+// OffsetsTP is the one partition of __consumer_offsets the playground runs (Kafka's
+// offsets.topic.num.partitions is 50).
+var OffsetsTP = TP{Topic: OffsetsTopic, Partition: 0}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

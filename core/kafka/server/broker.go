@@ -1,0 +1,149 @@
+// Package server is a Kafka broker, composed of roles as Kafka's broker is: the replica
+// manager (partitions, produce and fetch, replication, the purgatories) and the group
+// coordinator (package group), with the broker's own lifecycle — registering with the
+// controller and heartbeating — here. A role owns its state, its messages and its
+// timers; the broker hands each delivered message and fired timer to the role that
+// takes it.
+//
+// Where the rules live: partition_hw.go (the high watermark advances), partition_isr.go
+// (ISR shrink and expand), produce.go (acks and min.insync.replicas), fetch.go (what a
+// fetch may read, KIP-320 divergence), fetcher.go (the follower's side), isr.go
+// (AlterPartition), purgatory.go (requests that wait).
+package server
+
+import (
+	"deliverylab/core/kafka/group"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/storage"
+	"deliverylab/core/sim"
+)
+
+// Broker is one Kafka broker.
+type Broker struct {
+	name string
+	cfg  Config
+
+	// durable: the logs inside the replica manager, and the incarnation the broker
+	// registers with
+	incarnation int64
+
+	replicas ReplicaManager
+	groups   group.Coordinator
+}
+
+// NewBroker makes a broker with empty logs.
+func NewBroker(name string, cfg Config) *Broker {
+	return &Broker{name: name, cfg: cfg, replicas: newReplicaManager(name, cfg), groups: group.New(cfg.groupConfig())}
+}
+
+func (c Config) groupConfig() group.Config {
+	return group.Config{InitialRebalanceDelayMs: c.GroupInitialRebalanceDelayMs, CommitTimeoutMs: OffsetsCommitTimeoutMs}
+}
+
+// Name implements sim.Node.
+func (b *Broker) Name() string { return b.name }
+
+// HostReplica creates an empty replica; the cluster builder calls it for the initial
+// assignment so that logs exist before the first metadata arrives.
+func (b *Broker) HostReplica(tp protocol.TP) { b.replicas.host(tp) }
+
+// Replicas is the broker's replica manager, for tests and state views.
+func (b *Broker) Replicas() *ReplicaManager { return &b.replicas }
+
+// Start registers with the controller and starts heartbeating.
+func (b *Broker) Start(env *sim.Env) {
+	b.incarnation++
+	b.groups.Reset()
+	env.Send(protocol.ControllerName, protocol.BrokerRegistration{Broker: b.name, Incarnation: b.incarnation})
+	env.After(b.cfg.BrokerHeartbeatIntervalMs, heartbeatTick{})
+	b.replicas.start(env)
+}
+
+// Crash drops everything but the logs, epoch caches and high-watermark checkpoints.
+func (b *Broker) Crash() {
+	b.replicas.crash()
+	b.groups.Reset()
+}
+
+// Clone implements sim.Node.
+func (b *Broker) Clone() sim.Node {
+	c := *b
+	c.replicas = b.replicas.clone()
+	c.groups = b.groups.Clone()
+	return &c
+}
+
+// Receive hands a message to the role that takes it.
+func (b *Broker) Receive(env *sim.Env, m sim.Message) {
+	if _, ok := m.Payload.(protocol.ApiVersionsRequest); ok {
+		env.Send(m.From, protocol.ApiVersionsResponse{})
+		return
+	}
+	if b.replicas.handle(env, b, m) {
+		return
+	}
+	b.groups.Handle(env, b, m)
+	// A BrokerHeartbeatResponse needs nothing: a fenced broker goes on heartbeating, and
+	// the controller unfences it when it registers.
+}
+
+// Fire hands a timer to the role that set it.
+func (b *Broker) Fire(env *sim.Env, t sim.Payload) {
+	if _, ok := t.(heartbeatTick); ok {
+		env.Send(protocol.ControllerName, protocol.BrokerHeartbeat{Broker: b.name, Incarnation: b.incarnation})
+		env.After(b.cfg.BrokerHeartbeatIntervalMs, t)
+		return
+	}
+	if b.replicas.fire(env, b, t) {
+		return
+	}
+	b.groups.Fire(env, b, t)
+}
+
+// The replica manager's hooks: what happens to __consumer_offsets matters to the group
+// coordinator.
+
+func (b *Broker) appendDone(env *sim.Env, ref int64, err string) { b.groups.AppendDone(env, ref, err) }
+
+func (b *Broker) becameLeader(_ *sim.Env, p *Partition) {
+	if p.TP == protocol.OffsetsTP {
+		b.groups.OnElection(&p.Log)
+	}
+}
+
+func (b *Broker) resigned(_ *sim.Env, tp protocol.TP) {
+	if tp == protocol.OffsetsTP {
+		b.groups.OnResignation()
+	}
+}
+
+// The group coordinator's Host.
+
+// IsLeader reports whether this broker leads a partition.
+func (b *Broker) IsLeader(tp protocol.TP) bool { return b.replicas.leaderOf(tp) != nil }
+
+// Leader is a partition's leader as the metadata cache has it.
+func (b *Broker) Leader(tp protocol.TP) string { return b.replicas.meta[tp].Leader }
+
+// TopicPartitions lists a topic's partitions from the metadata cache.
+func (b *Broker) TopicPartitions(topic string) []protocol.TP {
+	var out []protocol.TP
+	for _, st := range b.replicas.metadataFor([]string{topic}) {
+		out = append(out, st.TP)
+	}
+	return out
+}
+
+// AppendCommit appends offset-commit records to __consumer_offsets.
+func (b *Broker) AppendCommit(env *sim.Env, ref int64, records []protocol.Record, timeoutMs int64) bool {
+	return b.replicas.appendAsCoordinator(env, ref, protocol.OffsetsTP, records, timeoutMs)
+}
+
+// OffsetsLog is this broker's replica of __consumer_offsets.
+func (b *Broker) OffsetsLog() (*storage.Log, int64) {
+	p := b.replicas.partitions[protocol.OffsetsTP]
+	if p == nil {
+		return &storage.Log{}, 0
+	}
+	return &p.Log, p.HW
+}

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"fmt"
+
+	"deliverylab/core/props"
+)
+
+// Config is the broker and topic configuration a scene may set under cluster.config
+// (Kafka's KafkaConfig and topic defaults), with Kafka 3.9's defaults.
+type Config struct {
+	MinInsyncReplicas            int   // min.insync.replicas
+	UncleanLeaderElection        bool  // unclean.leader.election.enable
+	ReplicaLagTimeMaxMs          int64 // replica.lag.time.max.ms
+	ReplicaFetchWaitMaxMs        int64 // replica.fetch.wait.max.ms
+	ReplicaFetchBackoffMs        int64 // replica.fetch.backoff.ms
+	BrokerSessionTimeoutMs       int64 // broker.session.timeout.ms (the controller's)
+	BrokerHeartbeatIntervalMs    int64 // broker.heartbeat.interval.ms
+	GroupInitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
+	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
+	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
+}
+
+// DefaultConfig is Kafka 3.9's defaults.
+func DefaultConfig() Config {
+	return Config{
+		MinInsyncReplicas:            1,
+		ReplicaLagTimeMaxMs:          30000,
+		ReplicaFetchWaitMaxMs:        500,
+		ReplicaFetchBackoffMs:        1000,
+		BrokerSessionTimeoutMs:       9000,
+		BrokerHeartbeatIntervalMs:    2000,
+		GroupInitialRebalanceDelayMs: 3000,
+		GroupMinSessionTimeoutMs:     6000,
+		GroupMaxSessionTimeoutMs:     1800000,
+	}
+}
+
+// Settings the playground holds fixed at Kafka's defaults.
+const (
+	// offsets.commit.timeout.ms: how long an offset commit waits for the offsets
+	// partition's replicas before it fails.
+	OffsetsCommitTimeoutMs = 5000
+	// replica.socket.timeout.ms: how long a follower waits for a fetch answer that never
+	// comes (a cut link) before it fetches again.
+	ReplicaSocketTimeoutMs = 30000
+)
+
+// ConfigKeys is the cluster.config table.
+var ConfigKeys = props.NewTable[Config]("Kafka").
+	Key("min.insync.replicas", func(c *Config, v props.Value) error { return props.Int(v, 1, 1000, &c.MinInsyncReplicas) }).
+	Key("unclean.leader.election.enable", func(c *Config, v props.Value) error { return props.Bool(v, &c.UncleanLeaderElection) }).
+	Key("replica.lag.time.max.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.ReplicaLagTimeMaxMs) }).
+	Key("replica.fetch.wait.max.ms", func(c *Config, v props.Value) error { return props.Ms(v, 0, &c.ReplicaFetchWaitMaxMs) }).
+	Key("replica.fetch.backoff.ms", func(c *Config, v props.Value) error { return props.Ms(v, 0, &c.ReplicaFetchBackoffMs) }).
+	Key("broker.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.BrokerSessionTimeoutMs) }).
+	Key("broker.heartbeat.interval.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.BrokerHeartbeatIntervalMs) }).
+	Key("group.initial.rebalance.delay.ms", func(c *Config, v props.Value) error {
+		return props.Ms(v, 0, &c.GroupInitialRebalanceDelayMs)
+	}).
+	Key("group.min.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMinSessionTimeoutMs) }).
+	Key("group.max.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMaxSessionTimeoutMs) }).
+	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
+	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
+
+// Validate applies the broker's own start-up checks (KafkaConfig).
+func (c Config) Validate() error {
+	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
+		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
+			c.ReplicaFetchWaitMaxMs, c.ReplicaLagTimeMaxMs)
+	}
+	return nil
+}
+
+// EffectiveMinISR is min(min.insync.replicas, replication factor) (R3).
+func (c Config) EffectiveMinISR(replicationFactor int) int {
+	return min(c.MinInsyncReplicas, replicationFactor)
+}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// handleFetch is the leader's fetch path, for followers (replication) and consumers.
+func (rm *ReplicaManager) handleFetch(env *sim.Env, h hooks, from string, req protocol.FetchRequest) {
+	p := rm.leaderOf(req.TP)
+	if p == nil {
+		env.Send(from, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrNotLeaderOrFollower})
+		return
+	}
+	if req.Replica != "" {
+		if resp, diverged := divergence(p, req); diverged {
+			env.Send(from, resp)
+			return
+		}
+		rm.updateFollower(env, p, req)
+		if !env.Alive() {
+			return
+		}
+	} else if req.FetchOffset > p.HW || req.FetchOffset < 0 {
+		env.Send(from, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrOffsetOutOfRange, HW: p.HW})
+		return
+	}
+	if batches := readable(p, req); len(batches) > 0 || req.MaxWaitMs == 0 {
+		answerFetch(env, from, p, req, batches)
+		return
+	}
+	// Long poll: hold the fetch until data arrives or the wait runs out.
+	rm.fetches.add(delayedFetch{From: from, Req: req, Deadline: env.Now() + req.MaxWaitMs})
+	env.After(req.MaxWaitMs, fetchExpiry{})
+}
+
+// readable is what a fetch may read: up to the LEO for a follower, below the HW for a
+// consumer (R2).
+func readable(p *Partition, req protocol.FetchRequest) []protocol.RecordBatch {
+	end := p.HW
+	if req.Replica != "" {
+		end = p.LEO()
+	}
+	return p.Log.Read(req.FetchOffset, end)
+}
+
+func answerFetch(env *sim.Env, to string, p *Partition, req protocol.FetchRequest, batches []protocol.RecordBatch) {
+	env.Send(to, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Batches: batches, HW: p.HW})
+}
+
+// divergence tells a follower whose last fetched epoch ends earlier in the leader's log
+// where to truncate (KIP-320).
+func divergence(p *Partition, req protocol.FetchRequest) (protocol.FetchResponse, bool) {
+	if req.LastFetchedEpoch < 0 {
+		return protocol.FetchResponse{}, false
+	}
+	epoch, end := p.Log.EndOffsetForEpoch(req.LastFetchedEpoch)
+	if epoch == req.LastFetchedEpoch && end >= req.FetchOffset {
+		return protocol.FetchResponse{}, false
+	}
+	return protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, HW: p.HW, Diverging: true, DivergedEpoch: epoch, DivergedEnd: end}, true
+}
+
+// updateFollower records a follower's position, then moves the ISR and the HW.
+func (rm *ReplicaManager) updateFollower(env *sim.Env, p *Partition, req protocol.FetchRequest) {
+	p.updateFollowerFetchState(req.Replica, req.FetchOffset, env.Now())
+	rm.maybeExpandISR(env, p, req.Replica)
+	rm.maybeAdvanceHW(env, p)
+}
+
+// wakeFetches answers the long polls that can now read something: followers after an
+// append, consumers after the HW moved.
+func (rm *ReplicaManager) wakeFetches(env *sim.Env, p *Partition, followers bool) {
+	ready := func(d delayedFetch) bool { return d.follower() == followers && len(readable(p, d.Req)) > 0 }
+	for _, d := range rm.fetches.complete(p.TP, ready) {
+		answerFetch(env, d.From, p, d.Req, readable(p, d.Req))
+	}
+}
+
+func (rm *ReplicaManager) expireFetches(env *sim.Env) {
+	for _, d := range rm.fetches.expire(env.Now()) {
+		if p := rm.partitions[d.Req.TP]; p != nil {
+			answerFetch(env, d.From, p, d.Req, nil)
+		}
+	}
+}
+
+func (rm *ReplicaManager) failFetches(env *sim.Env, tp protocol.TP, err string) {
+	for _, d := range rm.fetches.watching(tp) {
+		env.Send(d.From, protocol.FetchResponse{ReqID: d.Req.ReqID, TP: tp, Err: err})
+	}
+}
+
+// handleListOffsets answers the latest offset a consumer may read: the HW.
+func (rm *ReplicaManager) handleListOffsets(env *sim.Env, from string, req protocol.ListOffsetsRequest) {
+	p := rm.leaderOf(req.TP)
+	if p == nil {
+		env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Err: protocol.ErrNotLeaderOrFollower})
+		return
+	}
+	env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Offset: p.HW})
+}

@@ -1,0 +1,160 @@
+package server
+
+import (
+	"maps"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/storage"
+)
+
+// Partition is one broker's replica of one partition, as Kafka's Partition is: the log
+// and the high watermark, which are durable (the log segments and the high-watermark
+// checkpoint), and, while the broker leads it, the leader's view of its followers and
+// the ISR it last applied, which are not.
+//
+// The rules of replication live in three files: this one (becoming leader or follower,
+// appending, truncating), partition_hw.go (where the high watermark advances) and
+// partition_isr.go (who is in sync).
+type Partition struct {
+	TP     protocol.TP
+	broker string
+
+	// durable
+	Log storage.Log
+	HW  int64
+
+	// volatile
+	state  protocol.PartitionState // what this broker last applied from the controller
+	leader *leaderState            // set while this broker leads the partition
+	fetch  followerFetch           // set while it follows: its one fetch to the leader
+}
+
+// leaderState is what a leader knows beyond its log.
+type leaderState struct {
+	followers  map[string]*replicaState
+	isrPending bool // an AlterPartition is in flight
+}
+
+// replicaState is the leader's view of one follower (Kafka's Replica).
+type replicaState struct {
+	LEO                  int64 // -1 until the follower has fetched from this leader
+	LastCaughtUpMs       int64
+	LastFetchMs          int64
+	LeaderLEOAtLastFetch int64
+}
+
+// followerFetch is a follower's one outstanding fetch to its leader.
+type followerFetch struct {
+	ReqID    int64
+	Leader   string
+	Epoch    int32
+	InFlight bool
+}
+
+func newPartition(tp protocol.TP, broker string) *Partition {
+	return &Partition{TP: tp, broker: broker}
+}
+
+// IsLeader reports whether this broker leads the partition.
+func (p *Partition) IsLeader() bool { return p.leader != nil }
+
+// State is the partition's state as this broker last applied it.
+func (p *Partition) State() protocol.PartitionState { return p.state }
+
+// LEO is the log end offset.
+func (p *Partition) LEO() int64 { return p.Log.LEO() }
+
+// makeLeader takes the partition over at the controller's new epoch: the epoch starts
+// at the log end, and every follower's clock starts now, so that none is shrunk out of
+// the ISR at once (Kafka's Partition.makeLeader).
+func (p *Partition) makeLeader(st protocol.PartitionState, nowMs int64) {
+	p.state = st.Clone()
+	p.Log.AssignEpochStart(st.LeaderEpoch, p.LEO())
+	p.fetch = followerFetch{}
+	p.leader = &leaderState{followers: map[string]*replicaState{}}
+	for _, f := range st.Replicas {
+		if f != p.broker {
+			p.leader.followers[f] = &replicaState{LEO: -1, LastCaughtUpMs: nowMs}
+		}
+	}
+}
+
+// makeFollower follows the controller's leader (none when the partition is offline).
+func (p *Partition) makeFollower(st protocol.PartitionState) {
+	p.state = st.Clone()
+	p.leader = nil
+	p.fetch = followerFetch{}
+	if st.Leader != "" {
+		p.fetch = followerFetch{Leader: st.Leader, Epoch: st.LeaderEpoch}
+	}
+}
+
+// applyISR takes an ISR change of the current leader epoch.
+func (p *Partition) applyISR(st protocol.PartitionState) {
+	p.state = st.Clone()
+	if p.leader != nil {
+		p.leader.isrPending = false // an ISR change of ours was applied
+	}
+}
+
+// appendAsLeader appends a batch with the leader's epoch.
+func (p *Partition) appendAsLeader(b protocol.RecordBatch) protocol.RecordBatch {
+	return p.Log.AppendAsLeader(b, p.state.LeaderEpoch)
+}
+
+// appendAsFollower appends what the leader sent, from this log's end on: records the
+// follower already has (a batch that starts before its LEO) are skipped.
+func (p *Partition) appendAsFollower(batches []protocol.RecordBatch) (int64, []protocol.RecordBatch) {
+	leo := p.LEO()
+	var fresh []protocol.RecordBatch
+	for _, b := range batches {
+		if b.LastOffset() < leo {
+			continue
+		}
+		if b.BaseOffset < leo {
+			b.Records = b.Records[leo-b.BaseOffset:]
+			b.BaseOffset = leo
+		}
+		fresh = append(fresh, b)
+	}
+	p.Log.AppendAsFollower(fresh)
+	return leo, fresh
+}
+
+// truncateTo cuts the log at offset (KIP-101); the HW never passes the log end.
+func (p *Partition) truncateTo(offset int64) []protocol.RecordBatch {
+	removed := p.Log.TruncateTo(offset)
+	p.HW = min(p.HW, p.LEO())
+	return removed
+}
+
+// epochAt is the leader epoch of the record at offset, or -1 past the log end.
+func (p *Partition) epochAt(offset int64) int32 {
+	for _, b := range p.Log.Read(offset, offset+1) {
+		return b.LeaderEpoch
+	}
+	return -1
+}
+
+// crash drops what the broker held in memory.
+func (p *Partition) crash() {
+	p.state = protocol.PartitionState{}
+	p.leader = nil
+	p.fetch = followerFetch{}
+}
+
+func (p *Partition) clone() *Partition {
+	c := *p
+	c.Log = p.Log.Clone()
+	c.state = p.state.Clone()
+	if p.leader != nil {
+		l := *p.leader
+		l.followers = maps.Clone(p.leader.followers)
+		for k, v := range l.followers {
+			fv := *v
+			l.followers[k] = &fv
+		}
+		c.leader = &l
+	}
+	return &c
+}

@@ -1,0 +1,222 @@
+package server
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// ReplicaManager is the broker's role as a host of partition replicas, as Kafka's
+// ReplicaManager is: it applies the controller's metadata (becoming leader or follower),
+// appends produce batches, answers fetches from followers and consumers, replicates from
+// leaders, and keeps the requests that must wait in its purgatories.
+type ReplicaManager struct {
+	broker string
+	cfg    Config
+
+	// durable: the logs and high watermarks inside
+	partitions map[protocol.TP]*Partition
+
+	// volatile
+	meta     map[protocol.TP]protocol.PartitionState // the metadata cache: every partition
+	reqSeq   int64
+	produces purgatory[delayedProduce]
+	fetches  purgatory[delayedFetch]
+}
+
+// hooks is how the replica manager tells the broker's other roles what happened to a
+// partition they care about: a local append completed, leadership came or went.
+type hooks interface {
+	appendDone(env *sim.Env, ref int64, err string)
+	becameLeader(env *sim.Env, p *Partition)
+	resigned(env *sim.Env, tp protocol.TP)
+}
+
+func newReplicaManager(broker string, cfg Config) ReplicaManager {
+	return ReplicaManager{broker: broker, cfg: cfg, partitions: map[protocol.TP]*Partition{}, meta: map[protocol.TP]protocol.PartitionState{}}
+}
+
+// host creates an empty replica, for the initial assignment and for a replica the
+// controller assigns later.
+func (rm *ReplicaManager) host(tp protocol.TP) *Partition {
+	p := rm.partitions[tp]
+	if p == nil {
+		p = newPartition(tp, rm.broker)
+		rm.partitions[tp] = p
+	}
+	return p
+}
+
+// Partition returns this broker's replica of a partition, if it hosts one.
+func (rm *ReplicaManager) Partition(tp protocol.TP) *Partition { return rm.partitions[tp] }
+
+// TPs lists the partitions this broker hosts, sorted.
+func (rm *ReplicaManager) TPs() []protocol.TP {
+	return slices.SortedFunc(maps.Keys(rm.partitions), protocol.CompareTP)
+}
+
+func (rm *ReplicaManager) leaderOf(tp protocol.TP) *Partition {
+	if p := rm.partitions[tp]; p != nil && p.IsLeader() {
+		return p
+	}
+	return nil
+}
+
+func (rm *ReplicaManager) minISR(p *Partition) int { return rm.cfg.EffectiveMinISR(len(p.state.Replicas)) }
+
+func (rm *ReplicaManager) nextReq() int64 {
+	rm.reqSeq++
+	return rm.reqSeq
+}
+
+func (rm *ReplicaManager) start(env *sim.Env) {
+	rm.meta = map[protocol.TP]protocol.PartitionState{}
+	env.After(rm.cfg.ReplicaLagTimeMaxMs/2, isrCheck{})
+}
+
+// crash drops everything but the logs, epoch caches and high-watermark checkpoints.
+func (rm *ReplicaManager) crash() {
+	rm.meta = nil
+	rm.produces = purgatory[delayedProduce]{}
+	rm.fetches = purgatory[delayedFetch]{}
+	for _, p := range rm.partitions {
+		p.crash()
+	}
+}
+
+func (rm *ReplicaManager) clone() ReplicaManager {
+	c := *rm
+	c.partitions = make(map[protocol.TP]*Partition, len(rm.partitions))
+	for k, p := range rm.partitions {
+		c.partitions[k] = p.clone()
+	}
+	c.meta = maps.Clone(rm.meta)
+	for k, v := range c.meta {
+		c.meta[k] = v.Clone()
+	}
+	c.produces = rm.produces.clone()
+	c.fetches = rm.fetches.clone()
+	return c
+}
+
+// handle takes the messages the replica manager answers; it reports whether m was one.
+func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
+	switch p := m.Payload.(type) {
+	case protocol.MetadataUpdate:
+		rm.applyMetadata(env, h, p.Partitions)
+	case protocol.AlterPartitionResponse:
+		rm.onAlterPartitionResponse(env, h, p)
+	case protocol.MetadataRequest:
+		env.Send(m.From, protocol.MetadataResponse{Partitions: rm.metadataFor(p.Topics)})
+	case protocol.ProduceRequest:
+		rm.handleProduce(env, h, m.From, p)
+	case protocol.FetchRequest:
+		rm.handleFetch(env, h, m.From, p)
+	case protocol.FetchResponse:
+		rm.onFetchResponse(env, m.From, p)
+	case protocol.ListOffsetsRequest:
+		rm.handleListOffsets(env, m.From, p)
+	case sim.Refused:
+		f, ok := p.Orig.(protocol.FetchRequest)
+		if !ok {
+			return false
+		}
+		rm.onFetchRefused(env, f)
+	default:
+		return false
+	}
+	return true
+}
+
+// fire runs the replica manager's timers; it reports whether t was one.
+func (rm *ReplicaManager) fire(env *sim.Env, h hooks, t sim.Payload) bool {
+	switch t := t.(type) {
+	case isrCheck:
+		rm.checkISR(env)
+		env.After(rm.cfg.ReplicaLagTimeMaxMs/2, t)
+	case produceExpiry:
+		rm.expireProduces(env, h)
+	case fetchExpiry:
+		rm.expireFetches(env)
+	case completeDelayed:
+		rm.completeDelayed(env, h, t.TP)
+	case fetchRetry:
+		rm.sendFollowerFetch(env, t.TP)
+	case fetchTimeout:
+		if p := rm.partitions[t.TP]; p != nil && p.fetch.InFlight && p.fetch.ReqID == t.ReqID {
+			p.fetch.InFlight = false
+			rm.sendFollowerFetch(env, t.TP)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (rm *ReplicaManager) metadataFor(topics []string) []protocol.PartitionState {
+	var out []protocol.PartitionState
+	for _, tp := range slices.SortedFunc(maps.Keys(rm.meta), protocol.CompareTP) {
+		if len(topics) == 0 || slices.Contains(topics, tp.Topic) {
+			out = append(out, rm.meta[tp].Clone())
+		}
+	}
+	return out
+}
+
+// applyMetadata applies partition states from the controller: this broker becomes
+// leader or follower of the partitions it hosts whenever the leader epoch moves on.
+func (rm *ReplicaManager) applyMetadata(env *sim.Env, h hooks, states []protocol.PartitionState) {
+	for _, st := range states {
+		old, had := rm.meta[st.TP]
+		if had && !st.Newer(old) {
+			continue // stale
+		}
+		rm.meta[st.TP] = st.Clone()
+		if !slices.Contains(st.Replicas, rm.broker) {
+			continue
+		}
+		p := rm.host(st.TP)
+		newEpoch := !had || old.LeaderEpoch != st.LeaderEpoch
+		switch {
+		case st.Leader == rm.broker && (newEpoch || old.Leader != rm.broker):
+			rm.becomeLeader(env, h, p, st)
+		case st.Leader == rm.broker:
+			p.applyISR(st)
+			rm.maybeAdvanceHW(env, p)
+		case newEpoch || old.Leader != st.Leader:
+			rm.becomeFollower(env, h, p, st)
+		}
+	}
+}
+
+func (rm *ReplicaManager) becomeLeader(env *sim.Env, h hooks, p *Partition, st protocol.PartitionState) {
+	p.makeLeader(st, env.Now())
+	h.becameLeader(env, p)
+	env.Note(fmt.Sprintf("leads %s epoch=%d leo=%d hw=%d", st.TP, st.LeaderEpoch, p.LEO(), p.HW))
+	rm.maybeAdvanceHW(env, p)
+}
+
+func (rm *ReplicaManager) becomeFollower(env *sim.Env, h hooks, p *Partition, st protocol.PartitionState) {
+	p.makeFollower(st)
+	rm.failDelayed(env, h, st.TP, protocol.ErrNotLeaderOrFollower)
+	if st.Leader == "" {
+		return
+	}
+	env.Note(fmt.Sprintf("follows %s on %s epoch=%d", st.TP, st.Leader, st.LeaderEpoch))
+	rm.sendFollowerFetch(env, st.TP)
+}
+
+// maybeAdvanceHW moves a leader's high watermark (partition_hw.go) and, when it moved,
+// schedules the check of the requests waiting for it and answers the consumers' long
+// polls.
+func (rm *ReplicaManager) maybeAdvanceHW(env *sim.Env, p *Partition) {
+	if !p.maybeIncrementLeaderHW(rm.minISR(p)) {
+		return
+	}
+	env.Note(fmt.Sprintf("hw %s=%d", p.TP, p.HW))
+	env.After(0, completeDelayed{TP: p.TP})
+	rm.wakeFetches(env, p, false)
+}

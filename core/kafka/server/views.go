@@ -1,0 +1,202 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+
+	"deliverylab/core/check"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/show"
+	"deliverylab/core/sim"
+)
+
+// What a broker answers about itself to the rest of the playground: whether its work
+// has settled, what the canvas draws, what its logs still hold for a reader, and what is
+// wrong with its state. None of it takes a protocol step.
+
+// HighWatermark is the high watermark of this broker's replica of a partition.
+func (b *Broker) HighWatermark(tp protocol.TP) (int64, bool) {
+	if p := b.replicas.partitions[tp]; p != nil {
+		return p.HW, true
+	}
+	return 0, false
+}
+
+// CommittedOffset is a group's committed position in a partition as this broker, if it
+// is the coordinator, answers it, or -1.
+func (b *Broker) CommittedOffset(group string, tp protocol.TP) int64 {
+	p := b.replicas.partitions[protocol.OffsetsTP]
+	if p == nil {
+		return -1
+	}
+	return b.groups.CommittedOffset(&p.Log, p.HW, group, tp)
+}
+
+// Settled implements sim.Settler. For each partition the controller says this broker
+// leads: the broker has applied the controller's latest decision, no follower that can
+// reach it still holds records it does not (they will be truncated), and its HW can no
+// longer move. As the group coordinator: no rebalance or takeover is pending.
+func (b *Broker) Settled(v sim.View) bool {
+	for _, tp := range b.replicas.TPs() {
+		st, ok := protocol.ControllerState(v, tp)
+		if ok && st.Leader == b.name && !b.partitionSettled(v, st) {
+			return false
+		}
+	}
+	return !b.IsLeader(protocol.OffsetsTP) || b.groups.Settled(v)
+}
+
+func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
+	seen, ok := b.replicas.meta[st.TP]
+	if !ok || seen.LeaderEpoch != st.LeaderEpoch || seen.PartitionEpoch != st.PartitionEpoch {
+		return false // it has not heard of the latest election or ISR change yet
+	}
+	p := b.replicas.partitions[st.TP]
+	for _, f := range st.Replicas {
+		n, up := v.Node(f)
+		if fb, isBroker := n.(*Broker); isBroker && f != b.name && up && v.Reachable(f, b.name) && fb.diverges(st.TP, p) {
+			return false
+		}
+	}
+	// With others in the ISR the HW still moves: they catch up or are shrunk out.
+	return p.HW >= p.LEO() || len(st.ISR) <= 1 || len(st.ISR) < b.cfg.EffectiveMinISR(len(st.Replicas))
+}
+
+// diverges reports whether this broker's replica has a record the leader's does not.
+func (b *Broker) diverges(tp protocol.TP, leader *Partition) bool {
+	p := b.replicas.partitions[tp]
+	if p == nil {
+		return false
+	}
+	if p.LEO() > leader.LEO() {
+		return true
+	}
+	for _, batch := range p.Log.Batches() {
+		if leader.epochAt(batch.BaseOffset) != batch.LeaderEpoch || leader.epochAt(batch.LastOffset()) != batch.LeaderEpoch {
+			return true
+		}
+	}
+	return false
+}
+
+// Show implements show.Shower: the broker and each of its replicas.
+func (b *Broker) Show(sim.View) show.Node {
+	n := show.Node{Kind: show.Broker}
+	for _, tp := range b.replicas.TPs() {
+		p := b.replicas.partitions[tp]
+		l := show.Log{Partition: tp.String(), Leader: p.IsLeader(), LEO: p.LEO(), HW: p.HW}
+		if st, ok := b.replicas.meta[tp]; ok {
+			l.Epoch, l.ISR = st.LeaderEpoch, slices.Clone(st.ISR)
+		}
+		for _, batch := range p.Log.Batches() {
+			for _, r := range batch.Records {
+				l.Records = append(l.Records, cell(batch, r))
+			}
+		}
+		n.Logs = append(n.Logs, l)
+	}
+	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
+	return n
+}
+
+func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
+	c := show.Cell{Offset: r.Offset, Epoch: b.LeaderEpoch}
+	switch body := r.Body.(type) {
+	case protocol.Data:
+		c.Kind, c.Msg = show.Data, body.Msg
+	case protocol.OffsetCommit:
+		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
+	case protocol.ControlMarker:
+		c.Kind, c.Note = show.AbortMarker, body.Type.String()
+		if body.Type == protocol.ControlCommit {
+			c.Kind = show.CommitMarker
+		}
+	}
+	return c
+}
+
+// Holds implements check.Holder: of the partitions a reader reads, the messages this
+// broker still holds that the reader could yet get — all of its log when it is a down
+// replica of a partition left without a leader, and, when it is the live leader, what
+// lies above the HW (or past the group's committed offset, when every consumer of the
+// reader is down).
+func (b *Broker) Holds(v sim.View, r check.Reader) []check.Held {
+	var out []check.Held
+	_, up := v.Node(b.name)
+	for _, tp := range b.replicas.TPs() {
+		if !r.Reads(tp.Topic) {
+			continue
+		}
+		p := b.replicas.partitions[tp]
+		leader, live := protocol.LiveLeader(v, tp)
+		var from int64
+		var where check.Reason
+		args := []string{"partition", tp.String(), "broker", b.name}
+		switch {
+		case !live && !up:
+			where = check.Because(check.HeldOffline, args...)
+		case live && leader == b.name && r.Down:
+			from = max(protocol.CommittedOffset(v, r.Group, tp), 0)
+			where = check.Because(check.HeldForReader, args...)
+		case live && leader == b.name:
+			from = p.HW
+			where = check.Because(check.HeldAboveHW, args...)
+		default:
+			continue
+		}
+		for _, batch := range p.Log.Read(from, p.LEO()) {
+			for _, rec := range batch.Records {
+				if m := rec.Msg(); m != "" && rec.Offset >= from {
+					out = append(out, check.Held{Msg: m, Where: where})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Invariants lists what is wrong with the broker's state: a high watermark past the log
+// end, a log whose offsets, epochs or control batches are wrong (storage.Log.Problems),
+// or another live broker leading one of its partitions in the same epoch.
+func (b *Broker) Invariants(v sim.View) []string {
+	var bad []string
+	_, up := v.Node(b.name)
+	for _, tp := range b.replicas.TPs() {
+		p := b.replicas.partitions[tp]
+		bad = append(bad, PartitionProblems(b.name, p)...)
+		if !up || !p.IsLeader() {
+			continue
+		}
+		for _, other := range otherBrokers(v, b.name) {
+			if op := other.replicas.partitions[tp]; op != nil && op.IsLeader() && op.state.LeaderEpoch == p.state.LeaderEpoch && b.name < other.name {
+				bad = append(bad, fmt.Sprintf("%s epoch %d: both %s and %s lead it", tp, p.state.LeaderEpoch, b.name, other.name))
+			}
+		}
+	}
+	return bad
+}
+
+// PartitionProblems checks one replica.
+func PartitionProblems(broker string, p *Partition) []string {
+	var bad []string
+	if p.HW > p.LEO() {
+		bad = append(bad, fmt.Sprintf("%s %s: high watermark %d passes the log end %d", broker, p.TP, p.HW, p.LEO()))
+	}
+	for _, problem := range p.Log.Problems() {
+		bad = append(bad, fmt.Sprintf("%s %s: %s", broker, p.TP, problem))
+	}
+	return bad
+}
+
+// otherBrokers lists the live brokers of the cluster but one, through the view.
+func otherBrokers(v sim.View, self string) []*Broker {
+	var out []*Broker
+	for _, name := range v.NodeNames() {
+		if n, up := v.Node(name); up && name != self {
+			if b, ok := n.(*Broker); ok {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}

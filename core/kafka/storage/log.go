@@ -1,0 +1,153 @@
+// Package storage is a broker's durable state of one partition replica, as Kafka's
+// storage module keeps it: the log of record batches (UnifiedLog) and the leader-epoch
+// cache (LeaderEpochFileCache) that KIP-101 truncation reads.
+package storage
+
+import (
+	"slices"
+	"sort"
+
+	"deliverylab/core/kafka/protocol"
+)
+
+// Log is one replica's log: record batches at contiguous offsets from 0, and the leader
+// epoch cache. It survives a crash.
+type Log struct {
+	batches []protocol.RecordBatch
+	epochs  []EpochEntry
+}
+
+// EpochEntry says that leader epoch Epoch began at StartOffset (KIP-101).
+type EpochEntry struct {
+	Epoch       int32
+	StartOffset int64
+}
+
+// LEO is the log end offset: the offset the next record gets.
+func (l *Log) LEO() int64 {
+	if len(l.batches) == 0 {
+		return 0
+	}
+	return l.batches[len(l.batches)-1].NextOffset()
+}
+
+// Batches is the whole log, oldest first; callers must not change it.
+func (l *Log) Batches() []protocol.RecordBatch { return l.batches }
+
+// Epochs is the leader epoch cache, oldest first; callers must not change it.
+func (l *Log) Epochs() []EpochEntry { return l.epochs }
+
+// LastEpoch is the leader epoch of the last batch, or -1 for an empty log.
+func (l *Log) LastEpoch() int32 {
+	if len(l.batches) == 0 {
+		return -1
+	}
+	return l.batches[len(l.batches)-1].LeaderEpoch
+}
+
+// AppendAsLeader appends a batch at the log end with the leader's epoch, assigning its
+// offsets, and returns the batch as stored.
+func (l *Log) AppendAsLeader(b protocol.RecordBatch, epoch int32) protocol.RecordBatch {
+	b.LeaderEpoch = epoch
+	return l.append(b)
+}
+
+// AppendAsFollower appends batches copied from the leader, keeping their epochs; they
+// must start at the log end (the follower fetched from its LEO).
+func (l *Log) AppendAsFollower(batches []protocol.RecordBatch) {
+	for _, b := range batches {
+		l.append(b)
+	}
+}
+
+func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
+	base := l.LEO()
+	b.BaseOffset = base
+	b.Records = slices.Clone(b.Records)
+	for i := range b.Records {
+		b.Records[i].Offset = base + int64(i)
+	}
+	l.AssignEpochStart(b.LeaderEpoch, base)
+	l.batches = append(l.batches, b)
+	return b
+}
+
+// AssignEpochStart records that epoch starts at offset, unless the cache already knows
+// it or a later one (a new leader does this at its LEO when it takes over).
+func (l *Log) AssignEpochStart(epoch int32, offset int64) {
+	if n := len(l.epochs); n == 0 || l.epochs[n-1].Epoch < epoch {
+		l.epochs = append(l.epochs, EpochEntry{Epoch: epoch, StartOffset: offset})
+	}
+}
+
+// Read returns the batches holding offsets from from (inclusive) to to (exclusive): a
+// batch that starts before from is returned whole, as Kafka returns it, and the reader
+// skips the records it has.
+func (l *Log) Read(from, to int64) []protocol.RecordBatch {
+	if from < 0 || from >= to {
+		return nil
+	}
+	i := sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset() >= from })
+	j := i
+	for j < len(l.batches) && l.batches[j].BaseOffset < to {
+		j++
+	}
+	if i == j {
+		return nil
+	}
+	return slices.Clone(l.batches[i:j])
+}
+
+// TruncateTo removes every record at or after offset (KIP-101 truncation) and returns the
+// batches removed. A batch that straddles the offset is cut there.
+func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
+	if offset >= l.LEO() {
+		return nil
+	}
+	offset = max(offset, 0)
+	i := sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset() >= offset })
+	removed := slices.Clone(l.batches[i:])
+	l.batches = l.batches[:i:i]
+	if first := removed[0]; first.BaseOffset < offset {
+		kept := first
+		kept.Records = slices.Clone(first.Records[:offset-first.BaseOffset])
+		l.batches = append(l.batches, kept)
+		removed[0].BaseOffset = offset
+		removed[0].Records = first.Records[offset-first.BaseOffset:]
+	}
+	for len(l.epochs) > 0 && l.epochs[len(l.epochs)-1].StartOffset >= offset {
+		l.epochs = l.epochs[:len(l.epochs)-1]
+	}
+	return removed
+}
+
+// EndOffsetForEpoch answers OffsetsForLeaderEpoch: the largest epoch at or below epoch
+// this log knows, and the offset where it ended (the next epoch's start, or the LEO);
+// (-1, 0) when it knows none.
+func (l *Log) EndOffsetForEpoch(epoch int32) (int32, int64) {
+	for i := len(l.epochs) - 1; i >= 0; i-- {
+		if l.epochs[i].Epoch <= epoch {
+			if i == len(l.epochs)-1 {
+				return l.epochs[i].Epoch, l.LEO()
+			}
+			return l.epochs[i].Epoch, l.epochs[i+1].StartOffset
+		}
+	}
+	return -1, 0
+}
+
+// EpochStart is where the given epoch starts in this log (the LEO if it has not started).
+func (l *Log) EpochStart(epoch int32) int64 {
+	for _, e := range l.epochs {
+		if e.Epoch == epoch {
+			return e.StartOffset
+		}
+	}
+	return l.LEO()
+}
+
+// Clone copies the log. Batches are never changed in place once appended, so the copy
+// shares their records.
+func (l *Log) Clone() Log {
+	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs)}
+}

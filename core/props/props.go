@@ -1,0 +1,118 @@
+// Package props holds the configuration-key tables of the systems the playground models.
+// A protocol package (Kafka's broker, producer and consumer; later Flink and Kafka
+// Streams) declares one Table per configuration it reads, with the real system's key
+// names, and the scene parser hands every key a teacher writes to the table of its
+// section: an unknown key, a value the real system would reject and a real key the
+// playground does not model yet are all errors that say so.
+package props
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Value is a configuration value as a scene wrote it: its text, and whether it was null.
+type Value struct {
+	Text string
+	Null bool
+}
+
+// Setter applies one key's value to a configuration, or says why the value is refused.
+type Setter[T any] func(c *T, v Value) error
+
+// Table is the set of keys one configuration accepts.
+type Table[T any] struct {
+	system string
+	keys map[string]Setter[T]
+}
+
+// NewTable makes an empty table; system names whose keys they are ("Kafka").
+func NewTable[T any](system string) *Table[T] {
+	return &Table[T]{system: system, keys: map[string]Setter[T]{}}
+}
+
+// Key adds a key. Adding one twice is a programming error.
+func (t *Table[T]) Key(name string, set Setter[T]) *Table[T] {
+	if _, dup := t.keys[name]; dup {
+		panic("props: " + t.system + " key " + name + " added twice")
+	}
+	t.keys[name] = set
+	return t
+}
+
+// NotYet adds a real key that the playground does not model yet: setting it is an
+// error that says so and why, so nothing a teacher writes is silently ignored.
+func (t *Table[T]) NotYet(name, why string) *Table[T] {
+	return t.Key(name, func(*T, Value) error {
+		return fmt.Errorf("is a real %s setting but not modelled yet: %s", t.system, why)
+	})
+}
+
+// Set applies one key.
+func (t *Table[T]) Set(c *T, key string, v Value) error {
+	set, ok := t.keys[key]
+	if !ok {
+		return fmt.Errorf("unknown key; expected one of: %s", strings.Join(t.Keys(), ", "))
+	}
+	return set(c, v)
+}
+
+// Keys lists the keys, sorted.
+func (t *Table[T]) Keys() []string { return slices.Sorted(maps.Keys(t.keys)) }
+
+// Bool parses true or false.
+func Bool(v Value, out *bool) error {
+	switch strings.ToLower(v.Text) {
+	case "true":
+		*out = true
+	case "false":
+		*out = false
+	default:
+		return fmt.Errorf("expected true or false, got %q", v.Text)
+	}
+	return nil
+}
+
+// Int64 parses a whole number from lo to hi.
+func Int64(v Value, lo, hi int64, out *int64) error {
+	n, err := strconv.ParseInt(v.Text, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return fmt.Errorf("expected a whole number from %d to %d, got %q", lo, hi, v.Text)
+	}
+	*out = n
+	return nil
+}
+
+// Int is Int64 into an int.
+func Int(v Value, lo, hi int64, out *int) error {
+	var n int64
+	if err := Int64(v, lo, hi, &n); err != nil {
+		return err
+	}
+	*out = int(n)
+	return nil
+}
+
+// MaxMs bounds every duration a table accepts.
+const MaxMs = 1 << 40
+
+// Ms parses a duration in milliseconds, at least lo.
+func Ms(v Value, lo int64, out *int64) error { return Int64(v, lo, MaxMs, out) }
+
+// OneOf accepts one of the allowed words, exactly.
+func OneOf[S ~string](v Value, allowed []S, out *S) error {
+	for _, a := range allowed {
+		if v.Text == string(a) {
+			*out = a
+			return nil
+		}
+	}
+	words := make([]string, len(allowed))
+	for i, a := range allowed {
+		words[i] = string(a)
+	}
+	return fmt.Errorf("expected one of %s, got %q", strings.Join(words, ", "), v.Text)
+}

@@ -1,0 +1,63 @@
+// Package show is what a node gives the canvas to draw: its kind, a short status line,
+// its partition logs (a broker) or its rows (a sink). Each protocol package fills it for
+// its own nodes (the Shower interface), so the session and the front end never look
+// inside a node.
+package show
+
+import "deliverylab/core/sim"
+
+// Kind is the kind of node, which decides where and how the canvas draws it.
+type Kind string
+
+// The node kinds the canvas knows.
+const (
+	Controller Kind = "controller"
+	Broker     Kind = "broker"
+	Producer   Kind = "producer"
+	Consumer   Kind = "consumer"
+	Sink       Kind = "sink"
+)
+
+// Node is what one node shows.
+type Node struct {
+	Kind   Kind
+	Detail string // a short Latin status line
+	Logs   []Log  // brokers: one per partition replica, sorted
+	Rows   []string
+}
+
+// Shower is a node that says what to draw; the view of a node that is not is its name.
+type Shower interface {
+	Show(v sim.View) Node
+}
+
+// Log is one replica of one partition on one broker.
+type Log struct {
+	Partition string   `json:"partition"` // "orders-0"
+	Leader    bool     `json:"leader"`
+	Epoch     int32    `json:"epoch"`
+	LEO       int64    `json:"leo"`
+	HW        int64    `json:"hw"`
+	ISR       []string `json:"isr"` // as the leader knows it; followers: as last told
+	Records   []Cell   `json:"records"`
+}
+
+// CellKind is what a log cell holds.
+type CellKind string
+
+// The cell kinds: application records, internal records, transaction markers.
+const (
+	Data         CellKind = "data"          // an application message
+	OffsetCommit CellKind = "offset-commit" // a __consumer_offsets record
+	CommitMarker CellKind = "commit-marker" // a control batch's COMMIT marker
+	AbortMarker  CellKind = "abort-marker"  // a control batch's ABORT marker
+)
+
+// Cell is one record of a log.
+type Cell struct {
+	Offset int64    `json:"offset"`
+	Kind   CellKind `json:"kind"`
+	Msg    string   `json:"msg"`  // data: "p1#3"
+	Note   string   `json:"note"` // what an internal record holds: "@4" for an offset commit to 4
+	Epoch  int32    `json:"epoch"`
+}

@@ -1,0 +1,48 @@
+package sim
+
+// View is a read-only look at the world, for a node answering a question about the run
+// as a whole (has it settled? what does it still hold?) rather than taking a protocol
+// step: a node never uses it to decide what to send.
+type View interface {
+	NowMs() int64
+	// Node returns a node (up or down) and whether it is up.
+	Node(name string) (Node, bool)
+	// Reachable reports whether messages between two nodes currently get through.
+	Reachable(from, to string) bool
+	// NodeNames lists every node, in registration order.
+	NodeNames() []string
+}
+
+// Settler is a node that can still have work a run waits for. Nodes that are not
+// Settlers are always settled.
+type Settler interface {
+	// Settled reports whether nothing this node does can still change the run's outcome
+	// (SCENE-FORMAT.md, When a run ends). It is asked of nodes that are up.
+	Settled(v View) bool
+}
+
+// Settled reports whether the run has nothing left to do that a scene cares about: no
+// scripted fault, undo, narration step or node start is ahead, only background traffic
+// is on the wire, and every node that is up says it has settled.
+func (w *World) Settled() bool {
+	if w.PendingFaults() || !w.Quiet() {
+		return false
+	}
+	for _, name := range w.order {
+		s := w.slots[name]
+		if st, ok := s.node.(Settler); ok && s.up && !st.Settled(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Quiet reports whether everything on the wire is background traffic.
+func (w *World) Quiet() bool {
+	for _, m := range w.inFlight {
+		if !IsBackground(m.Payload) {
+			return false
+		}
+	}
+	return true
+}
