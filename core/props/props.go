@@ -26,7 +26,7 @@ type Setter[T any] func(c *T, v Value) error
 // Table is the set of keys one configuration accepts.
 type Table[T any] struct {
 	system string
-	keys map[string]Setter[T]
+	keys   map[string]Setter[T]
 }
 
 // NewTable makes an empty table; system names whose keys they are ("Kafka").

@@ -181,4 +181,3 @@ func (p *parser) uniqueName(seen map[string]bool, name string, n *yaml.Node, wha
 	}
 	seen[name] = true
 }
-

@@ -3,9 +3,9 @@ package scene
 import (
 	"testing"
 
+	"deliverylab/core/apps"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
-	"deliverylab/core/apps"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

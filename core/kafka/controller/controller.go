@@ -270,4 +270,6 @@ func (c *Controller) send(env *sim.Env, to string, states []protocol.PartitionSt
 }
 
 // Show implements show.Shower.
-func (c *Controller) Show(sim.View) show.Node { return show.Node{Kind: show.Controller, Detail: "KRaft quorum"} }
+func (c *Controller) Show(sim.View) show.Node {
+	return show.Node{Kind: show.Controller, Detail: "KRaft quorum"}
+}

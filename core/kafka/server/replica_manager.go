@@ -65,7 +65,9 @@ func (rm *ReplicaManager) leaderOf(tp protocol.TP) *Partition {
 	return nil
 }
 
-func (rm *ReplicaManager) minISR(p *Partition) int { return rm.cfg.EffectiveMinISR(len(p.state.Replicas)) }
+func (rm *ReplicaManager) minISR(p *Partition) int {
+	return rm.cfg.EffectiveMinISR(len(p.state.Replicas))
+}
 
 func (rm *ReplicaManager) nextReq() int64 {
 	rm.reqSeq++

@@ -48,4 +48,6 @@ func (produceExpiry) Describe() string     { return "timer produce-expiry" }
 func (fetchExpiry) Describe() string       { return "timer fetch-expiry" }
 func (t completeDelayed) Describe() string { return "timer complete-delayed " + t.TP.String() }
 func (t fetchRetry) Describe() string      { return "timer fetch-retry " + t.TP.String() }
-func (t fetchTimeout) Describe() string    { return fmt.Sprintf("timer fetch-timeout %s req=%d", t.TP, t.ReqID) }
+func (t fetchTimeout) Describe() string {
+	return fmt.Sprintf("timer fetch-timeout %s req=%d", t.TP, t.ReqID)
+}
