@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 	"deliverylab/scenes"
 )
@@ -85,7 +85,7 @@ func printLedger(w io.Writer, rep scene.Report) {
 	if rep.Output != "" {
 		fmt.Fprintf(w, "output %s: %s\n", rep.Output, rep.Verdict)
 		for _, f := range rep.Ledger {
-			fmt.Fprintf(w, "  %-8s %-11s %s\n", f.Msg, f.Fate, f.Reason.Text(check.En))
+			fmt.Fprintf(w, "  %-8s %-11s %s\n", f.Msg, f.Fate, f.Reason.Text(fate.En))
 		}
 	}
 	fmt.Fprintf(w, "messages: %s\n", counts(rep.Messages))

@@ -1,16 +1,14 @@
 package check
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func obs(event sim.Event, msgs ...string) sim.Observation {
@@ -26,39 +24,24 @@ func TestFatesAndVerdict(t *testing.T) {
 	})
 	r := l.Judge(Output{Name: "db",
 		Effects: map[string]int{"p#1": 1, "p#2": 2},
-		Held:    map[string]Reason{"p#4": Because(HeldAboveHW, "partition", "t-0", "broker", "broker-2")}})
-	fates := map[string]FateName{}
+		Held:    map[string]fate.Reason{"p#4": fate.Because(fate.HeldAboveHW, "partition", "t-0", "broker", "broker-2")}})
+	fates := map[string]fate.Name{}
 	for _, f := range r.Fates {
 		fates[f.Msg] = f.Fate
 	}
-	assert.Equal(t, map[string]FateName{"p#1": Delivered, "p#2": Duplicated, "p#3": Lost, "p#4": Unavailable, "p#5": Failed, "p#6": Failed}, fates)
+	assert.Equal(t, map[string]fate.Name{"p#1": fate.Delivered, "p#2": fate.Duplicated, "p#3": fate.Lost, "p#4": fate.Unavailable, "p#5": fate.Failed, "p#6": fate.Failed}, fates)
 	assert.Equal(t, "none", r.Verdict)
 	assert.Equal(t, 6, r.Counts["sent"])
 	assert.Equal(t, 4, r.Counts["acked"])
 	assert.Equal(t, "acknowledged at 0 ms (offset 0 of t-0), then truncated from broker-1's log at 42 ms when it followed a new leader that never had it",
-		r.Fates[2].Reason.Text(En))
+		r.Fates[2].Reason.Text(fate.En))
 	assert.Equal(t, "在 0 毫秒被确认（t-0 的位移 0），随后在 42 毫秒从 broker-1 的日志中被截断：它跟随的新 leader 从未拥有它",
-		r.Fates[2].Reason.Text(Zh), "the Chinese reason says what the English one says, offset and partition included")
-	assert.Equal(t, "acknowledged, not yet in db: still held by t-0 above the high watermark on broker-2", r.Fates[3].Reason.Text(En))
+		r.Fates[2].Reason.Text(fate.Zh), "the Chinese reason says what the English one says, offset and partition included")
+	assert.Equal(t, "acknowledged, not yet in db: still held by t-0 above the high watermark on broker-2", r.Fates[3].Reason.Text(fate.En))
 
 	assert.Equal(t, "exactly-once", Verdict(0, 0))
 	assert.Equal(t, "at-least-once", Verdict(0, 1))
 	assert.Equal(t, "at-most-once", Verdict(1, 0))
-}
-
-// Each reason code has a template in every language, and the templates of one code use
-// the same placeholders: a reason cannot say more in one language than in the other.
-func TestReasonTemplatesSayTheSameInEveryLanguage(t *testing.T) {
-	en := templates[En]
-	for _, lang := range Langs {
-		require.ElementsMatch(t, slices.Collect(maps.Keys(en)), slices.Collect(maps.Keys(templates[lang])), "codes of %s", lang)
-		for code, tmpl := range templates[lang] {
-			assert.ElementsMatch(t, placeholders(en[code]), placeholders(tmpl), "%s in %s", code, lang)
-			assert.NotEmpty(t, tmpl, "%s in %s", code, lang)
-		}
-	}
-	assert.Equal(t, []string{"ms", "offset", "partition"}, placeholders(en[AckedAtOffset]))
-	assert.Equal(t, "3 effects in db", Because(ManyEffects, "count", "3", "output", "db").Text(En))
 }
 
 func TestAnomalies(t *testing.T) {

@@ -2,38 +2,27 @@ package check
 
 import (
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
-)
-
-// FateName is a message's outcome (SCENE-FORMAT.md, Fates and verdict).
-type FateName string
-
-// The fates.
-const (
-	Delivered   FateName = "delivered"
-	Duplicated  FateName = "duplicated"
-	Lost        FateName = "lost"
-	Unavailable FateName = "unavailable"
-	Failed      FateName = "failed"
 )
 
 // Output is one output's final facts, gathered by the scene from the world.
 type Output struct {
 	Name    string
-	Effects map[string]int    // message identity -> number of effects
-	Held    map[string]Reason // no effect yet, but still held where it could be delivered: where
+	Effects map[string]int         // message identity -> number of effects
+	Held    map[string]fate.Reason // no effect yet, but still held where it could be delivered: where
 }
 
 // Fate is one message's outcome in one output, and why.
 type Fate struct {
 	Msg    string
-	Fate   FateName
-	Reason Reason
+	Fate   fate.Name
+	Reason fate.Reason
 }
 
 // Result is the ledger of one output.
@@ -125,7 +114,7 @@ func (l *Ledger) Messages() []string {
 func (l *Ledger) Acked(msg string) bool { h := l.hist[msg]; return h != nil && h.acked }
 
 // CountNames are the keys of Result.Counts, in the order reports print them.
-var CountNames = []string{"sent", "acked", string(Delivered), string(Duplicated), string(Lost), string(Unavailable), string(Failed)}
+var CountNames = []string{"sent", "acked", string(fate.Delivered), string(fate.Duplicated), string(fate.Lost), string(fate.Unavailable), string(fate.Failed)}
 
 // Judge gives every message its fate in an output and the verdict.
 func (l *Ledger) Judge(out Output) Result {
@@ -143,7 +132,7 @@ func (l *Ledger) Judge(out Output) Result {
 		r.Counts[string(f.Fate)]++
 		r.Fates = append(r.Fates, f)
 	}
-	r.Verdict = Verdict(r.Counts[string(Lost)], r.Counts[string(Duplicated)])
+	r.Verdict = Verdict(r.Counts[string(fate.Lost)], r.Counts[string(fate.Duplicated)])
 	return r
 }
 
@@ -164,51 +153,51 @@ func (l *Ledger) fate(m string, h *history, out Output) Fate {
 	n := out.Effects[m]
 	switch {
 	case n == 1:
-		return Fate{Msg: m, Fate: Delivered, Reason: Because(OneEffect, "output", out.Name)}
+		return Fate{Msg: m, Fate: fate.Delivered, Reason: fate.Because(fate.OneEffect, "output", out.Name)}
 	case n > 1:
-		return Fate{Msg: m, Fate: Duplicated, Reason: Because(ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h))}
+		return Fate{Msg: m, Fate: fate.Duplicated, Reason: fate.Because(fate.ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h))}
 	case !h.acked && h.failed:
-		return Fate{Msg: m, Fate: Failed, Reason: Because(FailedTold, "err", h.failErr, "ms", ms(h.failedMs))}
+		return Fate{Msg: m, Fate: fate.Failed, Reason: fate.Because(fate.FailedTold, "err", h.failErr, "ms", ms(h.failedMs))}
 	case !h.acked:
-		return Fate{Msg: m, Fate: Failed, Reason: Because(FailedUntold)}
+		return Fate{Msg: m, Fate: fate.Failed, Reason: fate.Because(fate.FailedUntold)}
 	}
 	if where, held := out.Held[m]; held {
-		return Fate{Msg: m, Fate: Unavailable, Reason: Because(NotYetIn, "output", out.Name).Then(where)}
+		return Fate{Msg: m, Fate: fate.Unavailable, Reason: fate.Because(fate.NotYetIn, "output", out.Name).Then(where)}
 	}
-	return Fate{Msg: m, Fate: Lost, Reason: ackHow(h).Then(lostWhy(h, out))}
+	return Fate{Msg: m, Fate: fate.Lost, Reason: ackHow(h).Then(lostWhy(h, out))}
 }
 
 // ackHow says how a lost message was acknowledged.
-func ackHow(h *history) Reason {
+func ackHow(h *history) fate.Reason {
 	switch {
 	case h.ackOffset >= 0 && h.ackPartition != "":
-		return Because(AckedAtOffset, "ms", ms(h.ackedMs), "offset", ms(h.ackOffset), "partition", h.ackPartition)
+		return fate.Because(fate.AckedAtOffset, "ms", ms(h.ackedMs), "offset", ms(h.ackOffset), "partition", h.ackPartition)
 	case h.ackOffset < 0:
-		return Because(AckedNoWait, "ms", ms(h.ackedMs))
+		return fate.Because(fate.AckedNoWait, "ms", ms(h.ackedMs))
 	}
-	return Because(AckedAt, "ms", ms(h.ackedMs))
+	return fate.Because(fate.AckedAt, "ms", ms(h.ackedMs))
 }
 
-func lostWhy(h *history, out Output) Reason {
+func lostWhy(h *history, out Output) fate.Reason {
 	switch {
 	case h.truncatedBy != "":
-		return Because(Truncated, "node", h.truncatedBy, "ms", ms(h.truncatedMs))
+		return fate.Because(fate.Truncated, "node", h.truncatedBy, "ms", ms(h.truncatedMs))
 	case h.polled && h.committed && !h.processed:
-		return Because(CrashedBefore, "polled", ms(h.polledMs), "committed", ms(h.committedMs))
+		return fate.Because(fate.CrashedBefore, "polled", ms(h.polledMs), "committed", ms(h.committedMs))
 	case h.polled && !h.processed:
-		return Because(NeverProcessed, "polled", ms(h.polledMs))
+		return fate.Because(fate.NeverProcessed, "polled", ms(h.polledMs))
 	}
-	return Because(Gone, "output", out.Name)
+	return fate.Because(fate.Gone, "output", out.Name)
 }
 
-func dupWhy(h *history) Reason {
+func dupWhy(h *history) fate.Reason {
 	switch {
 	case len(h.appends) > 1:
-		return Because(AppendedTwice, "count", num(len(h.appends)), "places", joinPlaces(h.appends))
+		return fate.Because(fate.AppendedTwice, "count", num(len(h.appends)), "places", joinPlaces(h.appends))
 	case h.polls > 1:
-		return Because(PolledTwice, "count", num(h.polls))
+		return fate.Because(fate.PolledTwice, "count", num(h.polls))
 	}
-	return Reason{}
+	return fate.Reason{}
 }
 
 func joinPlaces(places []string) string { return strings.Join(places, ", ") }
@@ -224,26 +213,5 @@ func Errors(obs []sim.Observation) map[string]int {
 	return out
 }
 
-// Reader is the consumer side of an output: the topics it reads, its group, and whether
-// every consumer feeding it is down.
-type Reader struct {
-	Topics []string
-	Group  string
-	Down   bool
-}
-
-// Reads reports whether the reader reads a topic.
-func (r Reader) Reads(topic string) bool { return slices.Contains(r.Topics, topic) }
-
-// Held is a message without an effect that a node still holds where a reader could yet
-// get it, and where.
-type Held struct {
-	Msg   string
-	Where Reason
-}
-
-// Holder is a node that holds messages (a broker's logs): it says which of them a reader
-// could still get.
-type Holder interface {
-	Holds(v sim.View, r Reader) []Held
-}
+func ms(v int64) string { return strconv.FormatInt(v, 10) }
+func num(v int) string  { return strconv.Itoa(v) }

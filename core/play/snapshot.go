@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -58,27 +59,27 @@ func (s *Session) ledger() Ledger {
 		l.Counts = map[string]int{"sent": rep.Messages["sent"], "acked": rep.Messages["acked"]}
 	}
 	for _, f := range rep.Ledger {
-		fate, why := string(f.Fate), f.Reason
-		if !s.run.Ended && f.Fate != check.Delivered && f.Fate != check.Duplicated {
-			fate, why = "pending", pendingReason(f, rep.Output)
+		name, why := string(f.Fate), f.Reason
+		if !s.run.Ended && f.Fate != fate.Delivered && f.Fate != fate.Duplicated {
+			name, why = "pending", pendingReason(f, rep.Output)
 		}
 		if !s.run.Ended {
-			l.Counts[fate]++
+			l.Counts[name]++
 		}
-		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: fate, Reason: textOf(why)})
+		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: name, Reason: textOf(why)})
 	}
 	return l
 }
 
 // textOf renders a reason in both languages.
-func textOf(r check.Reason) Text { return Text{En: r.Text(check.En), Zh: r.Text(check.Zh)} }
+func textOf(r fate.Reason) Text { return Text{En: r.Text(fate.En), Zh: r.Text(fate.Zh)} }
 
 // pendingReason says where a message stands before the run has decided its fate.
-func pendingReason(f check.Fate, output string) check.Reason {
-	if f.Fate == check.Failed {
-		return check.Because(check.InProgress)
+func pendingReason(f check.Fate, output string) fate.Reason {
+	if f.Fate == fate.Failed {
+		return fate.Because(fate.InProgress)
 	}
-	return check.Because(check.InProgressAck, "output", output)
+	return fate.Because(fate.InProgressAck, "output", output)
 }
 
 // nodeState is a node as the canvas draws it: what it shows of itself (show.Shower), and

@@ -3,6 +3,7 @@ package scene
 import (
 	"deliverylab/core/apps"
 	"deliverylab/core/check"
+	"deliverylab/core/fate"
 )
 
 // effector is a sink: its effects in the ledger, per message identity.
@@ -13,7 +14,7 @@ type effector interface {
 // Output gathers one output's facts from the world: its effects, and which messages
 // without an effect are still held where they could yet be delivered.
 func (r *Run) Output(name string) check.Output {
-	out := check.Output{Name: name, Effects: map[string]int{}, Held: map[string]check.Reason{}}
+	out := check.Output{Name: name, Effects: map[string]int{}, Held: map[string]fate.Reason{}}
 	var feeders []ConsumerSpec
 	for _, c := range r.Scene.Consumers {
 		switch {
@@ -37,13 +38,13 @@ func (r *Run) Output(name string) check.Output {
 	return out
 }
 
-// markHeld asks every node that holds messages (check.Holder) which of them the output's
+// markHeld asks every node that holds messages (fate.Holder) which of them the output's
 // consumers could still get; a message held in several places keeps the first.
 func (r *Run) markHeld(out *check.Output, feeders []ConsumerSpec) {
 	if len(feeders) == 0 {
 		return
 	}
-	reader := check.Reader{Group: feeders[0].Group, Down: true}
+	reader := fate.Reader{Group: feeders[0].Group, Down: true}
 	for _, c := range feeders {
 		reader.Topics = append(reader.Topics, c.Topics...)
 		if _, up := r.World.Node(c.Name); up {
@@ -51,7 +52,7 @@ func (r *Run) markHeld(out *check.Output, feeders []ConsumerSpec) {
 		}
 	}
 	for _, name := range r.World.NodeNames() {
-		h, ok := nodeAs[check.Holder](r.World, name)
+		h, ok := nodeAs[fate.Holder](r.World, name)
 		if !ok {
 			continue
 		}

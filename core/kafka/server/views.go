@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
@@ -115,13 +115,13 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 	return c
 }
 
-// Holds implements check.Holder: of the partitions a reader reads, the messages this
+// Holds implements fate.Holder: of the partitions a reader reads, the messages this
 // broker still holds that the reader could yet get — all of its log when it is a down
 // replica of a partition left without a leader, and, when it is the live leader, what
 // lies above the HW (or past the group's committed offset, when every consumer of the
 // reader is down).
-func (b *Broker) Holds(v sim.View, r check.Reader) []check.Held {
-	var out []check.Held
+func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
+	var out []fate.Held
 	_, up := v.Node(b.name)
 	for _, tp := range b.replicas.TPs() {
 		if !r.Reads(tp.Topic) {
@@ -130,24 +130,24 @@ func (b *Broker) Holds(v sim.View, r check.Reader) []check.Held {
 		p := b.replicas.partitions[tp]
 		leader, live := protocol.LiveLeader(v, tp)
 		var from int64
-		var where check.Reason
+		var where fate.Reason
 		args := []string{"partition", tp.String(), "broker", b.name}
 		switch {
 		case !live && !up:
-			where = check.Because(check.HeldOffline, args...)
+			where = fate.Because(fate.HeldOffline, args...)
 		case live && leader == b.name && r.Down:
 			from = max(protocol.CommittedOffset(v, r.Group, tp), 0)
-			where = check.Because(check.HeldForReader, args...)
+			where = fate.Because(fate.HeldForReader, args...)
 		case live && leader == b.name:
 			from = p.HW
-			where = check.Because(check.HeldAboveHW, args...)
+			where = fate.Because(fate.HeldAboveHW, args...)
 		default:
 			continue
 		}
 		for _, batch := range p.Log.Read(from, p.LEO()) {
 			for _, rec := range batch.Records {
 				if m := rec.Msg(); m != "" && rec.Offset >= from {
-					out = append(out, check.Held{Msg: m, Where: where})
+					out = append(out, fate.Held{Msg: m, Where: where})
 				}
 			}
 		}

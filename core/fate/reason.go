@@ -1,9 +1,6 @@
-package check
+package fate
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Lang is a language the playground speaks.
 type Lang string
@@ -94,6 +91,3 @@ func placeholders(tmpl string) []string {
 }
 
 var templates = map[Lang]map[Code]string{En: english, Zh: chinese}
-
-func ms(v int64) string { return strconv.FormatInt(v, 10) }
-func num(v int) string  { return strconv.Itoa(v) }

@@ -1,4 +1,4 @@
-package check
+package fate
 
 // The reason codes. A fate's reason is one or more of them, in this order: what the
 // message is, then why.

@@ -1,4 +1,4 @@
-package check
+package fate
 
 var chinese = map[Code]string{
 	OneEffect:      "在 {output} 中恰好生效一次",

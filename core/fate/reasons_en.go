@@ -1,4 +1,4 @@
-package check
+package fate
 
 var english = map[Code]string{
 	OneEffect:      "one effect in {output}",

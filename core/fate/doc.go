@@ -1,0 +1,6 @@
+// Package fate is the ledger's vocabulary, shared by the checker (core/check) and the
+// nodes it asks: a message's fate (delivered, duplicated, lost, unavailable, failed), the
+// reason for it as a value — codes with arguments, rendered from one table per language
+// (reasons_en.go, reasons_zh.go) so that the languages cannot drift — and the question a
+// node that holds messages answers (Holder).
+package fate

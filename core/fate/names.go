@@ -1,0 +1,43 @@
+package fate
+
+import (
+	"slices"
+
+	"deliverylab/core/sim"
+)
+
+// Name is a message's outcome (SCENE-FORMAT.md, Fates and verdict).
+type Name string
+
+// The fates.
+const (
+	Delivered   Name = "delivered"
+	Duplicated  Name = "duplicated"
+	Lost        Name = "lost"
+	Unavailable Name = "unavailable"
+	Failed      Name = "failed"
+)
+
+// Reader is the consumer side of an output: the topics it reads, its group, and whether
+// every consumer feeding it is down.
+type Reader struct {
+	Topics []string
+	Group  string
+	Down   bool
+}
+
+// Reads reports whether the reader reads a topic.
+func (r Reader) Reads(topic string) bool { return slices.Contains(r.Topics, topic) }
+
+// Held is a message without an effect that a node still holds where a reader could yet
+// get it, and where.
+type Held struct {
+	Msg   string
+	Where Reason
+}
+
+// Holder is a node that holds messages (a broker's logs): it says which of them a reader
+// could still get.
+type Holder interface {
+	Holds(v sim.View, r Reader) []Held
+}
