@@ -36,7 +36,10 @@ func (o Observation) Describe() string {
 	b.WriteString(" ")
 	b.WriteString(string(o.Event))
 	if o.Partition != "" {
-		b.WriteString(" " + o.Partition + "@" + itoa(o.Offset))
+		b.WriteString(" " + o.Partition)
+		if o.hasOffset() {
+			b.WriteString("@" + itoa(o.Offset))
+		}
 	}
 	if len(o.Msgs) > 0 {
 		b.WriteString(" [" + strings.Join(o.Msgs, " ") + "]")
@@ -68,6 +71,12 @@ func (o Observation) Describe() string {
 		b.WriteString(" wire=#" + itoa(o.WireID))
 	}
 	return b.String()
+}
+
+// hasOffset reports whether the observation's event fills Offset.
+func (o Observation) hasOffset() bool {
+	s, ok := LookupEvent(string(o.Event))
+	return !ok || slices.Contains(s.Fields, FieldOffset)
 }
 
 // Detail is what a trigger's `detail` matches for this observation, as its event's

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -109,6 +108,9 @@ func (fetchRetry) Describe() string        { return "timer consumer fetch" }
 func (t fetchTimeout) Describe() string    { return "timer consumer fetch-timeout " + t.TP.String() }
 func (t resetRetry) Describe() string      { return "timer consumer reset " + t.TP.String() }
 
+// maxPollIntervalMs is max.poll.interval.ms's default: the consumer's rebalance timeout.
+const maxPollIntervalMs = 300000
+
 // NewConsumer makes a consumer client for one group member.
 func NewConsumer(cfg ConsumerConfig, group, member string, bootstrap, topics []string) *Consumer {
 	c := &Consumer{cfg: cfg, group: group, member: member, md: metadata{Bootstrap: bootstrap, Topics: topics}}
@@ -200,7 +202,7 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
 	// rightly hold it that long.
 	c.groupRequest(env, c.coordinator, protocol.JoinGroupRequest{Group: c.group, Member: c.member, Topics: c.md.Topics,
-		SessionTimeoutMs: c.cfg.SessionTimeoutMs}, group.RebalanceTimeoutMs+5000)
+		SessionTimeoutMs: c.cfg.SessionTimeoutMs, RebalanceTimeoutMs: maxPollIntervalMs}, maxPollIntervalMs+5000)
 }
 
 func (c *Consumer) findLater(env *sim.Env) { env.After(c.cfg.RetryBackoffMs, findRetry{}) }

@@ -20,10 +20,6 @@ type Config struct {
 	CommitTimeoutMs         int64 // offsets.commit.timeout.ms
 }
 
-// RebalanceTimeoutMs is max.poll.interval.ms's default: how long a rebalance waits for
-// members that have not rejoined.
-const RebalanceTimeoutMs = 300000
-
 // Host is what the coordinator needs of the broker it runs on.
 type Host interface {
 	// IsLeader reports whether the broker leads a partition.

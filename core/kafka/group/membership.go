@@ -42,11 +42,12 @@ type group struct {
 }
 
 type member struct {
-	Name             string
-	Topics           []string
-	SessionTimeoutMs int64
-	LastHeartbeatMs  int64
-	Joined           bool
+	Name               string
+	Topics             []string
+	SessionTimeoutMs   int64
+	RebalanceTimeoutMs int64 // the member's max.poll.interval.ms
+	LastHeartbeatMs    int64
+	Joined             bool
 }
 
 type joinWaiter struct {
@@ -82,6 +83,16 @@ func (g *group) clone() *group {
 	return &c
 }
 
+// rebalanceTimeoutMs is how long a rebalance waits for members that have not rejoined:
+// the longest rebalance timeout of the members, as GroupMetadata.rebalanceTimeoutMs.
+func (g *group) rebalanceTimeoutMs() int64 {
+	var out int64
+	for _, m := range g.Members {
+		out = max(out, m.RebalanceTimeoutMs)
+	}
+	return out
+}
+
 func (c *Coordinator) groupFor(name string) *group {
 	g := c.groups[name]
 	if g == nil {
@@ -104,6 +115,7 @@ func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protoco
 	}
 	m.Topics = req.Topics
 	m.SessionTimeoutMs = req.SessionTimeoutMs
+	m.RebalanceTimeoutMs = req.RebalanceTimeoutMs
 	m.Joined = true
 	touch(env, g, m)
 	g.Waiting = append(g.Waiting, joinWaiter{From: from, Member: req.Member})
@@ -114,7 +126,7 @@ func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protoco
 				o.Joined = false
 			}
 		}
-		delay := int64(RebalanceTimeoutMs)
+		delay := g.rebalanceTimeoutMs()
 		if g.New {
 			delay = c.cfg.InitialRebalanceDelayMs
 		}
@@ -258,5 +270,5 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 	for _, o := range g.Members {
 		o.Joined = false
 	}
-	env.After(RebalanceTimeoutMs, joinDeadline{Group: g.Name})
+	env.After(g.rebalanceTimeoutMs(), joinDeadline{Group: g.Name})
 }

@@ -31,10 +31,11 @@ func (m FindCoordinatorResponse) Describe() string {
 // JoinGroupRequest joins (or rejoins) a consumer group.
 type JoinGroupRequest struct {
 	request
-	Group            string
-	Member           string // the application's name: one member per consumer app
-	Topics           []string
-	SessionTimeoutMs int64
+	Group              string
+	Member             string // the application's name: one member per consumer app
+	Topics             []string
+	SessionTimeoutMs   int64
+	RebalanceTimeoutMs int64 // max.poll.interval.ms: how long a rebalance may wait for the member
 }
 
 func (JoinGroupRequest) Kind() string { return "JoinGroup" }

@@ -1,0 +1,411 @@
+package kafka_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/server"
+	"deliverylab/core/props"
+	"deliverylab/core/sim"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestKafka runs the scripts in testdata/*.txt (cockroachdb/datadriven, as etcd raft's
+// tests do): each builds a cluster, drives producers and consumers through the real
+// clients, injects faults, runs virtual time and prints what happened. Regenerate the
+// expected output with `go test ./core/kafka -rewrite` and read the diff: it is the
+// behaviour.
+//
+// Commands:
+//
+//	cluster brokers=N [cluster.config key=value ...]   the cluster (before start)
+//	topic NAME [partitions=N] [rf=N] [leaders=(broker-1,...)]
+//	network [latency=MS] [link=(a,b,MS)]...            link latency overrides
+//	start                                              build the world; nodes boot at 0 ms
+//	producer NAME [producer config key=value ...]      a producer client, booting now
+//	consumer NAME group=G topics=(T,...) [consumer config key=value ...]
+//	send NAME [n=N] [topic=T] [key=K]                  hand N records to a producer now
+//	commit NAME                                        a consumer commits its positions
+//	run ms=N [nowire]                                  run N ms of virtual time (nowire:
+//	                                                   leave out sends and receipts)
+//	crash NODE | restart NODE | cut A B | heal A B     faults, now, or with
+//	  [when=EVENT] [message=MSG]                       at the first such protocol point
+//	log TP                                             every replica of a partition
+//	state TP                                           the controller's record of it
+//	committed GROUP TP                                 the group's committed offset
+//
+// Every command prints the trace lines it caused (background traffic left out), and
+// every event is followed by a check of every broker's invariants.
+func TestKafka(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		h := &harness{t: t, cluster: kafka.Cluster{Config: server.DefaultConfig()}, latencyMs: 5, apps: map[string]app{}}
+		datadriven.RunTest(t, path, h.do)
+	})
+}
+
+type harness struct {
+	t         *testing.T
+	cluster   kafka.Cluster
+	latencyMs int64
+	links     map[[2]string]int64
+	w         *sim.World
+	printed   int // trace lines printed so far
+	apps      map[string]app
+}
+
+// app is a test node around a client.
+type app interface {
+	sim.Node
+	act(env *sim.Env, t testing.TB, td *datadriven.TestData) error
+}
+
+func (h *harness) do(t *testing.T, td *datadriven.TestData) string {
+	if err := h.run(td); err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	return h.newLines(td)
+}
+
+func (h *harness) run(td *datadriven.TestData) error {
+	switch td.Cmd {
+	case "cluster":
+		return h.setCluster(td)
+	case "topic":
+		return h.addTopic(td)
+	case "network":
+		return h.setNetwork(td)
+	case "start":
+		h.start()
+	case "producer":
+		return h.addProducer(td)
+	case "consumer":
+		return h.addConsumer(td)
+	case "send", "commit":
+		return h.act(td)
+	case "run":
+		return h.advance(td)
+	case "crash", "restart":
+		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), Node: h.arg(td, 0)})
+	case "cut", "heal":
+		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), From: h.arg(td, 0), To: h.arg(td, 1)})
+	case "log", "state", "committed":
+		return nil // printed by newLines
+	default:
+		return fmt.Errorf("unknown command %q", td.Cmd)
+	}
+	return nil
+}
+
+// inject applies a fault now, or arms it for a protocol point (when=EVENT, message=MSG).
+func (h *harness) inject(td *datadriven.TestData, f sim.Fault) {
+	var event, msg string
+	if !td.MaybeScanArgs(h.t, "when", &event) {
+		h.w.Inject(f)
+		return
+	}
+	td.MaybeScanArgs(h.t, "message", &msg)
+	h.w.AddTrigger(sim.Trigger{Event: sim.Event(event), Message: msg, Fault: f})
+}
+
+// arg is the i-th bare word of the command line.
+func (h *harness) arg(td *datadriven.TestData, i int) string {
+	if i >= len(td.CmdArgs) {
+		h.t.Fatalf("%s: %s needs %d arguments", td.Pos, td.Cmd, i+1)
+	}
+	return td.CmdArgs[i].Key
+}
+
+func (h *harness) setCluster(td *datadriven.TestData) error {
+	for _, a := range td.CmdArgs {
+		if a.Key == "brokers" {
+			n, err := strconv.Atoi(a.Vals[0])
+			if err != nil {
+				return err
+			}
+			h.cluster.Brokers = n
+			continue
+		}
+		if err := server.ConfigKeys.Set(&h.cluster.Config, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
+			return fmt.Errorf("%s: %w", a.Key, err)
+		}
+	}
+	return h.cluster.Config.Validate()
+}
+
+func (h *harness) addTopic(td *datadriven.TestData) error {
+	t := kafka.Topic{Name: h.arg(td, 0), Partitions: 1, RF: min(3, h.cluster.Brokers)}
+	td.MaybeScanArgs(h.t, "partitions", &t.Partitions)
+	td.MaybeScanArgs(h.t, "rf", &t.RF)
+	if a, ok := td.Arg("leaders"); ok {
+		t.Leaders = a.Vals
+	}
+	h.cluster.Topics = append(h.cluster.Topics, t)
+	return nil
+}
+
+func (h *harness) setNetwork(td *datadriven.TestData) error {
+	td.MaybeScanArgs(h.t, "latency", &h.latencyMs)
+	for _, a := range td.CmdArgs {
+		if a.Key != "link" {
+			continue
+		}
+		if len(a.Vals) != 3 {
+			return fmt.Errorf("link=(a,b,ms)")
+		}
+		ms, err := strconv.ParseInt(a.Vals[2], 10, 64)
+		if err != nil {
+			return err
+		}
+		if h.links == nil {
+			h.links = map[[2]string]int64{}
+		}
+		h.links[[2]string{a.Vals[0], a.Vals[1]}] = ms
+	}
+	return nil
+}
+
+func (h *harness) start() {
+	h.cluster.Groups = true
+	h.w = sim.NewWorld(sim.Config{Seed: 1, LatencyMs: h.latencyMs, LinkLatencyMs: h.links})
+	h.w.Add(h.cluster.NewController(), 0)
+	for _, b := range h.cluster.NewBrokers() {
+		h.w.Add(b, 0)
+	}
+	h.step(0)
+}
+
+func (h *harness) addProducer(td *datadriven.TestData) error {
+	cfg := clients.DefaultProducerConfig()
+	cfg.EnableIdempotence = false // the idempotent producer is not modelled yet
+	for _, a := range td.CmdArgs[1:] {
+		if err := clients.ProducerKeys.Set(&cfg, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
+			return fmt.Errorf("%s: %w", a.Key, err)
+		}
+	}
+	if err := cfg.Resolve(); err != nil {
+		return err
+	}
+	name := h.arg(td, 0)
+	p := &producerApp{name: name, client: clients.NewProducer(cfg, h.cluster.BrokerNames(), h.topicNames())}
+	h.apps[name] = p
+	h.w.Add(p, h.w.NowMs())
+	h.step(h.w.NowMs())
+	return nil
+}
+
+func (h *harness) addConsumer(td *datadriven.TestData) error {
+	cfg := clients.DefaultConsumerConfig()
+	var group string
+	var topics []string
+	for _, a := range td.CmdArgs[1:] {
+		switch a.Key {
+		case "group":
+			group = a.Vals[0]
+		case "topics":
+			topics = a.Vals
+		default:
+			if err := clients.ConsumerKeys.Set(&cfg, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
+				return fmt.Errorf("%s: %w", a.Key, err)
+			}
+		}
+	}
+	name := h.arg(td, 0)
+	c := &consumerApp{name: name, client: clients.NewConsumer(cfg, group, name, h.cluster.BrokerNames(), topics)}
+	h.apps[name] = c
+	h.w.Add(c, h.w.NowMs())
+	h.step(h.w.NowMs())
+	return nil
+}
+
+func (h *harness) topicNames() []string {
+	var out []string
+	for _, t := range h.cluster.Topics {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// act runs a command as the named application's handler would, now.
+func (h *harness) act(td *datadriven.TestData) error {
+	a, ok := h.apps[h.arg(td, 0)]
+	if !ok {
+		return fmt.Errorf("no application %q", h.arg(td, 0))
+	}
+	var err error
+	h.w.Act(a.Name(), func(env *sim.Env) { err = a.act(env, h.t, td) })
+	return err
+}
+
+func (h *harness) advance(td *datadriven.TestData) error {
+	var ms int64
+	td.ScanArgs(h.t, "ms", &ms)
+	h.step(h.w.NowMs() + ms)
+	return nil
+}
+
+// step runs every event up to atMs, checking the invariants after each.
+func (h *harness) step(atMs int64) {
+	for next := h.w.NextEventMs(); next >= 0 && next <= atMs; next = h.w.NextEventMs() {
+		h.w.Step()
+		for _, name := range h.w.NodeNames() {
+			if b, ok := nodeAs[*server.Broker](h.w, name); ok {
+				if bad := b.Invariants(h.w); len(bad) > 0 {
+					h.t.Fatalf("at %d ms: %s", h.w.NowMs(), strings.Join(bad, "; "))
+				}
+			}
+		}
+	}
+	h.w.AdvanceClock(atMs)
+}
+
+func nodeAs[T any](w *sim.World, name string) (T, bool) {
+	n, _ := w.Node(name)
+	t, ok := n.(T)
+	return t, ok
+}
+
+// newLines prints what the command caused, or the state it asks for.
+func (h *harness) newLines(td *datadriven.TestData) string {
+	var b strings.Builder
+	switch td.Cmd {
+	case "log":
+		h.printLog(&b, parseTP(h.arg(td, 0)))
+	case "state":
+		st, _ := protocol.ControllerState(h.w, parseTP(h.arg(td, 0)))
+		fmt.Fprintln(&b, st.Describe())
+	case "committed":
+		fmt.Fprintln(&b, protocol.CommittedOffset(h.w, h.arg(td, 0), parseTP(h.arg(td, 1))))
+	}
+	if h.w == nil {
+		return b.String()
+	}
+	lines := h.w.Trace().Texts(false)
+	nowire := td.HasArg("nowire")
+	for _, l := range lines[h.printed:] {
+		if _, rest, _ := strings.Cut(l, " "); !nowire || !(strings.HasPrefix(rest, "send ") || strings.HasPrefix(rest, "recv ")) {
+			fmt.Fprintln(&b, l)
+		}
+	}
+	h.printed = len(lines)
+	return b.String()
+}
+
+// printLog prints every hosted replica of a partition: its role, epoch, HW, LEO and ISR
+// as the broker holds them, then its batches.
+func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
+	for _, name := range h.cluster.BrokerNames() {
+		br, _ := nodeAs[*server.Broker](h.w, name)
+		p := br.Replicas().Partition(tp)
+		if p == nil {
+			continue
+		}
+		_, up := h.w.Node(name)
+		st := p.State()
+		role := "follower"
+		if p.IsLeader() {
+			role = "leader"
+		}
+		if !up {
+			role = "down"
+		}
+		fmt.Fprintf(b, "%s %s epoch=%d hw=%d leo=%d isr=[%s]\n", name, role, st.LeaderEpoch, p.HW, p.LEO(), strings.Join(st.ISR, ","))
+		for _, batch := range p.Log.Batches() {
+			var bodies []string
+			for _, r := range batch.Records {
+				bodies = append(bodies, r.Body.Describe())
+			}
+			fmt.Fprintf(b, "  %d..%d e%d %s\n", batch.BaseOffset, batch.LastOffset(), batch.LeaderEpoch, strings.Join(bodies, " "))
+		}
+	}
+}
+
+func parseTP(s string) protocol.TP {
+	i := strings.LastIndexByte(s, '-')
+	n, _ := strconv.Atoi(s[i+1:])
+	return protocol.TP{Topic: s[:i], Partition: int32(n)}
+}
+
+// producerApp hands records to a producer client and writes down how each send ended.
+type producerApp struct {
+	name   string
+	client *clients.Producer
+	sent   int
+}
+
+func (p *producerApp) Name() string                        { return p.name }
+func (p *producerApp) Start(*sim.Env)                      {}
+func (p *producerApp) Crash()                              { p.client.Reset() }
+func (p *producerApp) Clone() sim.Node                     { c := *p; c.client = p.client.Clone(); return &c }
+func (p *producerApp) Receive(env *sim.Env, m sim.Message) { p.report(env, p.client.Receive(env, m)) }
+func (p *producerApp) Fire(env *sim.Env, t sim.Payload)    { p.report(env, p.client.Fire(env, t)) }
+
+func (p *producerApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error {
+	n, topic, key := 1, "", ""
+	td.MaybeScanArgs(t, "n", &n)
+	td.MaybeScanArgs(t, "topic", &topic)
+	td.MaybeScanArgs(t, "key", &key)
+	if topic == "" {
+		topic = "orders"
+	}
+	for range n {
+		p.sent++
+		id := fmt.Sprintf("%s#%d", p.name, p.sent)
+		p.report(env, p.client.Send(env, topic, key, strconv.Itoa(p.sent), id))
+	}
+	return nil
+}
+
+func (p *producerApp) report(env *sim.Env, done []clients.Completion) {
+	for _, c := range done {
+		if c.Err != "" {
+			env.Note(fmt.Sprintf("failed [%s] %s", strings.Join(c.Msgs, " "), c.Err))
+			continue
+		}
+		env.Note(fmt.Sprintf("acked [%s] %s@%d", strings.Join(c.Msgs, " "), c.TP, c.Offset))
+	}
+}
+
+// consumerApp polls whenever its client has records and writes down what it got.
+type consumerApp struct {
+	name   string
+	client *clients.Consumer
+}
+
+func (c *consumerApp) Name() string       { return c.name }
+func (c *consumerApp) Start(env *sim.Env) { c.client.Start(env) }
+func (c *consumerApp) Crash()             { c.client.Reset() }
+func (c *consumerApp) Clone() sim.Node    { n := *c; n.client = c.client.Clone(); return &n }
+func (c *consumerApp) Receive(env *sim.Env, m sim.Message) {
+	c.handle(env, c.client.Receive(env, m))
+}
+func (c *consumerApp) Fire(env *sim.Env, t sim.Payload) { c.handle(env, c.client.Fire(env, t)) }
+
+func (c *consumerApp) act(env *sim.Env, _ testing.TB, _ *datadriven.TestData) error {
+	if !c.client.Commit(env) {
+		return fmt.Errorf("%s has nothing to commit (state %s)", c.name, c.client.State)
+	}
+	return nil
+}
+
+func (c *consumerApp) handle(env *sim.Env, evs []clients.ConsumerEvent) {
+	for _, e := range evs {
+		switch e.Kind {
+		case clients.RecordsReady, clients.AssignedNow, clients.Rebalancing:
+			for _, r := range c.client.Poll(env) {
+				env.Note(fmt.Sprintf("polled %s %s@%d", r.Msg, r.TP, r.Offset))
+			}
+		case clients.Committed:
+			env.Note("committed")
+		case clients.CommitFailed:
+			env.Note("commit failed " + e.Err)
+		case clients.Stopped:
+			env.Note("stopped " + e.Err)
+		}
+	}
+}
