@@ -45,7 +45,7 @@ test-wasm:
 # -count=1: the result depends on web/main.wasm and on Chromium, which the test cache
 # does not see.
 test-browser: wasm browser-deps
-	$(GO) test -count=1 -v ./browsertest/
+	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
 
 # Chromium drives the browser tests; fonts-noto-cjk lets screenshots show the Chinese UI.
 browser-deps:
@@ -61,7 +61,7 @@ browser-deps:
 
 bench: wasm browser-deps
 	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
-	$(GO) test -run '^$$' -bench PausedPageCPU -benchtime 1x ./browsertest/
+	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench PausedPageCPU -benchtime 1x ./browsertest/
 	@echo "main.wasm:    $$(stat -c %s $(WASM)) bytes"
 	@echo "main.wasm.gz: $$(stat -c %s $(WASM).gz) bytes"
 

@@ -63,21 +63,11 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		_ = enc.Encode(rep)
 		return 0
 	}
-	for _, line := range r.World.Trace().Texts(false) {
-		fmt.Fprintln(stdout, captioned(s, line))
+	for _, line := range r.Timeline() {
+		fmt.Fprintln(stdout, line)
 	}
 	printLedger(stdout, rep)
 	return 0
-}
-
-// captioned shows a narration step of the trace ("42 narrate 1") with its English text.
-func captioned(s *scene.Scene, line string) string {
-	var at int64
-	var i int
-	if n, _ := fmt.Sscanf(line, "%d narrate %d", &at, &i); n == 2 && i >= 0 && i < len(s.Narration) {
-		return fmt.Sprintf("%d ---- %s", at, s.Narration[i].Text.En)
-	}
-	return line
 }
 
 func printLedger(w io.Writer, rep scene.Report) {

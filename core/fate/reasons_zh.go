@@ -12,7 +12,7 @@ var chinese = map[Code]string{
 	HeldAboveHW:    " {broker} 上 {partition} 的高水位之上",
 	HeldForReader:  " {broker} 上的 {partition}，等待已宕机的消费者",
 	AckedAtOffset:  "在 {ms} 毫秒被确认（{partition} 的位移 {offset}）",
-	AckedNoWait:    "在 {ms} 毫秒被确认，但没有等待 broker（acks=0）",
+	AckedNoWait:    "在 {ms} 毫秒被确认（acks=0：没有等待 broker 的应答）",
 	AckedAt:        "在 {ms} 毫秒被确认",
 	Truncated:      "，随后在 {ms} 毫秒从 {node} 的日志中被截断：它跟随的新 leader 从未拥有它",
 	CrashedBefore:  "，在 {polled} 毫秒被拉取、{committed} 毫秒提交了位移，但消费者在处理前崩溃",

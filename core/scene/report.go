@@ -83,3 +83,17 @@ func (r *Run) Check(rep Report) []string {
 	sort.Strings(bad)
 	return bad
 }
+
+// Timeline is the run's readable trace: background traffic left out, and each narration
+// step ("42 narrate 1") shown with its English caption ("42 ---- …").
+func (r *Run) Timeline() []string {
+	lines := r.World.Trace().Texts(false)
+	for i, line := range lines {
+		var at int64
+		var n int
+		if k, _ := fmt.Sscanf(line, "%d narrate %d", &at, &n); k == 2 && n >= 0 && n < len(r.Scene.Narration) {
+			lines[i] = fmt.Sprintf("%d ---- %s", at, r.Scene.Narration[n].Text.En)
+		}
+	}
+	return lines
+}

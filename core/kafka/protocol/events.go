@@ -34,7 +34,7 @@ func init() {
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs, sim.FieldErr, sim.FieldWireID},
 			Detail: "the error, or empty", DetailOf: errDetail},
 		sim.EventSpec{Event: ClientError, Where: "producer, consumer",
-			When:   "a client got an error (retried ones too), or a sink write was refused",
+			When:   "a client got an error (retried ones too), or a consumer's write to its sink was refused",
 			Fields: []sim.Field{sim.FieldErr, sim.FieldMsgs, sim.FieldPartition},
 			Detail: "the error name", DetailOf: errDetail},
 		sim.EventSpec{Event: OffsetCommitted, Where: "coordinator broker",
