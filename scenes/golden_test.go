@@ -43,16 +43,11 @@ func TestGoldenTraceOfEveryShippedScene(t *testing.T) {
 // golden runs a shipped scene to its end and renders its golden file.
 func golden(t *testing.T, name string) string {
 	t.Helper()
-	data, err := scenes.Read(name)
-	require.NoError(t, err)
-	s, err := scene.Parse(name+".yaml", data)
-	require.NoError(t, err)
-	r := s.NewRun()
-	r.ToEnd()
+	r := runShipped(t, name)
 	rep := r.Judge()
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s\n\n", name, s.Title.En)
+	fmt.Fprintf(&b, "# %s: %s\n\n", name, r.Scene.Title.En)
 	for _, line := range r.Timeline() {
 		fmt.Fprintln(&b, line)
 	}

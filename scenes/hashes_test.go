@@ -26,12 +26,7 @@ const hashesFile = "testdata/trace-hashes.txt"
 func TestTraceHashesArePinnedOnEveryPlatform(t *testing.T) {
 	var got strings.Builder
 	for _, name := range scenes.Names() {
-		data, err := scenes.Read(name)
-		require.NoError(t, err)
-		s, err := scene.Parse(name+".yaml", data)
-		require.NoError(t, err)
-		r := s.NewRun()
-		r.ToEnd()
+		r := runShipped(t, name)
 		fmt.Fprintf(&got, "%s %s %d\n", name, r.World.Trace().Hash(), r.World.EventsRun())
 	}
 	if *update {
@@ -41,4 +36,16 @@ func TestTraceHashesArePinnedOnEveryPlatform(t *testing.T) {
 	want, err := os.ReadFile(hashesFile)
 	require.NoError(t, err, "run `go test ./scenes -update` once to create it")
 	assert.Equal(t, string(want), got.String(), "a scene's run changed: if on purpose, regenerate with `go test ./scenes -update`")
+}
+
+// runShipped runs a shipped scene to its end.
+func runShipped(t *testing.T, name string) *scene.Run {
+	t.Helper()
+	data, err := scenes.Read(name)
+	require.NoError(t, err)
+	s, err := scene.Parse(name+".yaml", data)
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	return r
 }

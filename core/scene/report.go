@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 
 	"deliverylab/core/check"
 )
@@ -80,7 +79,7 @@ func (r *Run) Check(rep Report) []string {
 			bad = append(bad, fmt.Sprintf("anomalies.%s: expected %s, got %d", k, e.Anomalies[k], got))
 		}
 	}
-	sort.Strings(bad)
+	slices.Sort(bad)
 	return bad
 }
 

@@ -2,7 +2,7 @@ package scene
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,7 +68,7 @@ func (p *parser) mapping(n *yaml.Node, path string, allowed ...string) map[strin
 		name := join(path, k.Value)
 		if !ok[k.Value] {
 			sorted := append([]string(nil), allowed...)
-			sort.Strings(sorted)
+			slices.Sort(sorted)
 			p.fail(k, name, "unknown key; expected one of: %s", strings.Join(sorted, ", "))
 			return out
 		}
