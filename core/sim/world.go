@@ -132,17 +132,6 @@ func (w *World) InFlight() []Message {
 	return slices.SortedFunc(maps.Values(w.inFlight), func(a, b Message) int { return cmp.Compare(a.ID, b.ID) })
 }
 
-// AnyInFlight reports whether some message on the wire satisfies pred (in no particular
-// order: only for yes-or-no questions).
-func (w *World) AnyInFlight(pred func(Message) bool) bool {
-	for _, m := range w.inFlight {
-		if pred(m) {
-			return true
-		}
-	}
-	return false
-}
-
 // PendingFaults reports whether a scheduled fault, undo, narration step or node start
 // is still ahead: a run with one has not settled.
 func (w *World) PendingFaults() bool { return w.scheduled > 0 }

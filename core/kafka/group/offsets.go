@@ -77,6 +77,3 @@ func (c *Coordinator) CommittedOffset(log *storage.Log, hw int64, group string, 
 	}
 	return offset
 }
-
-// PendingCommits counts the commits waiting for the HW.
-func (c *Coordinator) PendingCommits() int { return len(c.pending) }

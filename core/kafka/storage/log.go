@@ -34,7 +34,6 @@ func (l *Log) LEO() int64 {
 // Batches is the whole log, oldest first; callers must not change it.
 func (l *Log) Batches() []protocol.RecordBatch { return l.batches }
 
-// Epochs is the leader epoch cache, oldest first; callers must not change it.
 func (l *Log) Epochs() []EpochEntry { return l.epochs }
 
 // LastEpoch is the leader epoch of the last batch, or -1 for an empty log.
