@@ -295,3 +295,6 @@ func (c *Consumer) batchDone(env *sim.Env) {
 	c.batchOpen = false
 	c.poll(env)
 }
+
+// MemberID is the member id of the application's consumer client.
+func (c *Consumer) MemberID() string { return c.client.MemberID() }

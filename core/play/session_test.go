@@ -2,6 +2,7 @@ package play
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,13 +23,28 @@ func TestScenesListsEveryShippedSceneInBothLanguages(t *testing.T) {
 func TestClickingTheLeaderOfAcks1LosesAMessage(t *testing.T) {
 	s, err := Load("acks-1-lost")
 	require.NoError(t, err)
-	// At 300 ms broker-1 has acknowledged records its far-away followers have not
-	// fetched yet (the browser test clicks at the same moment).
-	s.Advance(300)
+	// As the browser test does: stop when broker-1's first answer is on the wire, drop
+	// the copies it sent its far-away followers, and crash it: an acknowledged message
+	// only broker-1 had.
+	inFlight := func(from, kind string) []Flight {
+		var out []Flight
+		for _, f := range s.State().InFlight {
+			if f.From == from && f.Kind == kind && (kind != "FetchResponse" || strings.Contains(f.Label, "#")) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	for len(inFlight("broker-1", "ProduceResponse")) == 0 {
+		require.True(t, s.Step(), "broker-1 answers a produce request")
+	}
+	for _, f := range inFlight("broker-1", "FetchResponse") {
+		require.NoError(t, s.Inject(`{"drop": "message", "id": `+strconv.FormatInt(f.ID, 10)+`}`))
+	}
 	require.NoError(t, s.Inject(`{"crash": "broker-1"}`))
 	st := s.State()
 	assert.False(t, nodeNamed(st, "broker-1").Up)
-	assert.Contains(t, st.Faults[0], "crash broker-1")
+	assert.Contains(t, st.Faults[len(st.Faults)-1], "crash broker-1")
 	s.RunToEnd()
 	st = s.State()
 	assert.True(t, st.Ended)

@@ -235,7 +235,10 @@ var keysRows = []keysRow{
 		pre: append(append([]keysEdit(nil), keysFailingSends...), keysEdit{"apps/0/config/request.timeout.ms", "200"}),
 		set: keysEdit{"apps/0/config/delivery.timeout.ms", "400"}},
 	{key: "producer.config.linger.ms", set: keysEdit{"apps/0/config/linger.ms", "20"}},
-	{key: "producer.config.max.in.flight.requests.per.connection", set: keysEdit{"apps/0/config/max.in.flight.requests.per.connection", "1"}},
+	// p1#2's answer is lost: with one request in flight to its broker, p1#4 waits behind it
+	{key: "producer.config.max.in.flight.requests.per.connection",
+		pre: append([]keysEdit{{"apps/0/send/interval.ms", "100"}}, keysDroppedResponse...),
+		set: keysEdit{"apps/0/config/max.in.flight.requests.per.connection", "1"}},
 
 	// consumer config
 	{key: "consumer.config.enable.auto.commit", set: keysEdit{"apps/1/config/enable.auto.commit", "true"}},
@@ -295,6 +298,9 @@ func TestKeysAreNotInert(t *testing.T) {
 // keysPresentation are keys that do not change a run by design: titles, captions and
 // the expectation are read by people and by `check`, not by the simulation.
 var keysPresentation = map[string]keysEdit{
+	// simulator-only tells the conformance suite not to run the scene on a real cluster
+	// (cmd/deliverylab's TestConformSkipsSimulatorOnlyScenes); the run is the same.
+	"simulator-only": {"simulator-only", "a historical toggle"},
 	"title":          {"title", "{en: t, zh: t}"},
 	"summary":        {"summary", "{en: s, zh: s}"},
 	"narration[].en": {"narration/0/en", "other words"},

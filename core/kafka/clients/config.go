@@ -2,6 +2,7 @@ package clients
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"deliverylab/core/kafka/protocol"
@@ -158,3 +159,46 @@ func (c ConsumerConfig) CheckSessionTimeout(minMs, maxMs int64) error {
 	}
 	return nil
 }
+
+// Properties is the producer configuration as Kafka's client properties, every key the
+// table models with its effective value (the conformance suite gives them to the real
+// client, so that it runs with the simulated client's settings, defaults included).
+func (c ProducerConfig) Properties() map[string]string {
+	return map[string]string{
+		"acks":                                  c.Acks.String(),
+		"retries":                               strconv.FormatInt(c.Retries, 10),
+		"retry.backoff.ms":                      ms(c.RetryBackoffMs),
+		"retry.backoff.max.ms":                  ms(c.RetryBackoffMaxMs),
+		"request.timeout.ms":                    ms(c.RequestTimeoutMs),
+		"delivery.timeout.ms":                   ms(c.DeliveryTimeoutMs),
+		"linger.ms":                             ms(c.LingerMs),
+		"max.in.flight.requests.per.connection": strconv.Itoa(c.MaxInFlight),
+		"enable.idempotence":                    strconv.FormatBool(c.EnableIdempotence),
+		"reconnect.backoff.max.ms":              ms(reconnectBackoffMs),
+	}
+}
+
+// Properties is the consumer configuration as Kafka's client properties, every key the
+// table models with its effective value, and the choices the simulated client makes
+// (the range assignor, the classic protocol, max.poll.interval.ms).
+func (c ConsumerConfig) Properties() map[string]string {
+	return map[string]string{
+		"enable.auto.commit":            strconv.FormatBool(c.EnableAutoCommit),
+		"auto.commit.interval.ms":       ms(c.AutoCommitIntervalMs),
+		"auto.offset.reset":             string(c.AutoOffsetReset),
+		"session.timeout.ms":            ms(c.SessionTimeoutMs),
+		"heartbeat.interval.ms":         ms(c.HeartbeatIntervalMs),
+		"max.poll.records":              strconv.Itoa(c.MaxPollRecords),
+		"fetch.max.wait.ms":             ms(c.FetchMaxWaitMs),
+		"retry.backoff.ms":              ms(c.RetryBackoffMs),
+		"retry.backoff.max.ms":          ms(c.RetryBackoffMaxMs),
+		"request.timeout.ms":            ms(c.RequestTimeoutMs),
+		"isolation.level":               "read_uncommitted",
+		"max.poll.interval.ms":          ms(maxPollIntervalMs),
+		"group.protocol":                "classic",
+		"partition.assignment.strategy": "org.apache.kafka.clients.consumer.RangeAssignor",
+		"reconnect.backoff.max.ms":      ms(reconnectBackoffMs),
+	}
+}
+
+func ms(v int64) string { return strconv.FormatInt(v, 10) }

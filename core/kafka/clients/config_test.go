@@ -42,3 +42,22 @@ func TestConsumerSessionTimeoutBounds(t *testing.T) {
 	c.SessionTimeoutMs = 5000
 	assert.ErrorContains(t, c.CheckSessionTimeout(6000, 1800000), "INVALID_SESSION_TIMEOUT")
 }
+
+// Every key a client table accepts appears in Properties, so a real client is given
+// every setting the simulated one runs with.
+func TestPropertiesCoverEveryKey(t *testing.T) {
+	p, c := DefaultProducerConfig(), DefaultConsumerConfig()
+	for _, side := range []struct {
+		keys  []string
+		props map[string]string
+	}{{ProducerKeys.Keys(), p.Properties()}, {ConsumerKeys.Keys(), c.Properties()}} {
+		for _, k := range side.keys {
+			if k == "transactional.id" {
+				continue // only null is accepted: Kafka's default, no property at all
+			}
+			assert.Contains(t, side.props, k)
+		}
+	}
+	assert.Equal(t, "all", p.Properties()["acks"])
+	assert.Equal(t, "5", p.Properties()["linger.ms"], "Kafka 3.9's client defaults to 0: the real client must be told")
+}

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -30,10 +31,12 @@ func (s ConsumerState) String() string {
 // auto.offset.reset), fetches records below the HW from partition leaders, returns them
 // from Poll, commits positions, auto-commits inside Poll (R18) and heartbeats.
 type Consumer struct {
-	cfg    ConsumerConfig
-	group  string
-	member string
-	md     metadata
+	cfg      ConsumerConfig
+	group    string
+	clientID string // client.id: the application's name
+	member   string // the member id of this incarnation
+	starts   int    // how many times the client started: each start is a new member
+	md       metadata
 
 	State       ConsumerState
 	coordinator string
@@ -111,9 +114,9 @@ func (t resetRetry) Describe() string      { return "timer consumer reset " + t.
 // maxPollIntervalMs is max.poll.interval.ms's default: the consumer's rebalance timeout.
 const maxPollIntervalMs = 300000
 
-// NewConsumer makes a consumer client for one group member.
-func NewConsumer(cfg ConsumerConfig, group, member string, bootstrap, topics []string) *Consumer {
-	c := &Consumer{cfg: cfg, group: group, member: member, md: metadata{Bootstrap: bootstrap, Topics: topics}}
+// NewConsumer makes a consumer client of a group; clientID names it (client.id).
+func NewConsumer(cfg ConsumerConfig, group, clientID string, bootstrap, topics []string) *Consumer {
+	c := &Consumer{cfg: cfg, group: group, clientID: clientID, md: metadata{Bootstrap: bootstrap, Topics: topics}}
 	c.Reset()
 	return c
 }
@@ -179,8 +182,17 @@ func (c *Consumer) PendingCommits() int { return len(c.commits) }
 // AutoCommitIntervalMs is auto.commit.interval.ms.
 func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitIntervalMs }
 
-// Start begins finding the coordinator.
+// MemberID is the member id of this incarnation of the client.
+func (c *Consumer) MemberID() string { return c.member }
+
+// Start begins finding the coordinator. A consumer that starts (or starts again after a
+// crash) is a new member of its group, with a member id of its own: without a
+// group.instance.id, Kafka gives every new KafkaConsumer a new member id (clientId-UUID,
+// GroupMetadata.generateMemberId), so a restarted application does not take its old
+// member's place; the old member stays in the group until its session times out.
 func (c *Consumer) Start(env *sim.Env) {
+	c.starts++
+	c.member = fmt.Sprintf("%s-%d", c.clientID, c.starts)
 	c.lastAutoMs = env.Now()
 	c.md.refresh(env, c.cfg.RequestTimeoutMs)
 	c.findCoordinator(env)
@@ -201,7 +213,7 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	c.State = Joining
 	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
 	// rightly hold it that long.
-	c.groupRequest(env, c.coordinator, protocol.JoinGroupRequest{Group: c.group, Member: c.member, Topics: c.md.Topics,
+	c.groupRequest(env, c.coordinator, protocol.JoinGroupRequest{Group: c.group, Member: c.member, ClientID: c.clientID, Topics: c.md.Topics,
 		SessionTimeoutMs: c.cfg.SessionTimeoutMs, RebalanceTimeoutMs: maxPollIntervalMs}, maxPollIntervalMs+5000)
 }
 

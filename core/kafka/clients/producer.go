@@ -155,9 +155,13 @@ func (p *Producer) assign(env *sim.Env) []Completion {
 	return p.drain(env)
 }
 
+// accumulate appends a record to the partition's last batch while that batch has not been
+// sent, whether or not its linger.ms has passed (RecordAccumulator.tryAppend appends to
+// the deque's last batch until the sender drains it): records sent while the partition
+// waits for a free in-flight slot join one batch. Otherwise it starts a new batch.
 func (p *Producer) accumulate(env *sim.Env, tp protocol.TP, rec protocol.Record, createdMs int64) {
 	q := p.queues[tp]
-	if n := len(q); n > 0 && !q[n-1].InFlight && q[n-1].Attempts == 0 && q[n-1].ReadyAtMs > env.Now() {
+	if n := len(q); n > 0 && !q[n-1].InFlight && q[n-1].Attempts == 0 {
 		q[n-1].Records = append(slices.Clone(q[n-1].Records), rec)
 		return
 	}

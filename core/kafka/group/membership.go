@@ -42,7 +42,8 @@ type group struct {
 }
 
 type member struct {
-	Name               string
+	Name               string // the member id
+	ClientID           string
 	Topics             []string
 	SessionTimeoutMs   int64
 	RebalanceTimeoutMs int64 // the member's max.poll.interval.ms
@@ -110,7 +111,7 @@ func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protoco
 	g := c.groupFor(req.Group)
 	m := g.Members[req.Member]
 	if m == nil {
-		m = &member{Name: req.Member}
+		m = &member{Name: req.Member, ClientID: req.ClientID}
 		g.Members[req.Member] = m
 	}
 	m.Topics = req.Topics

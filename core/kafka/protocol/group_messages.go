@@ -32,7 +32,8 @@ func (m FindCoordinatorResponse) Describe() string {
 type JoinGroupRequest struct {
 	request
 	Group              string
-	Member             string // the application's name: one member per consumer app
+	Member             string // the member id
+	ClientID           string // client.id: the application's name
 	Topics             []string
 	SessionTimeoutMs   int64
 	RebalanceTimeoutMs int64 // max.poll.interval.ms: how long a rebalance may wait for the member

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strconv"
 
 	"deliverylab/core/props"
 )
@@ -76,3 +77,25 @@ func (c Config) Validate() error {
 func (c Config) EffectiveMinISR(replicationFactor int) int {
 	return min(c.MinInsyncReplicas, replicationFactor)
 }
+
+// Properties is the configuration as Kafka's broker properties, every key the table
+// models with its effective value: what a real cluster must be given to behave as the
+// simulated one does (the conformance suite).
+func (c Config) Properties() map[string]string {
+	return map[string]string{
+		"min.insync.replicas":              strconv.Itoa(c.MinInsyncReplicas),
+		"unclean.leader.election.enable":   strconv.FormatBool(c.UncleanLeaderElection),
+		"replica.lag.time.max.ms":          ms(c.ReplicaLagTimeMaxMs),
+		"replica.fetch.wait.max.ms":        ms(c.ReplicaFetchWaitMaxMs),
+		"replica.fetch.backoff.ms":         ms(c.ReplicaFetchBackoffMs),
+		"broker.session.timeout.ms":        ms(c.BrokerSessionTimeoutMs),
+		"broker.heartbeat.interval.ms":     ms(c.BrokerHeartbeatIntervalMs),
+		"group.initial.rebalance.delay.ms": ms(c.GroupInitialRebalanceDelayMs),
+		"group.min.session.timeout.ms":     ms(c.GroupMinSessionTimeoutMs),
+		"group.max.session.timeout.ms":     ms(c.GroupMaxSessionTimeoutMs),
+		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
+		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
+	}
+}
+
+func ms(v int64) string { return strconv.FormatInt(v, 10) }
