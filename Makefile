@@ -12,7 +12,10 @@ WASMEXEC := $(CURDIR)/.ci/go_js_wasm_exec
 # instead of ./...
 WASM_TEST_PKGS := ./core/... ./scenes/...
 
-.PHONY: all wasm serve test fmt-check vet test-native test-wasm test-browser browser-deps bench clean
+# Real runs per scene in `make conformance` (real timing varies; CI uses 1).
+CONFORM_RUNS ?= 3
+
+.PHONY: all wasm serve test fmt-check vet test-native test-wasm test-browser browser-deps bench conformance conformance-note clean
 
 all: wasm
 
@@ -25,7 +28,7 @@ wasm:
 serve: wasm
 	$(GO) run ./cmd/deliverylab serve
 
-test: fmt-check vet test-native test-wasm test-browser
+test: fmt-check vet test-native test-wasm test-browser conformance-note
 
 fmt-check:
 	@unformatted="$$(gofmt -l .)"; \
@@ -59,6 +62,22 @@ browser-deps:
 		exit 1; \
 	fi
 
+# The conformance suite is not part of `make test`: it starts a real Kafka cluster and
+# takes minutes. Say so, and whether this machine could run it.
+conformance-note:
+	@if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then \
+		echo "conformance suite: not part of make test (it runs every scene against a real Kafka cluster): run make conformance"; \
+	else \
+		echo "conformance suite skipped: it needs a JDK 17 and Maven (.ci/run installs them); the tests above need neither"; \
+	fi
+
+# Every shipped scene in the simulator and against a real Apache Kafka 3.9 cluster
+# (conformance/README.md): first the harness's own tests, then the comparison table.
+conformance:
+	@command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 || { echo "make conformance needs a JDK 17 and Maven (Debian: openjdk-17-jdk-headless maven)"; exit 1; }
+	mvn -q -B -f conformance/pom.xml package
+	$(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS)
+
 bench: wasm browser-deps
 	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
 	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench PausedPageCPU -benchtime 1x ./browsertest/
@@ -67,4 +86,4 @@ bench: wasm browser-deps
 
 clean:
 	rm -f $(WASM) $(WASM).gz web/wasm_exec.js
-	rm -rf browsertest/out
+	rm -rf browsertest/out conformance/target

@@ -4,6 +4,7 @@
 //	deliverylab run FILE.yaml [--json]
 //	deliverylab check [FILE ...]
 //	deliverylab serve [--addr 127.0.0.1:8080] [--dir web]
+//	deliverylab conform [--runs N] [--dir conformance] [FILE ...]
 package main
 
 import (
@@ -18,7 +19,8 @@ func main() {
 const usage = `usage:
   deliverylab run FILE.yaml [--json]   run a scene; print the timeline and the ledger (or JSON)
   deliverylab check [FILE ...]         run scenes (all shipped ones when none is named) and check their expect
-  deliverylab serve [--addr A] [--dir D]  serve the browser playground`
+  deliverylab serve [--addr A] [--dir D]  serve the browser playground
+  deliverylab conform [--runs N] [FILE ...]  run scenes in the simulator and against a real Kafka cluster, and compare`
 
 func dispatch(args []string) int {
 	if len(args) == 0 {
@@ -32,6 +34,8 @@ func dispatch(args []string) int {
 		return checkCmd(args[1:], os.Stdout, os.Stderr)
 	case "serve":
 		return serveCmd(args[1:])
+	case "conform":
+		return conformCmd(args[1:], os.Stdout, os.Stderr)
 	}
 	fmt.Fprintf(os.Stderr, "unknown command %q\n%s\n", args[0], usage)
 	return 2

@@ -4,45 +4,82 @@ import (
 	"deliverylab/core/apps"
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
+	"deliverylab/core/sim"
 )
+
+// Facts are what a finished run leaves for the checker, whoever ran it — the simulator,
+// or a real Kafka cluster (the conformance suite): its observations, each sink's effects,
+// and, per output, the messages without an effect that are still held where they could
+// yet be delivered.
+type Facts struct {
+	Observations []sim.Observation
+	Effects      map[string]map[string]int         // sink -> message identity -> effects
+	Held         map[string]map[string]fate.Reason // output -> message identity -> where
+	EndMs        int64
+	EndNote      string
+}
 
 // effector is a sink: its effects in the ledger, per message identity.
 type effector interface {
 	Effects() map[string]int
 }
 
-// Output gathers one output's facts from the world: its effects, and which messages
-// without an effect are still held where they could yet be delivered.
-func (r *Run) Output(name string) check.Output {
-	out := check.Output{Name: name, Effects: map[string]int{}, Held: map[string]fate.Reason{}}
-	var feeders []ConsumerSpec
-	for _, c := range r.Scene.Consumers {
-		switch {
-		case c.Spec.Sink == name && r.Scene.hasSink(name):
-			feeders = append(feeders, c)
-		case c.Name == name && c.Spec.Sink == "":
-			feeders = append(feeders, c)
-			for _, o := range r.World.Observations() {
-				if o.Event == apps.Processed && o.Node == name {
-					for _, m := range o.Msgs {
-						out.Effects[m]++
-					}
+// Facts gathers the facts from the run's world as it stands.
+func (r *Run) Facts() Facts {
+	f := Facts{Observations: r.World.Observations(), Effects: map[string]map[string]int{},
+		Held: map[string]map[string]fate.Reason{}, EndMs: r.World.NowMs(), EndNote: r.EndNote}
+	for _, k := range r.Scene.Sinks {
+		if e, ok := nodeAs[effector](r.World, k.Name); ok {
+			f.Effects[k.Name] = e.Effects()
+		}
+	}
+	for _, name := range r.Scene.Outputs() {
+		effects := r.Scene.output(name, f).Effects
+		f.Held[name] = r.held(effects, r.Scene.feeders(name))
+	}
+	return f
+}
+
+// feeders lists the consumers whose processed records reach an output.
+func (s *Scene) feeders(output string) []ConsumerSpec {
+	var out []ConsumerSpec
+	for _, c := range s.Consumers {
+		if (c.Spec.Sink == output && s.hasSink(output)) || (c.Name == output && c.Spec.Sink == "") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// output is one output's facts for the ledger: a sink's effects as it reports them, or a
+// consumer's processed records when the consumer itself is the output.
+func (s *Scene) output(name string, f Facts) check.Output {
+	out := check.Output{Name: name, Effects: map[string]int{}, Held: f.Held[name]}
+	if e, ok := f.Effects[name]; ok {
+		out.Effects = e
+	}
+	for _, c := range s.Consumers {
+		if c.Name != name || c.Spec.Sink != "" {
+			continue
+		}
+		for _, o := range f.Observations {
+			if o.Event == apps.Processed && o.Node == name {
+				for _, m := range o.Msgs {
+					out.Effects[m]++
 				}
 			}
 		}
 	}
-	if e, ok := nodeAs[effector](r.World, name); ok {
-		out.Effects = e.Effects()
-	}
-	r.markHeld(&out, feeders)
 	return out
 }
 
-// markHeld asks every node that holds messages (fate.Holder) which of them the output's
-// consumers could still get; a message held in several places keeps the first.
-func (r *Run) markHeld(out *check.Output, feeders []ConsumerSpec) {
+// held asks every node that holds messages (fate.Holder) which of those without an
+// effect the output's consumers could still get; a message held in several places
+// keeps the first.
+func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) map[string]fate.Reason {
+	out := map[string]fate.Reason{}
 	if len(feeders) == 0 {
-		return
+		return out
 	}
 	reader := fate.Reader{Group: feeders[0].Group, Down: true}
 	for _, c := range feeders {
@@ -57,9 +94,10 @@ func (r *Run) markHeld(out *check.Output, feeders []ConsumerSpec) {
 			continue
 		}
 		for _, held := range h.Holds(r.World, reader) {
-			if _, seen := out.Held[held.Msg]; !seen && out.Effects[held.Msg] == 0 {
-				out.Held[held.Msg] = held.Where
+			if _, seen := out[held.Msg]; !seen && effects[held.Msg] == 0 {
+				out[held.Msg] = held.Where
 			}
 		}
 	}
+	return out
 }

@@ -33,13 +33,19 @@ type OutputReport struct {
 
 // Judge runs the checker over the run as it stands.
 func (r *Run) Judge() Report {
-	obs := r.World.Observations()
-	l := check.NewLedger(obs)
-	rep := Report{Scene: r.Scene.Name, Seed: r.Scene.Seed, Output: r.Scene.Expect.Output,
-		Errors: check.Errors(obs), Anomalies: check.Anomalies(obs, l.Acked), Outputs: map[string]OutputReport{},
-		TraceHash: r.World.Trace().Hash(), Events: r.World.EventsRun(), EndMs: r.World.NowMs(), EndNote: r.EndNote}
-	for _, name := range r.Scene.Outputs() {
-		res := l.Judge(r.Output(name))
+	rep := r.Scene.Judge(r.Facts())
+	rep.TraceHash, rep.Events = r.World.Trace().Hash(), r.World.EventsRun()
+	return rep
+}
+
+// Judge runs the checker over the facts a run left: the same ledger for a simulated run
+// and for a real one.
+func (s *Scene) Judge(f Facts) Report {
+	l := check.NewLedger(f.Observations)
+	rep := Report{Scene: s.Name, Seed: s.Seed, Output: s.Expect.Output, Errors: check.Errors(f.Observations),
+		Anomalies: check.Anomalies(f.Observations, l.Acked), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
+	for _, name := range s.Outputs() {
+		res := l.Judge(s.output(name, f))
 		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts}
 		if name == rep.Output {
 			rep.Verdict, rep.Messages, rep.Ledger = res.Verdict, res.Counts, res.Fates
@@ -53,12 +59,12 @@ func (r *Run) Judge() Report {
 	return rep
 }
 
-// Check compares a finished run with the scene's expect block; it returns one line per
-// mismatch.
-func (r *Run) Check(rep Report) []string {
-	e := r.Scene.Expect
+// Check compares a finished run's report with the scene's expect block; it returns one
+// line per mismatch.
+func (s *Scene) Check(rep Report) []string {
+	e := s.Expect
 	var bad []string
-	if r.EndNote == "time limit" {
+	if rep.EndNote == "time limit" {
 		bad = append(bad, "the run did not settle within 10 minutes of virtual time (set stop.ms if it should stop earlier)")
 	}
 	if e.Verdict != "" && rep.Verdict != e.Verdict {

@@ -33,6 +33,9 @@ type Scene struct {
 	Faults    []FaultSpec
 	Narration []NarrationSpec
 	Expect    Expect
+	// SimulatorOnly says why the scene cannot be run against a real cluster (a
+	// historical toggle, say); "" when it can.
+	SimulatorOnly string
 
 	linkNodes []linkRef // network.links entries, checked once every node is known
 }
@@ -64,8 +67,8 @@ type ConsumerSpec struct {
 
 // SinkSpec is an external system.
 type SinkSpec struct {
-	Name string
-	Kind string
+	Name string `json:"name"`
+	Kind string `json:"kind"`
 }
 
 // FaultSpec is a scripted fault, at a time or at a protocol point.
@@ -97,7 +100,8 @@ func Parse(file string, data []byte) (*Scene, error) {
 	root := doc.Content[0]
 	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
 		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
-	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration", "explore", "expect")
+	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration",
+		"explore", "expect", "simulator-only")
 	if f, ok := m["title"]; ok {
 		s.Title = p.text(f, "")
 	} else {
@@ -108,6 +112,11 @@ func Parse(file string, data []byte) (*Scene, error) {
 	}
 	if f, ok := m["seed"]; ok {
 		s.Seed = p.integer(f, "", -1<<62, 1<<62)
+	}
+	if f, ok := m["simulator-only"]; ok {
+		if s.SimulatorOnly = p.str(f, ""); s.SimulatorOnly == "" && p.err == nil {
+			p.fail(f.value, "simulator-only", "expected the reason the scene cannot run against a real cluster")
+		}
 	}
 	if f, ok := m["stop.ms"]; ok {
 		s.StopMs = p.integer(f, "", 1, MaxRunMs)

@@ -44,7 +44,7 @@ func TestShippedScenesMeetTheirExpectations(t *testing.T) {
 			r := s.NewRun()
 			r.ToEnd()
 			rep := r.Judge()
-			assert.Empty(t, r.Check(rep))
+			assert.Empty(t, s.Check(rep))
 			assert.Equal(t, "settled", r.EndNote)
 		})
 	}

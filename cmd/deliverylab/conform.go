@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"deliverylab/core/fate"
+	"deliverylab/core/scene"
+	"deliverylab/core/sim"
+	"deliverylab/scenes"
+)
+
+// conformCmd runs `deliverylab conform [--runs N] [--dir conformance] [--work DIR] [--json]
+// [FILE ...]`: each scene (every shipped one when none is named) in the simulator and
+// --runs times against a real Kafka cluster (the Java runner in --dir), judged by the same
+// ledger, and prints one table. Exit status 1 if a scene disagrees.
+func conformCmd(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("conform", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	runs := fl.Int("runs", 3, "real runs per scene (real timing varies)")
+	dir := fl.String("dir", "conformance", "the conformance module (its pom.xml)")
+	work := fl.String("work", "", "where each run's logs, observations and facts are kept (default: a temporary directory)")
+	asJSON := fl.Bool("json", false, "print the rows as JSON")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *runs < 1 {
+		fmt.Fprintln(stderr, "conform: --runs must be at least 1")
+		return 2
+	}
+	files := fl.Args()
+	if len(files) == 0 {
+		files = scenes.Names()
+	}
+	if err := buildRunner(*dir, stderr); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2
+	}
+	if *work == "" {
+		tmp, err := os.MkdirTemp("", "deliverylab-conform-")
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		*work = tmp
+	}
+	start := time.Now()
+	var rows []conformRow
+	for _, f := range files {
+		s, err := loadScene(f)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		row := conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string) (scene.Report, error) {
+			return realRun(s, plan, *dir, runDir)
+		})
+		rows = append(rows, row)
+		if !*asJSON {
+			fmt.Fprintf(stderr, "%-30s %s\n", s.Name, row.Result)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rows)
+	} else {
+		printConformTable(stdout, rows, *runs)
+		fmt.Fprintf(stdout, "\n%d scenes, %d real run(s) each, in %s; runs kept in %s\n", len(rows), *runs,
+			time.Since(start).Round(time.Second), *work)
+	}
+	for _, r := range rows {
+		if r.Result == resultDisagree {
+			return 1
+		}
+	}
+	return 0
+}
+
+// The results of a scene's comparison.
+const (
+	resultAgree    = "agree"
+	resultDisagree = "DISAGREE"
+	resultTiming   = "timing-sensitive"
+	resultSkipped  = "skipped"
+)
+
+// conformRow is one scene's line of the table.
+type conformRow struct {
+	Scene     string   `json:"scene"`
+	Simulator string   `json:"simulator"`
+	Real      []string `json:"real"`
+	Result    string   `json:"result"`
+	Why       []string `json:"why,omitempty"`
+}
+
+// realRunner runs a scene's plan once against a real cluster, keeping its files in
+// runDir, and judges it.
+type realRunner func(plan scene.Plan, runDir string) (scene.Report, error)
+
+// conformScene runs a scene in the simulator and then runs times with real.
+func conformScene(s *scene.Scene, runs int, work string, real realRunner) conformRow {
+	r := s.NewRun()
+	r.ToEnd()
+	simRep := r.Judge()
+	row := conformRow{Scene: s.Name, Simulator: outcome(simRep)}
+	plan, err := s.Plan(simRep.EndMs)
+	if err != nil {
+		row.Result, row.Why = resultSkipped, []string{err.Error()}
+		return row
+	}
+	for i := 1; i <= runs; i++ {
+		runDir := filepath.Join(work, fmt.Sprintf("run-%d", i))
+		rep, err := real(plan, runDir)
+		if err != nil {
+			row.Real = append(row.Real, "error")
+			row.Why = append(row.Why, fmt.Sprintf("run %d: %v (see %s)", i, err, runDir))
+			continue
+		}
+		row.Real = append(row.Real, outcome(rep))
+		for _, bad := range s.Check(rep) {
+			row.Why = append(row.Why, fmt.Sprintf("run %d: %s", i, bad))
+		}
+	}
+	row.Result = judgeRow(row)
+	return row
+}
+
+// judgeRow: a scene agrees when every real run has the simulator's outcome and meets the
+// scene's expect block; real runs that differ among themselves are timing-sensitive,
+// never agreeing.
+func judgeRow(row conformRow) string {
+	distinct := slices.Compact(slices.Sorted(slices.Values(row.Real)))
+	switch {
+	case len(distinct) > 1:
+		return resultTiming
+	case distinct[0] != row.Simulator || len(row.Why) > 0:
+		return resultDisagree
+	}
+	return resultAgree
+}
+
+// outcome is the part of a report the comparison holds the two runs to: the verdict and
+// every message count.
+func outcome(rep scene.Report) string {
+	var parts []string
+	for _, k := range []string{"sent", "acked", "delivered", "duplicated", "lost", "unavailable", "failed"} {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, rep.Messages[k]))
+	}
+	return rep.Verdict + " " + strings.Join(parts, " ")
+}
+
+func printConformTable(w io.Writer, rows []conformRow, runs int) {
+	fmt.Fprintf(w, "%-30s %-16s %s\n", "scene", "result", fmt.Sprintf("simulator / real (%d run(s))", runs))
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-30s %-16s sim  %s\n", r.Scene, r.Result, r.Simulator)
+		for i, real := range r.Real {
+			fmt.Fprintf(w, "%-30s %-16s real %s\n", "", fmt.Sprintf("run %d", i+1), real)
+		}
+		for _, why := range r.Why {
+			fmt.Fprintf(w, "%-30s %-16s      %s\n", "", "", why)
+		}
+	}
+}
+
+// realRun runs the plan once against a real cluster and judges what the runner saw with
+// the scene's own ledger.
+func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (scene.Report, error) {
+	if err := os.RemoveAll(runDir); err != nil {
+		return scene.Report{}, err
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return scene.Report{}, err
+	}
+	planFile := filepath.Join(runDir, "plan.json")
+	data, _ := json.MarshalIndent(plan, "", "  ")
+	if err := os.WriteFile(planFile, data, 0o644); err != nil {
+		return scene.Report{}, err
+	}
+	cmd := exec.Command("java", "-cp", runnerClasspath(dir), "deliverylab.conformance.Main", "run", planFile, runDir)
+	log, err := os.Create(filepath.Join(runDir, "runner.out"))
+	if err != nil {
+		return scene.Report{}, err
+	}
+	defer log.Close()
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return scene.Report{}, fmt.Errorf("the runner failed: %w", err)
+	}
+	facts, err := readFacts(s, runDir)
+	if err != nil {
+		return scene.Report{}, err
+	}
+	return s.Judge(facts), nil
+}
+
+// realFacts is facts.json as the runner writes it.
+type realFacts struct {
+	EndMs   int64                     `json:"endMs"`
+	EndNote string                    `json:"endNote"`
+	Effects map[string]map[string]int `json:"effects"`
+	Held    map[string][]struct {
+		Msg, Code, Partition, Broker string
+	} `json:"held"`
+}
+
+// readFacts reads a real run's observations and facts; a message held in several places
+// keeps the first, as in the simulator (one with an effect has its fate from that).
+func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
+	var rf realFacts
+	data, err := os.ReadFile(filepath.Join(runDir, "facts.json"))
+	if err != nil {
+		return scene.Facts{}, err
+	}
+	if err := json.Unmarshal(data, &rf); err != nil {
+		return scene.Facts{}, fmt.Errorf("facts.json: %w", err)
+	}
+	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, EndMs: rf.EndMs, EndNote: rf.EndNote}
+	obs, err := os.Open(filepath.Join(runDir, "observations.jsonl"))
+	if err != nil {
+		return scene.Facts{}, err
+	}
+	defer obs.Close()
+	sc := bufio.NewScanner(obs)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var o sim.Observation
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			return scene.Facts{}, fmt.Errorf("observations.jsonl: %w", err)
+		}
+		f.Observations = append(f.Observations, o)
+	}
+	for _, output := range s.Outputs() {
+		held := map[string]fate.Reason{}
+		for _, h := range rf.Held[output] {
+			if _, seen := held[h.Msg]; !seen {
+				held[h.Msg] = fate.Because(fate.Code(h.Code), "partition", h.Partition, "broker", h.Broker)
+			}
+		}
+		f.Held[output] = held
+	}
+	return f, sc.Err()
+}
+
+// buildRunner builds the Java runner with Maven unless it is built and newer than its
+// sources.
+func buildRunner(dir string, stderr io.Writer) error {
+	if _, err := exec.LookPath("java"); err != nil {
+		return errors.New("no java on PATH: the conformance suite needs a JDK 17 and Maven")
+	}
+	built := filepath.Join(dir, "target", "classes", "deliverylab", "conformance", "Main.class")
+	if fresh(built, dir) {
+		return nil
+	}
+	if _, err := exec.LookPath("mvn"); err != nil {
+		return errors.New("no mvn on PATH: the conformance suite is built with Maven")
+	}
+	cmd := exec.Command("mvn", "-q", "-B", "-f", filepath.Join(dir, "pom.xml"), "package", "-DskipTests")
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the Java runner: %w", err)
+	}
+	return nil
+}
+
+// fresh reports whether built exists and is newer than every source file of the module.
+func fresh(built, dir string) bool {
+	bi, err := os.Stat(built)
+	if err != nil {
+		return false
+	}
+	newer := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "target":
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.ModTime().After(bi.ModTime()) {
+			newer = true
+		}
+		return nil
+	})
+	return !newer
+}
+
+func runnerClasspath(dir string) string {
+	return filepath.Join(dir, "target", "classes") + string(os.PathListSeparator) + filepath.Join(dir, "target", "lib", "*")
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"deliverylab/core/scene"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// realFixture is a real run of acks-1-lost against Kafka 3.9.2, as the Java runner wrote
+// it (`deliverylab conform --work DIR acks-1-lost`, DIR/acks-1-lost/run-1).
+const realFixture = "testdata/real-acks-1-lost"
+
+func shipped(t *testing.T, name string) *scene.Scene {
+	s, err := loadScene(name)
+	require.NoError(t, err)
+	return s
+}
+
+// The facts a real run leaves are judged by the simulator's own ledger, into the same
+// report as `deliverylab run --json` prints.
+func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	facts, err := readFacts(s, realFixture)
+	require.NoError(t, err)
+	real := s.Judge(facts)
+
+	sim := s.NewRun()
+	sim.ToEnd()
+	var realJSON, simJSON map[string]any
+	data, _ := json.Marshal(real)
+	require.NoError(t, json.Unmarshal(data, &realJSON))
+	data, _ = json.Marshal(sim.Judge())
+	require.NoError(t, json.Unmarshal(data, &simJSON))
+	for k := range simJSON {
+		assert.Contains(t, realJSON, k)
+	}
+	assert.Equal(t, outcome(sim.Judge()), outcome(real), "the recorded real run agrees with the simulator")
+	assert.Empty(t, s.Check(real), "and meets the scene's expect")
+	assert.Equal(t, "settled", real.EndNote)
+}
+
+// replay is a real runner that answers with the recorded run, or with the reports given.
+func replay(t *testing.T, s *scene.Scene, reports ...scene.Report) realRunner {
+	i := 0
+	return func(scene.Plan, string) (scene.Report, error) {
+		if len(reports) > 0 {
+			i++
+			return reports[(i-1)%len(reports)], nil
+		}
+		facts, err := readFacts(s, realFixture)
+		require.NoError(t, err)
+		return s.Judge(facts), nil
+	}
+}
+
+func TestConformAgreesWhenEveryRealRunHasTheSimulatorsOutcome(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	row := conformScene(s, 3, t.TempDir(), replay(t, s))
+	assert.Equal(t, resultAgree, row.Result, row.Why)
+	assert.Len(t, row.Real, 3)
+}
+
+// A scene whose expect is wrong disagrees, even though the real run and the simulator
+// agree with each other: the claim the scene makes is what real Kafka is held to.
+func TestConformReportsAWrongExpectAsADisagreement(t *testing.T) {
+	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
+	require.NoError(t, err)
+	wrong := strings.Replace(string(data), "verdict: at-most-once", "verdict: exactly-once", 1)
+	f := filepath.Join(t.TempDir(), "acks-1-lost.yaml")
+	require.NoError(t, os.WriteFile(f, []byte(wrong), 0o644))
+	s, err := loadScene(f)
+	require.NoError(t, err)
+	row := conformScene(s, 1, t.TempDir(), replay(t, s))
+	assert.Equal(t, resultDisagree, row.Result)
+	assert.Contains(t, strings.Join(row.Why, "\n"), "verdict: expected exactly-once, got at-most-once")
+}
+
+// Real runs that differ among themselves are timing-sensitive, never agreeing; a run
+// that failed is a disagreement.
+func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	facts, err := readFacts(s, realFixture)
+	require.NoError(t, err)
+	one := s.Judge(facts)
+	other := one
+	other.Messages = map[string]int{"sent": 10, "acked": 10, "delivered": 10}
+	other.Verdict = "exactly-once"
+	row := conformScene(s, 2, t.TempDir(), replay(t, s, one, other))
+	assert.Equal(t, resultTiming, row.Result)
+
+	failing := func(scene.Plan, string) (scene.Report, error) { return scene.Report{}, errors.New("the runner failed") }
+	row = conformScene(s, 1, t.TempDir(), failing)
+	assert.Equal(t, resultDisagree, row.Result)
+	assert.Contains(t, row.Why[0], "the runner failed")
+}
+
+// A scene marked simulator-only is listed as skipped, with its reason, and not run.
+func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
+	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
+	require.NoError(t, err)
+	f := filepath.Join(t.TempDir(), "historical.yaml")
+	require.NoError(t, os.WriteFile(f, []byte("simulator-only: a pre-KIP-101 toggle\n"+string(data)), 0o644))
+	s, err := loadScene(f)
+	require.NoError(t, err)
+	never := func(scene.Plan, string) (scene.Report, error) {
+		t.Fatal("a simulator-only scene must not run against a real cluster")
+		return scene.Report{}, nil
+	}
+	row := conformScene(s, 3, t.TempDir(), never)
+	assert.Equal(t, resultSkipped, row.Result)
+	assert.Equal(t, []string{"simulator only: a pre-KIP-101 toggle"}, row.Why)
+}

@@ -1,0 +1,164 @@
+package deliverylab.conformance;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The scene's applications, each in its own JVM (AppMain): started at the scene's 0 ms
+ * (a producer or consumer then waits for its start.ms), killed with SIGKILL for a crash,
+ * started again for a restart. Their protocol points reach the recorder as they print
+ * them.
+ */
+final class Apps implements AutoCloseable {
+    /** What the harness knows of one application process. */
+    static final class App {
+        final String name, role;
+        Process process;
+        volatile boolean done;        // a producer was told how every send ended
+        volatile boolean idle = true; // a consumer has nothing in hand
+        volatile long lag = -1;       // a consumer's distance to the HW (-1: unknown)
+        volatile int assigned;
+        volatile boolean joined;      // a consumer has had its partitions assigned since it started
+        volatile long statusAtMs = -1;
+        volatile boolean ready;
+        boolean started;
+
+        App(String name, String role) {
+            this.name = name;
+            this.role = role;
+        }
+
+        boolean up() { return process != null && process.isAlive(); }
+    }
+
+    private final Plan plan;
+    private final Path planFile, dir;
+    private final String bootstrap;
+    private final Map<String, Integer> sinkPorts;
+    private final Run.Recorder recorder;
+    private final Map<String, App> apps = new LinkedHashMap<>();
+    private long epochMs;
+
+    Apps(Plan plan, Path planFile, Path dir, String bootstrap, Map<String, Integer> sinkPorts, Run.Recorder recorder) {
+        this.plan = plan;
+        this.planFile = planFile;
+        this.dir = dir;
+        this.bootstrap = bootstrap;
+        this.sinkPorts = sinkPorts;
+        this.recorder = recorder;
+        for (Plan.Producer p : plan.producers) apps.put(p.name, new App(p.name, "producer"));
+        for (Plan.Consumer c : plan.consumers) apps.put(c.name, new App(c.name, "consumer"));
+    }
+
+    Map<String, App> all() { return apps; }
+
+    boolean has(String name) { return apps.containsKey(name); }
+
+    /** Starts every application's process and waits until each says it is ready. */
+    void startAll() throws IOException, InterruptedException {
+        for (App a : apps.values()) start(a.name);
+        long until = System.currentTimeMillis() + 120_000;
+        for (App a : apps.values()) {
+            while (!a.ready) {
+                if (!a.up() || System.currentTimeMillis() > until) {
+                    throw new IOException(a.name + " never got ready: see " + dir.resolve(a.name + ".err"));
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** The scene's 0 ms: every application may go. */
+    void go(long epochMs) throws IOException {
+        this.epochMs = epochMs;
+        for (App a : apps.values()) {
+            var in = a.process.getOutputStream();
+            in.write(("GO " + epochMs + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+    }
+
+    /** Starts (or restarts) an application's process. */
+    synchronized void start(String name) throws IOException {
+        App a = apps.get(name);
+        if (a.up()) return;
+        Launch l = new Launch();
+        l.plan = planFile.toString();
+        l.role = a.role;
+        l.name = name;
+        l.epochMs = epochMs;
+        l.bootstrap = bootstrap;
+        l.sinkPorts = sinkPorts;
+        l.stateFile = dir.resolve(name + ".state").toString();
+        l.restarted = a.started;
+        l.selfCrash = recorder.selfCrashTriggers(name);
+        Path launchFile = dir.resolve(name + ".launch.json");
+        Plan.JSON.writeValue(launchFile.toFile(), l);
+        List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
+            "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", System.getProperty("java.class.path"),
+            AppMain.class.getName(), launchFile.toString()));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".err").toFile())).start();
+        a.process = p;
+        a.done = false;
+        a.joined = false;
+        a.started = true;
+        Thread t = new Thread(() -> read(a, p), "app-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void read(App a, Process p) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("{")) {
+                    recorder.fromApp(a.name, Observation.parse(line));
+                } else if (line.equals("READY")) {
+                    a.ready = true;
+                } else if (line.equals("DONE")) {
+                    a.done = true;
+                } else if (line.startsWith("STATUS ")) {
+                    for (String kv : line.substring(7).split(" ")) {
+                        String[] f = kv.split("=");
+                        switch (f[0]) {
+                            case "idle" -> a.idle = Boolean.parseBoolean(f[1]);
+                            case "lag" -> a.lag = Long.parseLong(f[1]);
+                            case "assigned" -> a.assigned = Integer.parseInt(f[1]);
+                            case "joined" -> a.joined = Boolean.parseBoolean(f[1]);
+                            default -> { }
+                        }
+                    }
+                    a.statusAtMs = System.currentTimeMillis() - epochMs;
+                }
+            }
+        } catch (IOException e) {
+            // the process died
+        }
+    }
+
+    /** SIGKILLs an application: its client's buffers and uncommitted work are gone. */
+    synchronized void kill(String name) {
+        App a = apps.get(name);
+        if (a.process == null) return;
+        a.process.destroyForcibly();
+        try {
+            a.process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        a.statusAtMs = -1;
+    }
+
+    @Override
+    public void close() {
+        for (String name : apps.keySet()) kill(name);
+    }
+}

@@ -1,0 +1,200 @@
+package deliverylab.conformance;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real KRaft cluster on loopback: one controller (a quorum of one, as the playground's
+ * controller is) and the scene's brokers, each a separate JVM started from Kafka's jars
+ * with its own log directory. Every connection to a broker or to the controller goes
+ * through the fault proxy: brokers advertise the proxy's port, and each broker is given
+ * its own proxy port for the controller, so that the proxy knows who talks to whom.
+ *
+ * <p>A crash is SIGKILL of the broker's process; a restart starts it again on the same log
+ * directory.
+ */
+public final class Cluster implements AutoCloseable {
+    /** The controller's node id; brokers are 1..N, as broker-1..broker-N. */
+    static final int CONTROLLER_ID = 100;
+
+    private final Path dir;
+    private final String clusterId;
+    private final String classpath;
+    private final List<String> brokers;
+    private final int controllerPort;
+    private final Map<String, Integer> realPorts = new LinkedHashMap<>();
+    private final Map<String, Integer> advertisedPorts = new LinkedHashMap<>();
+    private final Map<String, Integer> controllerProxyPorts = new LinkedHashMap<>();
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final Map<String, String> brokerProperties;
+
+    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties) throws IOException {
+        this.dir = dir;
+        this.brokers = brokers;
+        this.brokerProperties = brokerProperties;
+        this.classpath = System.getProperty("java.class.path");
+        this.clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
+        this.controllerPort = freePort();
+        for (String b : brokers) {
+            realPorts.put(b, freePort());
+            advertisedPorts.put(b, freePort());
+            controllerProxyPorts.put(b, freePort());
+        }
+        writeLog4j();
+    }
+
+    List<String> brokers() { return brokers; }
+
+    /** Where broker's real listener is. */
+    InetSocketAddress realAddress(String node) {
+        return new InetSocketAddress("127.0.0.1", node.equals("controller") ? controllerPort : realPorts.get(node));
+    }
+
+    int advertisedPort(String broker) { return advertisedPorts.get(broker); }
+
+    int controllerProxyPort(String broker) { return controllerProxyPorts.get(broker); }
+
+    /** The bootstrap servers a client is given: every broker, through the proxy. */
+    String bootstrap() {
+        List<String> out = new ArrayList<>();
+        for (String b : brokers) out.add("127.0.0.1:" + advertisedPorts.get(b));
+        return String.join(",", out);
+    }
+
+    Path logDir(String node) { return dir.resolve(node); }
+
+    /** Formats every log directory with one cluster id, as kafka-storage.sh format does. */
+    void format() throws IOException, InterruptedException {
+        for (String node : nodes()) {
+            Path props = writeProperties(node);
+            Process p = java("kafka.tools.StorageTool", node + "-format", "format", "-t", clusterId, "-c", props.toString(),
+                "--release-version", "3.9");
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IOException("formatting " + node + " failed: see " + dir.resolve(node + "-format.out"));
+            }
+        }
+    }
+
+    List<String> nodes() {
+        List<String> out = new ArrayList<>();
+        out.add("controller");
+        out.addAll(brokers);
+        return out;
+    }
+
+    /** Starts a node's process (the controller or a broker). */
+    synchronized void start(String node) throws IOException {
+        Process old = processes.get(node);
+        if (old != null && old.isAlive()) return;
+        processes.put(node, java("kafka.Kafka", node, dir.resolve(node + ".properties").toString()));
+    }
+
+    /** SIGKILLs a node's process: nothing it had in memory survives, its log does. */
+    synchronized void kill(String node) {
+        Process p = processes.get(node);
+        if (p == null) return;
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    synchronized boolean alive(String node) {
+        Process p = processes.get(node);
+        return p != null && p.isAlive();
+    }
+
+    @Override
+    public void close() {
+        for (String node : new ArrayList<>(processes.keySet())) kill(node);
+    }
+
+    private Path writeProperties(String node) throws IOException {
+        Properties p = new Properties();
+        // The settings the simulation assumes, then the scene's (effective) broker settings.
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("log.dirs", logDir(node).toString());
+        p.setProperty("offsets.topic.num.partitions", "1");
+        p.setProperty("offsets.topic.replication.factor", String.valueOf(Math.min(3, brokers.size())));
+        p.setProperty("transaction.state.log.replication.factor", String.valueOf(Math.min(3, brokers.size())));
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("auto.create.topics.enable", "false");
+        p.setProperty("num.network.threads", "2");
+        p.setProperty("num.io.threads", "2");
+        p.setProperty("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+        p.putAll(brokerProperties);
+        if (node.equals("controller")) {
+            p.setProperty("process.roles", "controller");
+            p.setProperty("node.id", String.valueOf(CONTROLLER_ID));
+            p.setProperty("controller.quorum.voters", CONTROLLER_ID + "@127.0.0.1:" + controllerPort);
+            p.setProperty("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
+            p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT");
+        } else {
+            p.setProperty("process.roles", "broker");
+            p.setProperty("node.id", node.substring("broker-".length()));
+            p.setProperty("controller.quorum.voters", CONTROLLER_ID + "@127.0.0.1:" + controllerProxyPorts.get(node));
+            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + realPorts.get(node));
+            p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + advertisedPorts.get(node));
+            p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        }
+        Path file = dir.resolve(node + ".properties");
+        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            p.store(w, "Delivery Lab conformance: " + node);
+        }
+        return file;
+    }
+
+    private Process java(String mainClass, String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
+            "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", classpath, mainClass));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".out").toFile()));
+        return pb.start();
+    }
+
+    static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private void writeLog4j() throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("log4j.properties"), String.join("\n",
+            "log4j.rootLogger=INFO, F",
+            "log4j.appender.F=org.apache.log4j.FileAppender",
+            "log4j.appender.F.File=${kafka.logfile}",
+            "log4j.appender.F.layout=org.apache.log4j.PatternLayout",
+            "log4j.appender.F.layout.ConversionPattern=[%d] %p %m (%c)%n",
+            "log4j.logger.org.apache.kafka.clients=WARN",
+            ""));
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Duration since(long nanos) { return Duration.ofNanos(System.nanoTime() - nanos); }
+
+    File dir() { return dir.toFile(); }
+}

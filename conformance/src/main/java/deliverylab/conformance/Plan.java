@@ -1,0 +1,140 @@
+package deliverylab.conformance;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scene resolved by the Go side ({@code deliverylab conform}, core/scene/plan.go): every
+ * setting with its effective value, the replica placement, each message, and the faults.
+ * The scene format has one parser, in Go; this is its output.
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public final class Plan {
+    public String scene;
+    public int brokers;
+    public Map<String, String> brokerProperties;
+    public List<Partition> partitions = new ArrayList<>();
+    public long latencyMs;
+    public long jitterMs;
+    public List<Link> links = new ArrayList<>();
+    public List<Producer> producers = new ArrayList<>();
+    public List<Consumer> consumers = new ArrayList<>();
+    public List<Sink> sinks = new ArrayList<>();
+    public List<Fault> faults = new ArrayList<>();
+    public long stopMs;
+    public long limitMs;
+
+    public static final class Partition {
+        public String topic;
+        public int partition;
+        public List<String> replicas;
+
+        public String name() { return topic + "-" + partition; }
+    }
+
+    public static final class Link {
+        public List<String> between;
+        public long latencyMs;
+    }
+
+    public static final class Producer {
+        public String name;
+        public Map<String, String> properties;
+        public String topic;
+        public List<Message> messages = new ArrayList<>();
+        public long intervalMs;
+        public long startMs;
+        public String onRestart;
+    }
+
+    public static final class Message {
+        public String id;
+        public String key;
+        public String value;
+        public int partition; // an unkeyed message's partition
+    }
+
+    public static final class Consumer {
+        public String name;
+        public String group;
+        public List<String> topics;
+        public Map<String, String> properties;
+        public String commit;
+        public boolean async;
+        public long processingMs;
+        public String sink;
+        public long startMs;
+    }
+
+    public static final class Sink {
+        public String name;
+        public String kind;
+    }
+
+    public static final class Fault {
+        public long atMs;
+        public Trigger when;
+        public String kind;
+        public String node;
+        public String from;
+        public String to;
+        public List<List<String>> groups;
+        public long forMs;
+        public long delayMs;
+
+        public String describe() {
+            String target = node != null ? node : from != null ? from + " " + to : String.valueOf(groups);
+            return kind + " " + target + (forMs > 0 ? " for " + forMs + "ms" : "");
+        }
+    }
+
+    public static final class Trigger {
+        public String node;
+        public String event;
+        public String message;
+        public String detail;
+
+        /** Whether an observation is the protocol point this trigger waits for. */
+        public boolean matches(Observation o) {
+            if (!event.equals(o.event)) return false;
+            if (node != null && !node.isEmpty() && !node.equals(o.node) && !o.node.startsWith(node + "/")) return false;
+            if (message != null && !message.isEmpty() && (o.msgs == null || !o.msgs.contains(message))) return false;
+            return detail == null || detail.isEmpty() || detail.equals(o.detail());
+        }
+    }
+
+    public static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+    public static Plan read(File f) throws IOException {
+        Plan p = JSON.readValue(f, Plan.class);
+        // Go writes an empty list as null.
+        if (p.partitions == null) p.partitions = new ArrayList<>();
+        if (p.links == null) p.links = new ArrayList<>();
+        if (p.producers == null) p.producers = new ArrayList<>();
+        if (p.consumers == null) p.consumers = new ArrayList<>();
+        if (p.sinks == null) p.sinks = new ArrayList<>();
+        if (p.faults == null) p.faults = new ArrayList<>();
+        return p;
+    }
+
+    public long latencyMs(String a, String b) {
+        for (Link l : links) {
+            if ((l.between.get(0).equals(a) && l.between.get(1).equals(b)) || (l.between.get(0).equals(b) && l.between.get(1).equals(a))) {
+                return l.latencyMs;
+            }
+        }
+        return latencyMs;
+    }
+
+    public List<String> brokerNames() {
+        List<String> out = new ArrayList<>();
+        for (int i = 1; i <= brokers; i++) out.add("broker-" + i);
+        return out;
+    }
+}

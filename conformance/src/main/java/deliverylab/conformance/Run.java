@@ -1,0 +1,517 @@
+package deliverylab.conformance;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.ConsumerGroupState;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/**
+ * One run of a scene against a real cluster: start the controller and the brokers, the
+ * fault proxy and the sinks; create the topics with the scene's placement; start the
+ * applications at the scene's 0 ms; apply the faults at their times and protocol points;
+ * stop once the run has settled (as SCENE-FORMAT.md defines it) or at stop.ms; then write
+ * what the checker needs: the observations, each sink's effects, and what the logs still
+ * hold. The Go side judges them with the simulator's own ledger.
+ */
+public final class Run implements AutoCloseable {
+    /** How long nothing may happen before a run that meets every other condition has settled. */
+    static final long QUIET_MS = 1500;
+    /** A broker killed at a protocol point of its own gets this long to finish what it was doing. */
+    static final long APPENDED_GRACE_MS = 20;
+
+    private final Plan plan;
+    private final Path dir;
+    private final Network net;
+    private final Recorder recorder;
+    private final Cluster cluster;
+    private final Proxy proxy;
+    private final Map<String, Sink> sinks = new LinkedHashMap<>();
+    private final Apps apps;
+    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "faults");
+        t.setDaemon(true);
+        return t;
+    });
+    private Admin admin;
+    private volatile long epochMs;
+    private volatile int pendingFaults;
+    private final Map<String, Long> brokerCrashedAtMs = new HashMap<>();
+
+    public Run(Plan plan, Path planFile, Path dir) throws IOException {
+        this.plan = plan;
+        this.dir = dir;
+        Files.createDirectories(dir);
+        this.net = new Network(plan);
+        this.recorder = new Recorder();
+        this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties);
+        this.proxy = new Proxy(net, recorder, dir);
+        Map<String, Integer> sinkPorts = new HashMap<>();
+        for (Plan.Sink s : plan.sinks) {
+            Sink sink = new Sink(s.name, net, recorder);
+            sinks.put(s.name, sink);
+            sinkPorts.put(s.name, sink.port());
+        }
+        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder);
+    }
+
+    /** Runs the scene and writes observations.jsonl and facts.json into the run's directory. */
+    public void execute() throws Exception {
+        startCluster();
+        for (Sink s : sinks.values()) s.start();
+        apps.startAll();
+        epochMs = System.currentTimeMillis();
+        recorder.startedAt(epochMs);
+        for (String node : cluster.nodes()) recorder.record(new Observation(node, "started"));
+        apps.go(epochMs);
+        for (Plan.Fault f : plan.faults) {
+            if (f.when == null) schedule(f.atMs, () -> apply(f));
+        }
+        String note = waitForEnd();
+        writeFacts(note);
+    }
+
+    private void startCluster() throws Exception {
+        cluster.format();
+        for (String b : cluster.brokers()) {
+            proxy.listen(cluster.advertisedPort(b), cluster.realAddress(b), b, null);
+            proxy.listen(cluster.controllerProxyPort(b), cluster.realAddress("controller"), "controller", b);
+        }
+        for (String node : cluster.nodes()) cluster.start(node);
+        Properties p = new Properties();
+        p.put("bootstrap.servers", cluster.bootstrap());
+        p.put("client.id", Network.HARNESS + "-admin");
+        p.put("request.timeout.ms", "5000");
+        p.put("default.api.timeout.ms", "10000");
+        admin = Admin.create(p);
+        waitFor(Duration.ofSeconds(120), "every broker registered", () -> admin.describeCluster().nodes().get().size() == plan.brokers);
+        List<NewTopic> topics = new ArrayList<>();
+        Map<String, Map<Integer, List<Integer>>> byTopic = new LinkedHashMap<>();
+        for (Plan.Partition pp : plan.partitions) {
+            List<Integer> ids = new ArrayList<>();
+            for (String r : pp.replicas) ids.add(Integer.parseInt(r.substring("broker-".length())));
+            byTopic.computeIfAbsent(pp.topic, t -> new LinkedHashMap<>()).put(pp.partition, ids);
+        }
+        for (var e : byTopic.entrySet()) {
+            NewTopic t = new NewTopic(e.getKey(), e.getValue());
+            if (e.getKey().equals("__consumer_offsets")) t.configs(Map.of("cleanup.policy", "compact"));
+            topics.add(t);
+        }
+        admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+        waitFor(Duration.ofSeconds(60), "every partition led by its first replica", this::placementLed);
+        Map<org.apache.kafka.common.Uuid, String> ids = new HashMap<>();
+        for (TopicDescription d : admin.describeTopics(byTopic.keySet()).allTopicNames().get().values()) ids.put(d.topicId(), d.name());
+        proxy.topicNames(ids);
+    }
+
+    private boolean placementLed() throws Exception {
+        Set<String> names = new HashSet<>();
+        for (Plan.Partition pp : plan.partitions) names.add(pp.topic);
+        Map<String, TopicDescription> d = admin.describeTopics(names).allTopicNames().get();
+        for (Plan.Partition pp : plan.partitions) {
+            TopicPartitionInfo info = d.get(pp.topic).partitions().get(pp.partition);
+            if (info.leader() == null || !brokerName(info.leader()).equals(pp.replicas.get(0))) return false;
+            if (info.isr().size() != pp.replicas.size()) return false;
+        }
+        return true;
+    }
+
+    static String brokerName(Node n) { return "broker-" + n.id(); }
+
+    private void schedule(long atMs, Runnable r) {
+        pendingFaults++;
+        long delay = Math.max(0, epochMs + atMs - System.currentTimeMillis());
+        clock.schedule(() -> {
+            try {
+                r.run();
+            } finally {
+                pendingFaults--;
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** Applies a fault now, and schedules its undo after for.ms. */
+    void apply(Plan.Fault f) {
+        try {
+            switch (f.kind) {
+                case "crash" -> crash(f.node);
+                case "restart" -> restart(f.node);
+                case "cut" -> {
+                    net.cut(f.from, f.to);
+                    net.cut(f.to, f.from);
+                }
+                case "cut-oneway" -> net.cut(f.from, f.to);
+                case "heal" -> {
+                    net.heal(f.from, f.to);
+                    net.heal(f.to, f.from);
+                }
+                case "heal-all" -> net.healAll();
+                case "partition" -> {
+                    List<List<String>> pairs = net.partition(f.groups, allNodes());
+                    if (f.forMs > 0) schedule(nowMs() + f.forMs, () -> pairs.forEach(pr -> net.heal(pr.get(0), pr.get(1))));
+                    return;
+                }
+                default -> throw new IllegalArgumentException("fault " + f.kind + " needs a protocol point");
+            }
+            if (f.forMs > 0) {
+                switch (f.kind) {
+                    case "crash" -> schedule(nowMs() + f.forMs, () -> restart(f.node));
+                    case "cut" -> schedule(nowMs() + f.forMs, () -> {
+                        net.heal(f.from, f.to);
+                        net.heal(f.to, f.from);
+                    });
+                    case "cut-oneway" -> schedule(nowMs() + f.forMs, () -> net.heal(f.from, f.to));
+                    default -> { }
+                }
+            }
+        } catch (Exception e) {
+            recorder.note("fault " + f.describe() + " failed: " + e);
+        }
+    }
+
+    private List<String> allNodes() {
+        List<String> out = new ArrayList<>(cluster.nodes());
+        out.addAll(apps.all().keySet());
+        out.addAll(sinks.keySet());
+        return out;
+    }
+
+    private void crash(String node) {
+        recorder.record(new Observation(node, "crashed"));
+        if (apps.has(node)) {
+            apps.kill(node);
+        } else if (sinks.containsKey(node)) {
+            sinks.get(node).crash();
+        } else {
+            net.crashed(node);
+            cluster.kill(node);
+            brokerCrashedAtMs.put(node, nowMs());
+        }
+    }
+
+    private void restart(String node) {
+        try {
+            if (apps.has(node)) {
+                apps.start(node);
+            } else if (sinks.containsKey(node)) {
+                sinks.get(node).start();
+            } else {
+                net.restarted(node);
+                cluster.start(node);
+                brokerCrashedAtMs.remove(node);
+            }
+            recorder.record(new Observation(node, "restarted"));
+        } catch (IOException e) {
+            recorder.note("restart " + node + " failed: " + e);
+        }
+    }
+
+    long nowMs() { return System.currentTimeMillis() - epochMs; }
+
+    /** Waits until the run has settled, or stop.ms, or the limit; returns why it ended. */
+    private String waitForEnd() throws Exception {
+        long settledSince = -1;
+        while (true) {
+            Thread.sleep(200);
+            long now = nowMs();
+            if (plan.stopMs > 0 && now >= plan.stopMs) return "stop.ms";
+            if (now >= plan.limitMs) return plan.stopMs > 0 ? "stop.ms" : "time limit";
+            if (plan.stopMs > 0) continue;
+            if (!settled(now)) {
+                settledSince = -1;
+                continue;
+            }
+            if (settledSince < 0) settledSince = now;
+            if (now - settledSince >= QUIET_MS && now - recorder.lastAtMs() >= QUIET_MS) return "settled";
+        }
+    }
+
+    /**
+     * Whether nothing the scene cares about can still happen, as far as the cluster
+     * shows: no fault ahead, every producer told how each send ended, every consumer that
+     * is up caught up with nothing in hand, no group waiting for a member that is down,
+     * and every broker that is down fenced (its session over) while every broker that is
+     * up is registered.
+     */
+    private boolean settled(long now) {
+        if (pendingFaults > 0) return false;
+        for (Apps.App a : apps.all().values()) {
+            if (!a.up()) continue;
+            if (a.role.equals("producer") && !a.done) return false;
+            if (a.role.equals("consumer") && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
+        }
+        long session = Long.parseLong(plan.brokerProperties.getOrDefault("broker.session.timeout.ms", "9000"));
+        for (var e : brokerCrashedAtMs.entrySet()) {
+            if (now - e.getValue() < session + 1000) return false;
+        }
+        try {
+            if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return false;
+            return groupsSettled();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private int liveBrokers() {
+        int n = 0;
+        for (String b : cluster.brokers()) if (cluster.alive(b)) n++;
+        return n;
+    }
+
+    private boolean groupsSettled() throws Exception {
+        Set<String> groups = new HashSet<>();
+        for (Plan.Consumer c : plan.consumers) groups.add(c.group);
+        if (groups.isEmpty()) return true;
+        for (ConsumerGroupDescription g : admin.describeConsumerGroups(groups).all().get(5, TimeUnit.SECONDS).values()) {
+            boolean anyUp = false, anyDown = false;
+            for (MemberDescription m : g.members()) {
+                if (apps.has(m.clientId()) && apps.all().get(m.clientId()).up()) anyUp = true;
+                else anyDown = true;
+            }
+            boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(g.groupId()) && apps.all().get(c.name).up());
+            boolean rebalancing = g.state() == ConsumerGroupState.PREPARING_REBALANCE || g.state() == ConsumerGroupState.COMPLETING_REBALANCE;
+            if (livePeer && (anyDown || rebalancing)) return false;
+            if (livePeer && !anyUp) return false; // a live member has not joined yet
+        }
+        return true;
+    }
+
+    /** Writes observations.jsonl and facts.json. */
+    private void writeFacts(String note) throws Exception {
+        long endMs = nowMs();
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("endMs", endMs);
+        facts.put("endNote", note);
+        Map<String, Map<String, Integer>> effects = new LinkedHashMap<>();
+        for (Sink s : sinks.values()) effects.put(s.name(), s.effects());
+        facts.put("effects", effects);
+        facts.put("held", held());
+        Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {
+            for (Observation o : recorder.all()) w.println(o.line());
+        }
+    }
+
+    /**
+     * For each output, the messages a log still holds where its consumers could yet get
+     * them, as the simulator's brokers answer it: all of a down replica's log when the
+     * partition has no leader; above the HW of a live leader; or past the group's
+     * committed offset when every consumer of the output is down.
+     */
+    private Map<String, List<Map<String, String>>> held() throws Exception {
+        Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
+        Map<String, List<Plan.Consumer>> feeders = new LinkedHashMap<>();
+        for (Plan.Consumer c : plan.consumers) {
+            String output = c.sink == null || c.sink.isEmpty() ? c.name : c.sink;
+            feeders.computeIfAbsent(output, k -> new ArrayList<>()).add(c);
+        }
+        Set<String> topics = new HashSet<>();
+        for (Plan.Partition pp : plan.partitions) topics.add(pp.topic);
+        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
+        for (var e : feeders.entrySet()) {
+            List<Map<String, String>> list = new ArrayList<>();
+            boolean down = e.getValue().stream().noneMatch(c -> apps.all().get(c.name).up());
+            String group = e.getValue().get(0).group;
+            Map<TopicPartition, OffsetAndMetadata> committed = down
+                ? admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS) : Map.of();
+            for (Plan.Partition pp : plan.partitions) {
+                if (e.getValue().stream().noneMatch(c -> c.topics.contains(pp.topic))) continue;
+                TopicPartitionInfo info = described.get(pp.topic).partitions().get(pp.partition);
+                String leader = info.leader() == null || info.leader().id() < 0 ? null : brokerName(info.leader());
+                if (leader == null || !cluster.alive(leader)) {
+                    for (String b : pp.replicas) {
+                        if (cluster.alive(b)) continue;
+                        for (LogReader.Entry en : LogReader.read(cluster.logDir(b), pp.name())) {
+                            list.add(Map.of("msg", en.msg(), "code", "held-offline", "partition", pp.name(), "broker", b));
+                        }
+                    }
+                    continue;
+                }
+                TopicPartition tp = new TopicPartition(pp.topic, pp.partition);
+                long from = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
+                String code = "held-above-hw";
+                if (down) {
+                    OffsetAndMetadata c = committed.get(tp);
+                    from = c == null ? 0 : c.offset();
+                    code = "held-for-reader";
+                }
+                for (LogReader.Entry en : LogReader.read(cluster.logDir(leader), pp.name())) {
+                    if (en.offset() >= from) list.add(Map.of("msg", en.msg(), "code", code, "partition", pp.name(), "broker", leader));
+                }
+            }
+            out.put(e.getKey(), list);
+        }
+        return out;
+    }
+
+    private static void waitFor(Duration limit, String what, Check c) throws Exception {
+        long until = System.nanoTime() + limit.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < until) {
+            try {
+                if (c.holds()) return;
+            } catch (Exception e) {
+                last = e;
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("timed out waiting for " + what, last);
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    @Override
+    public void close() {
+        clock.shutdownNow();
+        apps.close();
+        if (admin != null) admin.close(Duration.ofSeconds(2));
+        proxy.close();
+        for (Sink s : sinks.values()) s.close();
+        cluster.close();
+    }
+
+    /**
+     * Records the run's observations with their time since the scene's 0 ms, and fires the
+     * scene's triggers: a fault waiting for a protocol point happens when it is observed,
+     * the first time it matches.
+     */
+    final class Recorder implements Proxy.Points {
+        private final List<Observation> observations = new ArrayList<>();
+        private final boolean[] fired = new boolean[plan.faults.size()];
+        private volatile long startedAt;
+        private volatile long lastAtMs;
+
+        void startedAt(long epoch) { startedAt = epoch; }
+
+        long lastAtMs() { return lastAtMs; }
+
+        synchronized List<Observation> all() {
+            List<Observation> out = new ArrayList<>(observations);
+            out.sort((a, b) -> Long.compare(a.atMs, b.atMs));
+            return out;
+        }
+
+        void note(String text) {
+            try {
+                Files.writeString(dir.resolve("notes.txt"), nowMs() + " " + text + "\n", StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                // nothing more to do
+            }
+        }
+
+        /** Records an observation the harness made (a sink, a crash). */
+        void record(Observation o) { point(o, true); }
+
+        /** An observation an application made and printed. */
+        void fromApp(String app, Observation o) {
+            synchronized (this) {
+                observations.add(o);
+                if (active(o)) lastAtMs = Math.max(lastAtMs, o.atMs);
+            }
+            fire(o, app);
+        }
+
+        @Override
+        public Proxy.Action point(Observation o, boolean record) {
+            if (startedAt == 0) return Proxy.Action.NONE; // before the scene's 0 ms: setting up
+            if (record) {
+                o.atMs = System.currentTimeMillis() - startedAt;
+                synchronized (this) {
+                    observations.add(o);
+                    if (active(o)) lastAtMs = Math.max(lastAtMs, o.atMs);
+                }
+            }
+            return fire(o, null);
+        }
+
+        /**
+         * Whether an observation is activity the quiet period waits out: one about a
+         * message, or a crash or restart; an auto-commit that covers nothing new is not.
+         */
+        private boolean active(Observation o) {
+            return (o.msgs != null && !o.msgs.isEmpty()) || o.event.equals("crashed") || o.event.equals("restarted");
+        }
+
+        /** Fires the triggers o matches; returns what to do with the frame it is about. */
+        private Proxy.Action fire(Observation o, String fromApp) {
+            Proxy.Action action = Proxy.Action.NONE;
+            List<Plan.Fault> due = new ArrayList<>();
+            synchronized (this) {
+                for (int i = 0; i < plan.faults.size(); i++) {
+                    Plan.Fault f = plan.faults.get(i);
+                    if (fired[i] || f.when == null || !f.when.matches(o)) continue;
+                    fired[i] = true;
+                    due.add(f);
+                }
+            }
+            for (Plan.Fault f : due) {
+                switch (f.kind) {
+                    case "drop" -> action = action.and(new Proxy.Action(true, false, 0));
+                    case "duplicate" -> action = action.and(new Proxy.Action(false, true, 0));
+                    case "delay" -> action = action.and(new Proxy.Action(false, false, f.delayMs));
+                    case "crash" -> {
+                        if (f.node.equals(o.node) && o.event.equals("appended")) {
+                            // The request has just reached the broker: nothing it sends from
+                            // now on leaves it, and it is killed once it has had the time to
+                            // append the batch, as the simulated broker has appended it.
+                            net.crashed(f.node);
+                            Thread t = new Thread(() -> {
+                                try {
+                                    Thread.sleep(APPENDED_GRACE_MS);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                                apply(f);
+                            }, "crash-" + f.node);
+                            t.setDaemon(true);
+                            t.start();
+                        } else {
+                            apply(f);
+                        }
+                    }
+                    default -> apply(f);
+                }
+            }
+            return action;
+        }
+
+        /** The triggers with which an application crashes itself at its own protocol points. */
+        synchronized List<Plan.Trigger> selfCrashTriggers(String app) {
+            List<Plan.Trigger> out = new ArrayList<>();
+            for (int i = 0; i < plan.faults.size(); i++) {
+                Plan.Fault f = plan.faults.get(i);
+                if (!fired[i] && f.when != null && f.kind.equals("crash") && app.equals(f.node)
+                    && (f.when.node == null || f.when.node.isEmpty() || f.when.node.equals(app))) {
+                    out.add(f.when);
+                }
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package deliverylab.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness itself, on a real one-broker cluster: the fault proxy's cut, drop and
+ * protocol-point trigger, and a crash and restart that keeps the broker's log. Each test
+ * runs a small plan through Run, as `deliverylab conform` does, and reads what it wrote.
+ */
+class HarnessTest {
+    @TempDir
+    Path dir;
+
+    /** A plan: one broker, topic t with one partition, producer p1 sending n messages. */
+    private static Plan plan(int n, long intervalMs, Map<String, String> producer) {
+        Plan p = new Plan();
+        p.scene = "harness";
+        p.brokers = 1;
+        p.brokerProperties = Map.of("broker.heartbeat.interval.ms", "500", "broker.session.timeout.ms", "1500");
+        Plan.Partition t = new Plan.Partition();
+        t.topic = "t";
+        t.partition = 0;
+        t.replicas = List.of("broker-1");
+        p.partitions.add(t);
+        p.latencyMs = 5;
+        Plan.Producer pr = new Plan.Producer();
+        pr.name = "p1";
+        pr.topic = "t";
+        pr.intervalMs = intervalMs;
+        pr.onRestart = "resend-unacknowledged";
+        pr.properties = new java.util.HashMap<>(Map.of("acks", "1", "linger.ms", "0", "enable.idempotence", "false"));
+        pr.properties.putAll(producer);
+        for (int i = 1; i <= n; i++) {
+            Plan.Message m = new Plan.Message();
+            m.id = "p1#" + i;
+            m.key = "";
+            m.value = String.valueOf(i);
+            pr.messages.add(m);
+        }
+        p.producers.add(pr);
+        p.limitMs = 60_000;
+        return p;
+    }
+
+    private static Plan.Fault fault(String kind, String node, long atMs) {
+        Plan.Fault f = new Plan.Fault();
+        f.kind = kind;
+        f.node = node;
+        f.atMs = atMs;
+        return f;
+    }
+
+    private static Plan.Trigger when(String node, String event, String message) {
+        Plan.Trigger t = new Plan.Trigger();
+        t.node = node;
+        t.event = event;
+        t.message = message;
+        return t;
+    }
+
+    private List<Observation> run(Plan plan) throws Exception {
+        Path planFile = dir.resolve("plan.json");
+        Plan.JSON.writeValue(planFile.toFile(), plan);
+        Path runDir = dir.resolve("run");
+        try (Run r = new Run(plan, planFile, runDir)) {
+            r.execute();
+        }
+        List<Observation> out = new ArrayList<>();
+        for (String line : Files.readAllLines(runDir.resolve("observations.jsonl"), StandardCharsets.UTF_8)) {
+            out.add(Observation.parse(line));
+        }
+        return out;
+    }
+
+    private static int index(List<Observation> obs, String node, String event, String msg) {
+        for (int i = 0; i < obs.size(); i++) {
+            Observation o = obs.get(i);
+            if (o.node.equals(node) && o.event.equals(event) && (msg == null || (o.msgs != null && o.msgs.contains(msg)))) return i;
+        }
+        return -1;
+    }
+
+    private List<String> log(String broker) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (LogReader.Entry e : LogReader.read(dir.resolve("run").resolve(broker), "t-0")) out.add(e.msg());
+        return out;
+    }
+
+    /** A trigger crashes the broker right after it answered p1#2; a restart keeps its log. */
+    @Test
+    void triggerCrashesAtAProtocolPointAndARestartKeepsTheLog() throws Exception {
+        Plan p = plan(3, 400, Map.of());
+        Plan.Fault crash = fault("crash", "broker-1", 0);
+        crash.when = when("broker-1", "responded", "p1#2");
+        p.faults.add(crash);
+        p.faults.add(fault("restart", "broker-1", 4000));
+        List<Observation> obs = run(p);
+
+        int responded = index(obs, "broker-1", "responded", "p1#2");
+        int crashed = index(obs, "broker-1", "crashed", null);
+        int restarted = index(obs, "broker-1", "restarted", null);
+        assertTrue(responded >= 0 && crashed > responded, "crashed right after answering p1#2: " + obs);
+        for (int i = crashed + 1; i < restarted; i++) {
+            assertFalse(obs.get(i).node.equals("broker-1") && obs.get(i).event.equals("responded"), "a crashed broker answers nothing");
+        }
+        assertTrue(index(obs, "p1", "acked", "p1#2") >= 0, "the answer sent before the crash arrives");
+        assertTrue(index(obs, "p1", "acked", "p1#3") > restarted, "p1#3 is accepted once broker-1 is back");
+        assertEquals(List.of("p1#1", "p1#2", "p1#3"), log("broker-1"), "the log survived the SIGKILL");
+    }
+
+    /** A dropped response: the client times out, retries, and the record is written twice. */
+    @Test
+    void droppedResponseIsRetriedAndWrittenTwice() throws Exception {
+        Plan p = plan(2, 300, Map.of("request.timeout.ms", "1000", "delivery.timeout.ms", "5000", "max.in.flight.requests.per.connection", "1"));
+        Plan.Fault drop = fault("drop", null, 0);
+        drop.when = when("", "responded", "p1#1");
+        p.faults.add(drop);
+        List<Observation> obs = run(p);
+
+        assertTrue(index(obs, "p1", "error", "p1#1") >= 0, "the client timed out: " + obs);
+        assertEquals("REQUEST_TIMED_OUT", obs.get(index(obs, "p1", "error", "p1#1")).err);
+        assertEquals(List.of("p1#1", "p1#1", "p1#2"), log("broker-1"), "the blind retry appended p1#1 again");
+    }
+
+    /** A cut link loses what is sent on it; once healed, the client's retry goes through. */
+    @Test
+    void cutLinkLosesFramesUntilHealed() throws Exception {
+        Plan p = plan(1, 0, Map.of("request.timeout.ms", "1000", "delivery.timeout.ms", "10000"));
+        Plan.Fault cut = fault("cut", null, 0);
+        cut.from = "p1";
+        cut.to = "broker-1";
+        cut.forMs = 2000;
+        p.faults.add(cut);
+        List<Observation> obs = run(p);
+
+        int acked = index(obs, "p1", "acked", "p1#1");
+        assertTrue(acked >= 0, "delivered in the end: " + obs);
+        assertTrue(obs.get(acked).atMs >= 2000, "not before the link healed, at " + obs.get(acked).atMs + " ms");
+        assertEquals(List.of("p1#1"), log("broker-1"), "nothing crossed the cut link");
+    }
+}

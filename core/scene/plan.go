@@ -1,0 +1,159 @@
+package scene
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"deliverylab/core/apps"
+	"deliverylab/core/sim"
+)
+
+// Plan is a scene resolved for the conformance suite, which runs it against a real Kafka
+// cluster: every setting with its effective value (defaults included, as Kafka
+// properties), the replica placement, each message's key and value, and the faults. The
+// Java runner reads it as JSON, so that the scene format has one parser.
+type Plan struct {
+	Scene            string            `json:"scene"`
+	Brokers          int               `json:"brokers"`
+	BrokerProperties map[string]string `json:"brokerProperties"`
+	Partitions       []PlanPartition   `json:"partitions"`
+	LatencyMs        int64             `json:"latencyMs"`
+	JitterMs         int64             `json:"jitterMs"`
+	Links            []PlanLink        `json:"links"`
+	Producers        []PlanProducer    `json:"producers"`
+	Consumers        []PlanConsumer    `json:"consumers"`
+	Sinks            []SinkSpec        `json:"sinks"`
+	Faults           []PlanFault       `json:"faults"`
+	StopMs           int64             `json:"stopMs"` // 0: until settled
+	// LimitMs is when the real run stops at the latest when it has not settled.
+	LimitMs int64 `json:"limitMs"`
+}
+
+// PlanPartition is one partition and its replicas, the first its initial leader.
+type PlanPartition struct {
+	Topic     string   `json:"topic"`
+	Partition int32    `json:"partition"`
+	Replicas  []string `json:"replicas"`
+}
+
+// PlanLink is a link's one-way latency.
+type PlanLink struct {
+	Between   [2]string `json:"between"`
+	LatencyMs int64     `json:"latencyMs"`
+}
+
+// PlanProducer is a producer application.
+type PlanProducer struct {
+	Name       string            `json:"name"`
+	Properties map[string]string `json:"properties"`
+	Topic      string            `json:"topic"`
+	Messages   []PlanMessage     `json:"messages"`
+	IntervalMs int64             `json:"intervalMs"`
+	StartMs    int64             `json:"startMs"`
+	OnRestart  apps.OnRestart    `json:"onRestart"`
+}
+
+// PlanMessage is one message a producer sends.
+type PlanMessage struct {
+	ID    string `json:"id"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Partition is where an unkeyed message goes: round robin in send order, as the scene
+	// format defines it and the simulated client does. (A keyed one goes where the real
+	// client's default partitioner puts it, murmur2 of the key, as in the simulator.)
+	Partition int `json:"partition"`
+}
+
+// PlanConsumer is a consumer application.
+type PlanConsumer struct {
+	Name         string            `json:"name"`
+	Group        string            `json:"group"`
+	Topics       []string          `json:"topics"`
+	Properties   map[string]string `json:"properties"`
+	Commit       apps.CommitPolicy `json:"commit"`
+	Async        bool              `json:"async"`
+	ProcessingMs int64             `json:"processingMs"`
+	Sink         string            `json:"sink"`
+	StartMs      int64             `json:"startMs"`
+}
+
+// PlanFault is a scripted fault: at a time, or at a protocol point (When).
+type PlanFault struct {
+	AtMs    int64         `json:"atMs"`
+	When    *PlanTrigger  `json:"when"`
+	Kind    sim.FaultKind `json:"kind"`
+	Node    string        `json:"node,omitempty"`
+	From    string        `json:"from,omitempty"`
+	To      string        `json:"to,omitempty"`
+	Groups  [][]string    `json:"groups,omitempty"`
+	ForMs   int64         `json:"forMs,omitempty"`
+	DelayMs int64         `json:"delayMs,omitempty"`
+}
+
+// PlanTrigger is a protocol point.
+type PlanTrigger struct {
+	Node    string    `json:"node,omitempty"`
+	Event   sim.Event `json:"event"`
+	Message string    `json:"message,omitempty"`
+	Detail  string    `json:"detail,omitempty"`
+}
+
+// Plan resolves the scene for a real run; it fails for a scene that cannot run on a
+// real cluster, and says why.
+func (s *Scene) Plan(simEndMs int64) (Plan, error) {
+	if s.SimulatorOnly != "" {
+		return Plan{}, fmt.Errorf("simulator only: %s", s.SimulatorOnly)
+	}
+	cluster := s.Cluster
+	cluster.Groups = len(s.Consumers) > 0
+	p := Plan{Scene: s.Name, Brokers: cluster.Brokers, BrokerProperties: cluster.Config.Properties(), LatencyMs: s.LatencyMs,
+		JitterMs: s.JitterMs, Sinks: s.Sinks, StopMs: s.StopMs, LimitMs: s.StopMs}
+	if p.LimitMs == 0 {
+		// Real processes start, fail over and catch up more slowly than the simulated
+		// ones: give the run room, but not for ever.
+		p.LimitMs = min(2*simEndMs+60000, MaxRunMs)
+	}
+	for _, ps := range cluster.Placement() {
+		p.Partitions = append(p.Partitions, PlanPartition{Topic: ps.TP.Topic, Partition: ps.TP.Partition, Replicas: ps.Replicas})
+	}
+	for _, link := range slices.SortedFunc(maps.Keys(s.Links), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	}) {
+		p.Links = append(p.Links, PlanLink{Between: link, LatencyMs: s.Links[link]})
+	}
+	for _, ps := range s.Producers {
+		pp := PlanProducer{Name: ps.Name, Properties: ps.Config.Properties(), Topic: ps.Work.Topic, IntervalMs: ps.Work.IntervalMs,
+			StartMs: ps.StartMs, OnRestart: ps.OnRestart}
+		partitions := 1
+		for _, t := range cluster.Topics {
+			if t.Name == ps.Work.Topic {
+				partitions = t.Partitions
+			}
+		}
+		for n := 1; n <= ps.Work.Count; n++ {
+			pp.Messages = append(pp.Messages, PlanMessage{ID: fmt.Sprintf("%s#%d", ps.Name, n),
+				Key: apps.Expand(ps.Work.Key, n), Value: apps.Expand(ps.Work.Value, n), Partition: (n - 1) % partitions})
+		}
+		p.Producers = append(p.Producers, pp)
+	}
+	for _, cs := range s.Consumers {
+		p.Consumers = append(p.Consumers, PlanConsumer{Name: cs.Name, Group: cs.Group, Topics: cs.Topics,
+			Properties: cs.Config.Properties(), Commit: cs.Spec.Commit, Async: cs.Spec.Async,
+			ProcessingMs: cs.Spec.ProcessingMs, Sink: cs.Spec.Sink, StartMs: cs.StartMs})
+	}
+	for _, f := range s.Faults {
+		if f.Fault.WireID != 0 {
+			return Plan{}, fmt.Errorf("faults (line %d): a message named by its simulated wire id has no counterpart on a real cluster", f.Line)
+		}
+		pf := PlanFault{AtMs: f.AtMs, Kind: f.Fault.Kind, Node: f.Fault.Node, From: f.Fault.From, To: f.Fault.To,
+			Groups: f.Fault.Groups, ForMs: f.Fault.ForMs, DelayMs: f.Fault.DelayMs}
+		if t := f.When; t != nil {
+			pf.When = &PlanTrigger{Node: t.Node, Event: t.Event, Message: t.Message, Detail: t.Detail}
+		}
+		p.Faults = append(p.Faults, pf)
+	}
+	return p, nil
+}
