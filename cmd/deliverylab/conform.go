@@ -81,7 +81,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 			time.Since(start).Round(time.Second), *work)
 	}
 	for _, r := range rows {
-		if r.Result == resultDisagree {
+		if r.Result == resultDisagree || r.Result == resultError {
 			return 1
 		}
 	}
@@ -94,6 +94,7 @@ const (
 	resultDisagree = "DISAGREE"
 	resultTiming   = "timing-sensitive"
 	resultSkipped  = "skipped"
+	resultError    = "ERROR" // a real run could not be made: the harness failed, not Kafka
 )
 
 // conformRow is one scene's line of the table.
@@ -124,7 +125,7 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 		runDir := filepath.Join(work, fmt.Sprintf("run-%d", i))
 		rep, err := real(plan, runDir)
 		if err != nil {
-			row.Real = append(row.Real, "error")
+			row.Real = append(row.Real, runFailed)
 			row.Why = append(row.Why, fmt.Sprintf("run %d: %v (see %s)", i, err, runDir))
 			continue
 		}
@@ -139,10 +140,12 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 
 // judgeRow: a scene agrees when every real run has the simulator's outcome and meets the
 // scene's expect block; real runs that differ among themselves are timing-sensitive,
-// never agreeing.
+// never agreeing; a run that could not be made at all is an error of the harness.
 func judgeRow(row conformRow) string {
 	distinct := slices.Compact(slices.Sorted(slices.Values(row.Real)))
 	switch {
+	case slices.Contains(row.Real, runFailed):
+		return resultError
 	case len(distinct) > 1:
 		return resultTiming
 	case distinct[0] != row.Simulator || len(row.Why) > 0:
@@ -150,6 +153,9 @@ func judgeRow(row conformRow) string {
 	}
 	return resultAgree
 }
+
+// runFailed stands for the outcome of a real run that could not be made.
+const runFailed = "error"
 
 // outcome is the part of a report the comparison holds the two runs to: the verdict and
 // every message count.
@@ -202,7 +208,10 @@ func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (scene.Report,
 	if err != nil {
 		return scene.Report{}, err
 	}
-	return s.Judge(facts), nil
+	rep := s.Judge(facts)
+	// The run's outcome in `deliverylab run --json`'s format, beside its facts.
+	data, _ = json.MarshalIndent(rep, "", "  ")
+	return rep, os.WriteFile(filepath.Join(runDir, "report.json"), data, 0o644)
 }
 
 // realFacts is facts.json as the runner writes it.

@@ -186,12 +186,28 @@ public final class Cluster implements AutoCloseable {
             ""));
     }
 
+    /** Ports below Linux's ephemeral range (32768 up): no outgoing connection takes them. */
+    private static final int PORT_LOW = 20000, PORT_HIGH = 32000;
+    private static final java.util.concurrent.atomic.AtomicInteger nextPort =
+        new java.util.concurrent.atomic.AtomicInteger(PORT_LOW + (int) (ProcessHandle.current().pid() * 97 % (PORT_HIGH - PORT_LOW)));
+
+    /**
+     * A port to listen on. Not one the kernel picks (new ServerSocket(0) would take it from
+     * the ephemeral range, where a broker's outgoing connection can take it first before
+     * the listener binds it), but one below that range that is free now.
+     */
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int tries = 0; tries < PORT_HIGH - PORT_LOW; tries++) {
+            int port = PORT_LOW + Math.floorMod(nextPort.getAndIncrement() - PORT_LOW, PORT_HIGH - PORT_LOW);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException e) {
+                // taken: try the next one
+            }
         }
+        throw new UncheckedIOException(new IOException("no free port from " + PORT_LOW + " to " + PORT_HIGH));
     }
 
     static Duration since(long nanos) { return Duration.ofNanos(System.nanoTime() - nanos); }

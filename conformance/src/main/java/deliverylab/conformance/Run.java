@@ -58,7 +58,7 @@ public final class Run implements AutoCloseable {
     });
     private Admin admin;
     private volatile long epochMs;
-    private volatile int pendingFaults;
+    private final java.util.concurrent.atomic.AtomicInteger pendingFaults = new java.util.concurrent.atomic.AtomicInteger();
     private final Map<String, Long> brokerCrashedAtMs = new HashMap<>();
 
     public Run(Plan plan, Path planFile, Path dir) throws IOException {
@@ -142,13 +142,13 @@ public final class Run implements AutoCloseable {
     static String brokerName(Node n) { return "broker-" + n.id(); }
 
     private void schedule(long atMs, Runnable r) {
-        pendingFaults++;
+        pendingFaults.incrementAndGet();
         long delay = Math.max(0, epochMs + atMs - System.currentTimeMillis());
         clock.schedule(() -> {
             try {
                 r.run();
             } finally {
-                pendingFaults--;
+                pendingFaults.decrementAndGet();
             }
         }, delay, TimeUnit.MILLISECONDS);
     }
@@ -257,7 +257,7 @@ public final class Run implements AutoCloseable {
      * up is registered.
      */
     private boolean settled(long now) {
-        if (pendingFaults > 0) return false;
+        if (pendingFaults.get() > 0) return false;
         for (Apps.App a : apps.all().values()) {
             if (!a.up()) continue;
             if (a.role.equals("producer") && !a.done) return false;
