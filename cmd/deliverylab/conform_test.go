@@ -118,3 +118,17 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 	assert.Equal(t, resultSkipped, row.Result)
 	assert.Equal(t, []string{"simulator only: a pre-KIP-101 toggle"}, row.Why)
 }
+
+// A fault waiting for a protocol point no frame shows cannot run on a real cluster.
+func TestConformSkipsTriggersTheRunnerCannotSee(t *testing.T) {
+	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
+	require.NoError(t, err)
+	text := strings.Replace(string(data), "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: elected}, restart: broker-1}", 1)
+	f := filepath.Join(t.TempDir(), "elected.yaml")
+	require.NoError(t, os.WriteFile(f, []byte(text), 0o644))
+	s, err := loadScene(f)
+	require.NoError(t, err)
+	row := conformScene(s, 1, t.TempDir(), replay(t, s))
+	assert.Equal(t, resultSkipped, row.Result)
+	assert.Contains(t, row.Why[0], "cannot see the protocol point elected")
+}

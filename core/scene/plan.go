@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
+	"deliverylab/core/sinks"
 )
 
 // Plan is a scene resolved for the conformance suite, which runs it against a real Kafka
@@ -101,6 +103,14 @@ type PlanTrigger struct {
 	Detail  string    `json:"detail,omitempty"`
 }
 
+// realEvents are the protocol points the conformance runner sees on a real cluster: on
+// the wire (through its fault proxy), in the applications, in its sinks, and in what it
+// does itself. A fault waiting for another one (a leader election inside the
+// controller, say) could never fire there.
+var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
+	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, protocol.Appended,
+	protocol.Responded, protocol.Replicated}
+
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a
 // real cluster, and says why.
 func (s *Scene) Plan(simEndMs int64) (Plan, error) {
@@ -147,6 +157,9 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	for _, f := range s.Faults {
 		if f.Fault.WireID != 0 {
 			return Plan{}, fmt.Errorf("faults (line %d): a message named by its simulated wire id has no counterpart on a real cluster", f.Line)
+		}
+		if f.When != nil && !slices.Contains(realEvents, f.When.Event) {
+			return Plan{}, fmt.Errorf("faults (line %d): the conformance runner cannot see the protocol point %s on a real cluster", f.Line, f.When.Event)
 		}
 		pf := PlanFault{AtMs: f.AtMs, Kind: f.Fault.Kind, Node: f.Fault.Node, From: f.Fault.From, To: f.Fault.To,
 			Groups: f.Fault.Groups, ForMs: f.Fault.ForMs, DelayMs: f.Fault.DelayMs}

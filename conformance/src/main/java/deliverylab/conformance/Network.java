@@ -20,7 +20,7 @@ final class Network {
 
     private final Plan plan;
     private final Set<List<String>> cut = new HashSet<>();
-    private final Map<String, Long> crashedAtSeq = new HashMap<>();
+    private final Map<String, Long> crashedAtNanos = new HashMap<>();
     private final AtomicLong seq = new AtomicLong();
 
     Network(Plan plan) { this.plan = plan; }
@@ -28,7 +28,6 @@ final class Network {
     /** The next frame's sequence number: the order in which the proxy received frames. */
     long nextSeq() { return seq.incrementAndGet(); }
 
-    long currentSeq() { return seq.get(); }
 
     /** One-way latency of a frame from one node to another, with the scene's jitter. */
     long latencyMs(String from, String to) {
@@ -71,17 +70,35 @@ final class Network {
         return pairs;
     }
 
-    /** Marks a node crashed now (unless it already is): frames it sent after this are dropped. */
-    synchronized void crashed(String node) { crashedAtSeq.putIfAbsent(node, seq.get()); }
+    /** Marks a node crashed now (unless it already is): frames it sent from now on are lost. */
+    synchronized void crashed(String node) { crashedSince(node, System.nanoTime()); }
 
-    synchronized void restarted(String node) { crashedAtSeq.remove(node); }
+    /**
+     * Marks a node crashed as of atNanos, which may be a moment ago: a broker crashed as
+     * it answered a request sends nothing after that answer, but its other connections
+     * carry frames it sent right after it, which the proxy may have read a little before
+     * the answer (see SAME_INSTANT_NANOS).
+     */
+    synchronized void crashedSince(String node, long atNanos) {
+        crashedAtNanos.merge(node, atNanos, Math::min);
+    }
+
+    synchronized void restarted(String node) { crashedAtNanos.remove(node); }
 
     /** Whether a node is down: nothing reaches it. */
-    synchronized boolean isCrashed(String node) { return crashedAtSeq.containsKey(node); }
+    synchronized boolean isCrashed(String node) { return crashedAtNanos.containsKey(node); }
 
-    /** Whether a frame a node sent (received by the proxy as seq) left before it crashed. */
-    synchronized boolean sentBeforeCrash(String from, long frameSeq) {
-        Long at = crashedAtSeq.get(from);
-        return at == null || frameSeq <= at;
+    /** Whether a frame a node sent, read by the proxy at readNanos, left before it crashed. */
+    synchronized boolean sentBeforeCrash(String from, long readNanos) {
+        Long at = crashedAtNanos.get(from);
+        return at == null || readNanos < at;
     }
+
+    /**
+     * How far apart the proxy may read two frames a node sent at one instant on two
+     * connections: a broker answers a produce request and then, in the same handling, its
+     * followers' waiting fetches (ReplicaManager's delayed actions run after the produce
+     * callback), but each connection has its own thread here.
+     */
+    static final long SAME_INSTANT_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 }

@@ -44,11 +44,16 @@ final class Proxy implements AutoCloseable {
     /** The record header that carries a message's identity ("p1#5"). */
     static final String MSG_HEADER = "dl-msg";
 
-    /** What to do with the frame at a protocol point. */
-    record Action(boolean drop, boolean duplicate, long delayMs) {
-        static final Action NONE = new Action(false, false, 0);
+    /**
+     * What to do with the frame at a protocol point; keep: deliver it even though its
+     * sender crashed at this very point (the answer it crashed after sending).
+     */
+    record Action(boolean drop, boolean duplicate, long delayMs, boolean keep) {
+        static final Action NONE = new Action(false, false, 0, false);
 
-        Action and(Action o) { return new Action(drop || o.drop, duplicate || o.duplicate, Math.max(delayMs, o.delayMs)); }
+        Action and(Action o) {
+            return new Action(drop || o.drop, duplicate || o.duplicate, Math.max(delayMs, o.delayMs), keep || o.keep);
+        }
     }
 
     /** The harness: it records observations and fires the triggers they match. */
@@ -122,8 +127,9 @@ final class Proxy implements AutoCloseable {
     /** A request the proxy saw, kept until its response comes back. */
     private record Sent(ApiKeys api, short version, Map<String, List<String>> msgs, long atNanos) {}
 
-    /** A frame on its way: who sent it to whom, when it may arrive. */
-    private record Frame(byte[] bytes, long seq, String from, String to, long dueNanos, Runnable onDelivered) {}
+    /** A frame on its way: who sent it to whom, when the proxy read it, when it may arrive. */
+    private record Frame(byte[] bytes, long seq, long readNanos, String from, String to, long dueNanos, Runnable onDelivered,
+                         boolean keep) {}
 
     private final class Connection {
         final Socket client, server;
@@ -157,9 +163,9 @@ final class Proxy implements AutoCloseable {
                     int size = in.readInt();
                     byte[] bytes = new byte[size];
                     in.readFully(bytes);
-                    long seq = net.nextSeq();
-                    if (request) onRequest(bytes, seq);
-                    else onResponse(bytes, seq);
+                    long seq = net.nextSeq(), readNanos = System.nanoTime();
+                    if (request) onRequest(bytes, seq, readNanos);
+                    else onResponse(bytes, seq, readNanos);
                 }
             } catch (EOFException | SocketException e) {
                 // the other side closed, or the node died
@@ -200,7 +206,7 @@ final class Proxy implements AutoCloseable {
             pending.clear();
         }
 
-        private void onRequest(byte[] bytes, long seq) {
+        private void onRequest(byte[] bytes, long seq, long readNanos) {
             ByteBuffer b = ByteBuffer.wrap(bytes);
             Runnable delivered = null;
             try {
@@ -218,7 +224,7 @@ final class Proxy implements AutoCloseable {
             } catch (RuntimeException e) {
                 if (source == null) source = Network.HARNESS;
             }
-            up.send(new Frame(bytes, seq, source, target, due(source, target, 0), delivered));
+            up.send(new Frame(bytes, seq, readNanos, source, target, due(source, target, 0), delivered, false));
         }
 
         /** When a produce request reaches the broker: the protocol point "appended". */
@@ -232,7 +238,7 @@ final class Proxy implements AutoCloseable {
             };
         }
 
-        private void onResponse(byte[] bytes, long seq) {
+        private void onResponse(byte[] bytes, long seq, long readNanos) {
             ByteBuffer b = ByteBuffer.wrap(bytes);
             Action action = Action.NONE;
             Sent sent = pending.remove(b.getInt(0));
@@ -260,7 +266,7 @@ final class Proxy implements AutoCloseable {
                 if (sent != null) pending.put(b.getInt(0), sent); // its client still waits for it
                 return;
             }
-            Frame f = new Frame(bytes, seq, target, to, due(target, to, action.delayMs), delivered);
+            Frame f = new Frame(bytes, seq, readNanos, target, to, due(target, to, action.delayMs), delivered, action.keep);
             down.send(f);
             if (action.duplicate) down.send(f);
         }
@@ -335,18 +341,18 @@ final class Proxy implements AutoCloseable {
             trace("queue", f, System.nanoTime());
             long due = Math.max(f.dueNanos, lastDue);
             lastDue = due;
-            queue.add(new Frame(f.bytes, f.seq, f.from, f.to, due, f.onDelivered));
+            queue.add(new Frame(f.bytes, f.seq, f.readNanos, f.from, f.to, due, f.onDelivered, f.keep));
         }
 
         /** Stops at once: frames still queued are lost. */
         void stop() {
             stopped = true;
-            queue.add(new Frame(null, 0, "", "", 0, null));
+            queue.add(new Frame(null, 0, 0, "", "", 0, null, false));
         }
 
         /** Delivers the frames already queued, then closes the connection. */
         void finish() {
-            queue.add(new Frame(null, 0, "", "", 0, null));
+            queue.add(new Frame(null, 0, 0, "", "", 0, null, false));
         }
 
         void run() {
@@ -359,7 +365,8 @@ final class Proxy implements AutoCloseable {
                     }
                     long wait = f.dueNanos - System.nanoTime();
                     if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
-                    if (net.isCut(f.from, f.to) || !net.sentBeforeCrash(f.from, f.seq) || net.isCrashed(f.to)) {
+                    boolean left = f.keep || net.sentBeforeCrash(f.from, f.readNanos);
+                    if (net.isCut(f.from, f.to) || !left || net.isCrashed(f.to)) {
                         trace("lost", f, System.nanoTime());
                         continue;
                     }

@@ -472,11 +472,17 @@ public final class Run implements AutoCloseable {
             }
             for (Plan.Fault f : due) {
                 switch (f.kind) {
-                    case "drop" -> action = action.and(new Proxy.Action(true, false, 0));
-                    case "duplicate" -> action = action.and(new Proxy.Action(false, true, 0));
-                    case "delay" -> action = action.and(new Proxy.Action(false, false, f.delayMs));
+                    case "drop" -> action = action.and(new Proxy.Action(true, false, 0, false));
+                    case "duplicate" -> action = action.and(new Proxy.Action(false, true, 0, false));
+                    case "delay" -> action = action.and(new Proxy.Action(false, false, f.delayMs, false));
                     case "crash" -> {
-                        if (f.node.equals(o.node) && o.event.equals("appended")) {
+                        if (f.node.equals(o.node) && o.event.equals("responded")) {
+                            // Crashed as it answered: the answer leaves, and nothing it sent
+                            // at that instant after it (its followers' fetch answers) does.
+                            net.crashedSince(f.node, System.nanoTime() - Network.SAME_INSTANT_NANOS);
+                            action = action.and(new Proxy.Action(false, false, 0, true));
+                            apply(f);
+                        } else if (f.node.equals(o.node) && o.event.equals("appended")) {
                             // The request has just reached the broker: nothing it sends from
                             // now on leaves it, and it is killed once it has had the time to
                             // append the batch, as the simulated broker has appended it.
