@@ -24,6 +24,15 @@ func shipped(t *testing.T, name string) *scene.Scene {
 	return s
 }
 
+// edited loads acks-1-lost as a teacher might have changed it, saved as file.
+func edited(t *testing.T, file string, edit func(string) string) *scene.Scene {
+	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
+	require.NoError(t, err)
+	f := filepath.Join(t.TempDir(), file)
+	require.NoError(t, os.WriteFile(f, []byte(edit(string(data))), 0o644))
+	return shipped(t, f)
+}
+
 // The facts a real run leaves are judged by the simulator's own ledger, into the same
 // report as `deliverylab run --json` prints.
 func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
@@ -71,13 +80,9 @@ func TestConformAgreesWhenEveryRealRunHasTheSimulatorsOutcome(t *testing.T) {
 // A scene whose expect is wrong disagrees, even though the real run and the simulator
 // agree with each other: the claim the scene makes is what real Kafka is held to.
 func TestConformReportsAWrongExpectAsADisagreement(t *testing.T) {
-	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
-	require.NoError(t, err)
-	wrong := strings.Replace(string(data), "verdict: at-most-once", "verdict: exactly-once", 1)
-	f := filepath.Join(t.TempDir(), "acks-1-lost.yaml")
-	require.NoError(t, os.WriteFile(f, []byte(wrong), 0o644))
-	s, err := loadScene(f)
-	require.NoError(t, err)
+	s := edited(t, "acks-1-lost.yaml", func(text string) string {
+		return strings.Replace(text, "verdict: at-most-once", "verdict: exactly-once", 1)
+	})
 	row := conformScene(s, 1, t.TempDir(), replay(t, s))
 	assert.Equal(t, resultDisagree, row.Result)
 	assert.Contains(t, strings.Join(row.Why, "\n"), "verdict: expected exactly-once, got at-most-once")
@@ -104,12 +109,9 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 
 // A scene marked simulator-only is listed as skipped, with its reason, and not run.
 func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
-	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
-	require.NoError(t, err)
-	f := filepath.Join(t.TempDir(), "historical.yaml")
-	require.NoError(t, os.WriteFile(f, []byte("simulator-only: a pre-KIP-101 toggle\n"+string(data)), 0o644))
-	s, err := loadScene(f)
-	require.NoError(t, err)
+	s := edited(t, "historical.yaml", func(text string) string {
+		return "simulator-only: a pre-KIP-101 toggle\n" + text
+	})
 	never := func(scene.Plan, string) (scene.Report, error) {
 		t.Fatal("a simulator-only scene must not run against a real cluster")
 		return scene.Report{}, nil
@@ -121,13 +123,9 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 
 // A fault waiting for a protocol point no frame shows cannot run on a real cluster.
 func TestConformSkipsTriggersTheRunnerCannotSee(t *testing.T) {
-	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
-	require.NoError(t, err)
-	text := strings.Replace(string(data), "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: elected}, restart: broker-1}", 1)
-	f := filepath.Join(t.TempDir(), "elected.yaml")
-	require.NoError(t, os.WriteFile(f, []byte(text), 0o644))
-	s, err := loadScene(f)
-	require.NoError(t, err)
+	s := edited(t, "elected.yaml", func(text string) string {
+		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: elected}, restart: broker-1}", 1)
+	})
 	row := conformScene(s, 1, t.TempDir(), replay(t, s))
 	assert.Equal(t, resultSkipped, row.Result)
 	assert.Contains(t, row.Why[0], "cannot see the protocol point elected")
