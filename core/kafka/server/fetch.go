@@ -21,7 +21,10 @@ func (rm *ReplicaManager) handleFetch(env *sim.Env, h hooks, from string, req pr
 		if !env.Alive() {
 			return
 		}
-	} else if req.FetchOffset > p.HW || req.FetchOffset < 0 {
+	} else if req.FetchOffset > p.LEO() || req.FetchOffset < 0 {
+		// Only past the log end is out of range (LocalLog.read): between the HW and the
+		// log end a consumer reads nothing yet, as it does after a failover to a leader
+		// whose HW still lags.
 		env.Send(from, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrOffsetOutOfRange, HW: p.HW})
 		return
 	}
