@@ -28,11 +28,13 @@ func (p *Partition) updateFollowerFetchState(follower string, fetchOffset, nowMs
 }
 
 // laggingISR splits the ISR into the members that stay and the followers that have not
-// caught up within lagMs.
+// caught up within lagMs. A follower whose LEO is the leader's is caught up however long
+// ago it fetched (ReplicaState.isCaughtUp): an idle partition keeps a silent follower
+// that has everything; the controller fences a dead broker out of the ISR instead (R20b).
 func (p *Partition) laggingISR(nowMs, lagMs int64) (keep, out []string) {
 	for _, m := range p.state.ISR {
 		f := p.leader.followers[m]
-		if m != p.broker && f != nil && nowMs-f.LastCaughtUpMs > lagMs {
+		if m != p.broker && f != nil && f.LEO != p.LEO() && nowMs-f.LastCaughtUpMs > lagMs {
 			out = append(out, m)
 			continue
 		}
