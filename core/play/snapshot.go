@@ -40,11 +40,13 @@ func (s *Session) State() State {
 		}
 		st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
 	}
-	lines := w.Trace().Texts(true)
-	if len(lines) > traceTail {
-		lines = lines[len(lines)-traceTail:]
+	// Only the tail: a snapshot is taken every frame, and the whole trace grows with the run.
+	lines := w.Trace().Lines
+	lines = lines[max(len(lines)-traceTail, 0):]
+	st.Trace = make([]string, len(lines))
+	for i, l := range lines {
+		st.Trace[i] = l.Text
 	}
-	st.Trace = lines
 	st.Errors = s.run.Invariants()
 	return st
 }
