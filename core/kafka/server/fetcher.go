@@ -37,12 +37,13 @@ func (rm *ReplicaManager) onFetchResponse(env *sim.Env, from string, resp protoc
 		env.After(rm.cfg.ReplicaFetchBackoffMs, fetchRetry{TP: resp.TP})
 		return
 	case resp.Diverging:
-		at := min(resp.DivergedEnd, p.LEO())
-		removed := p.truncateTo(at)
-		env.Note(fmt.Sprintf("truncates %s to %d (leader epoch %d ends there)", resp.TP, at, resp.DivergedEpoch))
-		if ids := protocol.MsgsOf(removed); len(ids) > 0 {
-			env.Observe(sim.Observation{Event: protocol.Truncated, Partition: resp.TP.String(), Offset: at, Msgs: ids})
+		// A diverging answer carries no HW to take (AbstractFetcherThread.processFetchRequest):
+		// the HW comes with a later fetch, once the logs agree.
+		rm.truncateOnDivergence(env, p, resp)
+		if env.Alive() {
+			rm.sendFollowerFetch(env, resp.TP)
 		}
+		return
 	case len(resp.Batches) > 0:
 		if base, fresh := p.appendAsFollower(resp.Batches); len(fresh) > 0 {
 			env.Observe(sim.Observation{Event: protocol.Replicated, Partition: resp.TP.String(), Offset: base, Msgs: protocol.MsgsOf(fresh)})
@@ -53,6 +54,23 @@ func (rm *ReplicaManager) onFetchResponse(env *sim.Env, from string, resp protoc
 	}
 	p.updateFollowerHW(resp.HW)
 	rm.sendFollowerFetch(env, resp.TP)
+}
+
+// truncateOnDivergence cuts the follower's log where the leader says it diverges. When
+// the follower does not know the leader's epoch, it cuts to the end of its own largest
+// epoch below it and the next fetch asks again, until the logs agree
+// (AbstractFetcherThread.getOffsetTruncationState).
+func (rm *ReplicaManager) truncateOnDivergence(env *sim.Env, p *Partition, resp protocol.FetchResponse) {
+	at, done := p.divergenceTruncation(resp.DivergedEpoch, resp.DivergedEnd)
+	removed := p.truncateTo(at)
+	how := "leader epoch %d ends there"
+	if !done {
+		how = "its own epoch below the leader's epoch %d ends there; it asks again"
+	}
+	env.Note(fmt.Sprintf("truncates %s to %d ("+how+")", resp.TP, at, resp.DivergedEpoch))
+	if ids := protocol.MsgsOf(removed); len(ids) > 0 {
+		env.Observe(sim.Observation{Event: protocol.Truncated, Partition: resp.TP.String(), Offset: at, Msgs: ids})
+	}
 }
 
 // onFetchRefused retries a fetch that reached a leader that was down.

@@ -128,6 +128,24 @@ func (p *Partition) truncateTo(offset int64) []protocol.RecordBatch {
 	return removed
 }
 
+// divergenceTruncation is where a follower truncates when the leader answers that its
+// log ends epoch leaderEpoch at leaderEnd (AbstractFetcherThread.getOffsetTruncationState),
+// and whether that settles it. When the follower knows that epoch, it keeps the shorter
+// of the two ends; when its largest epoch at or below it is an older one, it keeps that
+// epoch's end and must ask again with its new last epoch; when the leader knows no epoch
+// as old as the follower's, the leader's end is all that is known.
+func (p *Partition) divergenceTruncation(leaderEpoch int32, leaderEnd int64) (int64, bool) {
+	epoch, end := p.Log.EndOffsetForEpoch(leaderEpoch)
+	switch {
+	case leaderEpoch < 0 || epoch < 0:
+		return min(leaderEnd, p.LEO()), true
+	case epoch != leaderEpoch:
+		return min(end, p.LEO()), false
+	default:
+		return min(end, leaderEnd, p.LEO()), true
+	}
+}
+
 // epochAt is the leader epoch of the record at offset, or -1 past the log end.
 func (p *Partition) epochAt(offset int64) int32 {
 	for _, b := range p.Log.Read(offset, offset+1) {
