@@ -29,12 +29,18 @@ type Controller struct {
 	brokers    []string
 	partitions map[protocol.TP]*protocol.PartitionState
 	sessions   map[string]*brokerSession
+	// metadataOffset is the end of the metadata log, counted in partition changes (the
+	// records of broker registrations and fencing are left out: brokers act on
+	// partition states only).
+	metadataOffset int64
 }
 
+// brokerSession is a broker's registration and its session (BrokerHeartbeatManager).
 type brokerSession struct {
 	Incarnation     int64
 	LastHeartbeatMs int64
 	Fenced          bool
+	RegisteredAt    int64 // the metadata log's end when it registered
 }
 
 // sessionCheck is the controller's one timer: look for expired broker sessions.
@@ -110,15 +116,9 @@ func (c *Controller) TPs() []protocol.TP {
 func (c *Controller) Receive(env *sim.Env, m sim.Message) {
 	switch p := m.Payload.(type) {
 	case protocol.BrokerRegistration:
-		c.onRegistration(env, p)
+		c.onRegistration(env, m.From, p)
 	case protocol.BrokerHeartbeat:
-		s := c.sessions[p.Broker]
-		if s == nil || s.Incarnation != p.Incarnation {
-			env.Send(m.From, protocol.BrokerHeartbeatResponse{Fenced: true})
-			return
-		}
-		s.LastHeartbeatMs = env.Now()
-		env.Send(m.From, protocol.BrokerHeartbeatResponse{Fenced: s.Fenced})
+		c.onHeartbeat(env, m.From, p)
 	case protocol.AlterPartition:
 		c.onAlterPartition(env, m.From, p)
 	}
@@ -135,36 +135,78 @@ func (c *Controller) Fire(env *sim.Env, _ sim.Payload) {
 	env.After(c.checkEveryMs(), sessionCheck{})
 }
 
-// onRegistration unfences a (re)started broker. A broker that comes back with a new
-// incarnation before its session expired is first fenced, so leadership moves off its
-// lost in-memory state, as KRaft does for an unclean restart.
-func (c *Controller) onRegistration(env *sim.Env, p protocol.BrokerRegistration) {
+// onRegistration accepts a (re)started broker, fenced, and sends it the metadata log; it
+// is unfenced by the heartbeat that shows it has read its registration. While the
+// broker's previous session is still valid — it restarted within
+// broker.session.timeout.ms of its last heartbeat — the registration is refused, and the
+// broker tries again until that session has expired and fenced it
+// (ClusterControlManager.registerBroker, BrokerHeartbeatManager.hasValidSession).
+func (c *Controller) onRegistration(env *sim.Env, from string, p protocol.BrokerRegistration) {
 	s := c.sessions[p.Broker]
 	if s == nil {
 		return
 	}
-	if !s.Fenced && s.Incarnation != p.Incarnation {
-		c.fence(env, p.Broker, "re-registered after a restart")
+	if s.Incarnation != p.Incarnation && c.hasValidSession(env, s) {
+		env.Note("refuses the registration of " + p.Broker + ": its previous session has not expired")
+		env.Send(from, protocol.BrokerRegistrationResponse{Err: protocol.ErrDuplicateBrokerRegistration})
+		return
 	}
-	s.Incarnation = p.Incarnation
+	if s.Incarnation != p.Incarnation || s.Fenced {
+		s.Incarnation = p.Incarnation
+		s.Fenced = true
+		s.RegisteredAt = c.metadataOffset
+	} // else the registration was resent after it was accepted: it changes nothing
 	s.LastHeartbeatMs = env.Now()
-	s.Fenced = false
-	env.Note("unfences " + p.Broker)
+	c.send(env, from, c.all())
+	env.Send(from, protocol.BrokerRegistrationResponse{})
+}
+
+func (c *Controller) hasValidSession(env *sim.Env, s *brokerSession) bool {
+	return !s.Fenced && env.Now()-s.LastHeartbeatMs <= c.cfg.BrokerSessionTimeoutMs
+}
+
+// onHeartbeat keeps a session alive. A broker behind the metadata log is sent it (KRaft
+// brokers fetch the log, fenced or not, so one that was cut off learns the leaders
+// elected meanwhile and follows them), and a fenced broker that has read its own
+// registration is unfenced (BrokerHeartbeatManager.calculateNextBrokerState: FENCED to
+// UNFENCED once its metadata offset reaches its registration record).
+func (c *Controller) onHeartbeat(env *sim.Env, from string, hb protocol.BrokerHeartbeat) {
+	s := c.sessions[hb.Broker]
+	if s == nil || s.Incarnation != hb.Incarnation {
+		env.Send(from, protocol.BrokerHeartbeatResponse{Fenced: true})
+		return
+	}
+	s.LastHeartbeatMs = env.Now()
+	if s.Fenced && hb.MetadataOffset >= s.RegisteredAt {
+		c.unfence(env, hb.Broker)
+	}
+	if hb.MetadataOffset < c.metadataOffset {
+		c.send(env, from, c.all())
+	}
+	env.Send(from, protocol.BrokerHeartbeatResponse{Fenced: s.Fenced})
+}
+
+// unfence lets a broker lead again: the partitions left without a leader that it hosts
+// elect it, if it may be elected.
+func (c *Controller) unfence(env *sim.Env, broker string) {
+	c.sessions[broker].Fenced = false
+	c.metadataOffset++
+	env.Note("unfences " + broker)
 	var changed []protocol.TP
 	for _, tp := range c.TPs() {
 		st := c.partitions[tp]
-		if st.Leader == "" && slices.Contains(st.Replicas, p.Broker) && c.elect(env, st) {
+		if st.Leader == "" && slices.Contains(st.Replicas, broker) && c.elect(env, st) {
 			changed = append(changed, tp)
 		}
 	}
-	c.send(env, p.Broker, c.all())
-	c.broadcast(env, changed, p.Broker)
+	c.publish(env, changed, broker)
 }
 
 // fence removes a broker from leadership and from ISRs, one at a time and never emptying
 // an ISR (R20b), and elects new leaders.
 func (c *Controller) fence(env *sim.Env, broker, why string) {
 	c.sessions[broker].Fenced = true
+	c.metadataOffset++ // its registration change, which every broker reads
 	env.Note("fences " + broker + ": " + why)
 	var changed []protocol.TP
 	for _, tp := range c.TPs() {
@@ -184,7 +226,7 @@ func (c *Controller) fence(env *sim.Env, broker, why string) {
 			changed = append(changed, tp)
 		}
 	}
-	c.broadcast(env, changed, "")
+	c.publish(env, changed, "")
 }
 
 // elect picks a leader for an offline partition: the first live ISR member in replica
@@ -225,10 +267,13 @@ func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.Alte
 		env.Send(from, protocol.AlterPartitionResponse{TP: p.TP, Err: protocol.ErrInvalidUpdateVersion})
 		return
 	}
-	var isr []string
-	for _, r := range p.NewISR {
-		if !c.Fenced(r) || r == st.Leader {
-			isr = append(isr, r)
+	// A fenced broker may not join an ISR (ReplicationControlManager, KIP-841); the
+	// leader checks the same before it asks (Partition.isReplicaIsrEligible).
+	isr := slices.Clone(p.NewISR)
+	for _, r := range isr {
+		if c.Fenced(r) && r != st.Leader && !slices.Contains(st.ISR, r) {
+			env.Send(from, protocol.AlterPartitionResponse{TP: p.TP, Err: protocol.ErrIneligibleReplica})
+			return
 		}
 	}
 	// The ISR is kept in replica order.
@@ -238,7 +283,8 @@ func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.Alte
 	st.ISR = isr
 	st.PartitionEpoch++
 	env.Send(from, protocol.AlterPartitionResponse{TP: p.TP, State: st.Clone()})
-	c.broadcast(env, []protocol.TP{p.TP}, from)
+	// The leader reads the change in the metadata log too, as every broker does.
+	c.broadcast(env, []protocol.TP{p.TP}, "")
 }
 
 func (c *Controller) all() []protocol.PartitionState {
@@ -249,11 +295,19 @@ func (c *Controller) all() []protocol.PartitionState {
 	return out
 }
 
-// broadcast pushes changed partitions to every unfenced broker but skip.
+// broadcast appends changed partitions to the metadata log and publishes them.
 func (c *Controller) broadcast(env *sim.Env, tps []protocol.TP, skip string) {
 	if len(tps) == 0 {
 		return
 	}
+	c.publish(env, tps, skip)
+}
+
+// publish appends changed partitions to the metadata log and pushes the log's new
+// records to every unfenced broker but skip (which catches up otherwise). Fenced brokers
+// read them with their next heartbeat (onHeartbeat).
+func (c *Controller) publish(env *sim.Env, tps []protocol.TP, skip string) {
+	c.metadataOffset += int64(len(tps))
 	var states []protocol.PartitionState
 	for _, tp := range tps {
 		states = append(states, c.partitions[tp].Clone())
@@ -266,7 +320,17 @@ func (c *Controller) broadcast(env *sim.Env, tps []protocol.TP, skip string) {
 }
 
 func (c *Controller) send(env *sim.Env, to string, states []protocol.PartitionState) {
-	env.Send(to, protocol.MetadataUpdate{Partitions: states})
+	env.Send(to, protocol.MetadataUpdate{Partitions: states, Fenced: c.fenced(), Offset: c.metadataOffset})
+}
+
+func (c *Controller) fenced() []string {
+	var out []string
+	for _, b := range c.brokers {
+		if c.Fenced(b) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Show implements show.Shower.

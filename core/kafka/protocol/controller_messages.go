@@ -17,12 +17,29 @@ func (m BrokerRegistration) Describe() string {
 	return fmt.Sprintf("BrokerRegistration %s inc=%d", m.Broker, m.Incarnation)
 }
 
-// BrokerHeartbeat keeps a broker's session with the controller alive.
+// BrokerRegistrationResponse accepts a registration, or refuses it with
+// DUPLICATE_BROKER_REGISTRATION while the broker's previous session is still valid.
+type BrokerRegistrationResponse struct {
+	Err string
+}
+
+func (BrokerRegistrationResponse) Kind() string { return "BrokerRegistrationResponse" }
+func (m BrokerRegistrationResponse) Describe() string {
+	if m.Err != "" {
+		return "BrokerRegistrationResponse " + m.Err
+	}
+	return "BrokerRegistrationResponse ok"
+}
+
+// BrokerHeartbeat keeps a broker's session with the controller alive. It carries how far
+// the broker has read the metadata log: a broker behind it is sent what it missed, and a
+// fenced broker is unfenced once it has read its own registration.
 type BrokerHeartbeat struct {
 	request
 	background
-	Broker      string
-	Incarnation int64
+	Broker         string
+	Incarnation    int64
+	MetadataOffset int64
 }
 
 func (BrokerHeartbeat) Kind() string       { return "BrokerHeartbeat" }
@@ -43,10 +60,21 @@ func (m BrokerHeartbeatResponse) Describe() string {
 // pushed rather than fetched).
 type MetadataUpdate struct {
 	Partitions []PartitionState
+	Fenced     []string // every broker fenced now (the broker registration records)
+	Offset     int64    // the metadata log's end once these records are read
 }
 
-func (MetadataUpdate) Kind() string       { return "MetadataUpdate" }
-func (m MetadataUpdate) Describe() string { return "MetadataUpdate " + describeStates(m.Partitions) }
+func (MetadataUpdate) Kind() string { return "MetadataUpdate" }
+func (m MetadataUpdate) Describe() string {
+	d := "MetadataUpdate " + describeStates(m.Partitions)
+	if len(m.Partitions) == 0 {
+		d = "MetadataUpdate"
+	}
+	if len(m.Fenced) > 0 {
+		d += " fenced=[" + strings.Join(m.Fenced, ",") + "]"
+	}
+	return d
+}
 
 // AlterPartition asks the controller to change a partition's ISR (KIP-497).
 type AlterPartition struct {

@@ -18,6 +18,8 @@ const (
 	ErrTimeoutException             = "TimeoutException"  // delivery.timeout.ms expired in the producer
 	ErrNoOffsetForPartition         = "NoOffsetForPartitionException"
 	ErrInvalidUpdateVersion         = "INVALID_UPDATE_VERSION"
+	ErrDuplicateBrokerRegistration  = "DUPLICATE_BROKER_REGISTRATION"
+	ErrIneligibleReplica            = "INELIGIBLE_REPLICA"
 	ErrSinkUnavailable              = "SINK_UNAVAILABLE" // a write reached a sink that is down
 )
 

@@ -17,7 +17,7 @@ func TestBackgroundTraffic(t *testing.T) {
 		FindCoordinatorResponse{}, FetchRequest{}, FetchResponse{HW: 3}} {
 		assert.True(t, sim.IsBackground(p), p.Kind())
 	}
-	for _, p := range []sim.Payload{ProduceRequest{}, ProduceResponse{}, MetadataUpdate{}, BrokerRegistration{}, AlterPartition{},
+	for _, p := range []sim.Payload{ProduceRequest{}, ProduceResponse{}, MetadataUpdate{}, BrokerRegistration{}, BrokerRegistrationResponse{}, AlterPartition{},
 		FetchResponse{Batches: []RecordBatch{batch}}, FetchResponse{Err: ErrNotLeaderOrFollower}, FetchResponse{Diverging: true},
 		OffsetCommitRequest{}, JoinGroupRequest{}} {
 		assert.False(t, sim.IsBackground(p), p.Describe())

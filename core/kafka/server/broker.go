@@ -27,6 +27,11 @@ type Broker struct {
 	// registers with
 	incarnation int64
 
+	// volatile: whether the controller accepted this incarnation's registration, and how
+	// many times it refused it
+	registered    bool
+	registrations int
+
 	replicas ReplicaManager
 	groups   group.Coordinator
 }
@@ -53,14 +58,39 @@ func (b *Broker) Replicas() *ReplicaManager { return &b.replicas }
 // Start registers with the controller and starts heartbeating.
 func (b *Broker) Start(env *sim.Env) {
 	b.incarnation++
+	b.registered, b.registrations = false, 0
 	b.groups.Reset()
-	env.Send(protocol.ControllerName, protocol.BrokerRegistration{Broker: b.name, Incarnation: b.incarnation})
+	b.register(env)
 	env.After(b.cfg.BrokerHeartbeatIntervalMs, heartbeatTick{})
 	b.replicas.start(env)
 }
 
+// register sends the registration, and arms its resend after an exponential backoff
+// (BrokerLifecycleManager: 100 ms, doubling, up to broker.session.timeout.ms; Kafka's
+// 2% jitter is left out), in case the controller refuses it or it is lost.
+func (b *Broker) register(env *sim.Env) {
+	env.Send(protocol.ControllerName, protocol.BrokerRegistration{Broker: b.name, Incarnation: b.incarnation})
+	backoff := min(int64(100)<<min(b.registrations, 20), b.cfg.BrokerSessionTimeoutMs)
+	b.registrations++
+	env.After(backoff, registrationRetry{Attempt: b.registrations})
+}
+
+func (b *Broker) onRegistrationResponse(env *sim.Env, resp protocol.BrokerRegistrationResponse) {
+	if resp.Err != "" || b.registered {
+		return // the armed resend tries again
+	}
+	b.registered = true
+	b.heartbeat(env) // at once, as BrokerLifecycleManager does after registering
+}
+
+func (b *Broker) heartbeat(env *sim.Env) {
+	env.Send(protocol.ControllerName, protocol.BrokerHeartbeat{Broker: b.name, Incarnation: b.incarnation,
+		MetadataOffset: b.replicas.metadataOffset})
+}
+
 // Crash drops everything but the logs, epoch caches and high-watermark checkpoints.
 func (b *Broker) Crash() {
+	b.registered = false
 	b.replicas.crash()
 	b.groups.Reset()
 }
@@ -79,19 +109,31 @@ func (b *Broker) Receive(env *sim.Env, m sim.Message) {
 		env.Send(m.From, protocol.ApiVersionsResponse{})
 		return
 	}
+	if resp, ok := m.Payload.(protocol.BrokerRegistrationResponse); ok {
+		b.onRegistrationResponse(env, resp)
+		return
+	}
 	if b.replicas.handle(env, b, m) {
 		return
 	}
 	b.groups.Handle(env, b, m)
 	// A BrokerHeartbeatResponse needs nothing: a fenced broker goes on heartbeating, and
-	// the controller unfences it when it registers.
+	// the controller unfences it once it has read the metadata log.
 }
 
 // Fire hands a timer to the role that set it.
 func (b *Broker) Fire(env *sim.Env, t sim.Payload) {
-	if _, ok := t.(heartbeatTick); ok {
-		env.Send(protocol.ControllerName, protocol.BrokerHeartbeat{Broker: b.name, Incarnation: b.incarnation})
+	switch t := t.(type) {
+	case heartbeatTick:
+		if b.registered {
+			b.heartbeat(env)
+		}
 		env.After(b.cfg.BrokerHeartbeatIntervalMs, t)
+		return
+	case registrationRetry:
+		if !b.registered && t.Attempt == b.registrations {
+			b.register(env)
+		}
 		return
 	}
 	if b.replicas.fire(env, b, t) {

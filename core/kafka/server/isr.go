@@ -25,9 +25,10 @@ func (rm *ReplicaManager) checkISR(env *sim.Env) {
 	}
 }
 
-// maybeExpandISR adds a follower back once it has caught up (R1).
+// maybeExpandISR adds a follower back once it has caught up (R1), unless the metadata
+// log says it is fenced (Partition.isReplicaIsrEligible).
 func (rm *ReplicaManager) maybeExpandISR(env *sim.Env, p *Partition, follower string) {
-	if p.canExpandISR(follower) {
+	if p.canExpandISR(follower) && !slices.Contains(rm.fenced, follower) {
 		env.Note(fmt.Sprintf("expands isr %s: %s caught up", p.TP, follower))
 		rm.alterISR(env, p, append(slices.Clone(p.state.ISR), follower))
 	}

@@ -21,10 +21,12 @@ type ReplicaManager struct {
 	partitions map[protocol.TP]*Partition
 
 	// volatile
-	meta     map[protocol.TP]protocol.PartitionState // the metadata cache: every partition
-	reqSeq   int64
-	produces purgatory[delayedProduce]
-	fetches  purgatory[delayedFetch]
+	meta           map[protocol.TP]protocol.PartitionState // the metadata cache: every partition
+	metadataOffset int64                                   // how far it has read the controller's metadata log
+	fenced         []string                                // the brokers fenced, as the metadata log says
+	reqSeq         int64
+	produces       purgatory[delayedProduce]
+	fetches        purgatory[delayedFetch]
 }
 
 // hooks is how the replica manager tells the broker's other roles what happened to a
@@ -76,6 +78,7 @@ func (rm *ReplicaManager) nextReq() int64 {
 
 func (rm *ReplicaManager) start(env *sim.Env) {
 	rm.meta = map[protocol.TP]protocol.PartitionState{}
+	rm.metadataOffset, rm.fenced = 0, nil
 	env.After(rm.cfg.ReplicaLagTimeMaxMs/2, isrCheck{})
 }
 
@@ -96,6 +99,7 @@ func (rm *ReplicaManager) clone() ReplicaManager {
 		c.partitions[k] = p.clone()
 	}
 	c.meta = maps.Clone(rm.meta)
+	c.fenced = slices.Clone(rm.fenced)
 	for k, v := range c.meta {
 		c.meta[k] = v.Clone()
 	}
@@ -108,6 +112,9 @@ func (rm *ReplicaManager) clone() ReplicaManager {
 func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 	switch p := m.Payload.(type) {
 	case protocol.MetadataUpdate:
+		if p.Offset >= rm.metadataOffset {
+			rm.metadataOffset, rm.fenced = p.Offset, slices.Clone(p.Fenced)
+		}
 		rm.applyMetadata(env, h, p.Partitions)
 	case protocol.AlterPartitionResponse:
 		rm.onAlterPartitionResponse(env, h, p)

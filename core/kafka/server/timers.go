@@ -11,6 +11,9 @@ import (
 // heartbeatTick sends the next BrokerHeartbeat (broker.heartbeat.interval.ms).
 type heartbeatTick struct{}
 
+// registrationRetry resends a registration the controller has not accepted.
+type registrationRetry struct{ Attempt int }
+
 // isrCheck looks for followers to shrink out of the ISR, every replica.lag.time.max.ms/2.
 type isrCheck struct{}
 
@@ -34,15 +37,19 @@ type fetchTimeout struct {
 	ReqID int64
 }
 
-func (heartbeatTick) Kind() string   { return "HeartbeatTick" }
-func (isrCheck) Kind() string        { return "IsrCheck" }
-func (produceExpiry) Kind() string   { return "ProduceExpiry" }
-func (fetchExpiry) Kind() string     { return "FetchExpiry" }
-func (completeDelayed) Kind() string { return "CompleteDelayed" }
-func (fetchRetry) Kind() string      { return "FetchRetry" }
-func (fetchTimeout) Kind() string    { return "FetchTimeout" }
+func (heartbeatTick) Kind() string     { return "HeartbeatTick" }
+func (registrationRetry) Kind() string { return "RegistrationRetry" }
+func (isrCheck) Kind() string          { return "IsrCheck" }
+func (produceExpiry) Kind() string     { return "ProduceExpiry" }
+func (fetchExpiry) Kind() string       { return "FetchExpiry" }
+func (completeDelayed) Kind() string   { return "CompleteDelayed" }
+func (fetchRetry) Kind() string        { return "FetchRetry" }
+func (fetchTimeout) Kind() string      { return "FetchTimeout" }
 
-func (heartbeatTick) Describe() string     { return "timer heartbeat" }
+func (heartbeatTick) Describe() string { return "timer heartbeat" }
+func (t registrationRetry) Describe() string {
+	return fmt.Sprintf("timer registration-retry %d", t.Attempt)
+}
 func (isrCheck) Describe() string          { return "timer isr-check" }
 func (produceExpiry) Describe() string     { return "timer produce-expiry" }
 func (fetchExpiry) Describe() string       { return "timer fetch-expiry" }
