@@ -14,7 +14,7 @@ import (
 func (rm *ReplicaManager) checkISR(env *sim.Env) {
 	for _, tp := range rm.TPs() {
 		p := rm.partitions[tp]
-		if !p.IsLeader() || p.leader.isrPending {
+		if !p.IsLeader() || p.leader.isrPending() {
 			continue
 		}
 		keep, out := p.laggingISR(env.Now(), rm.cfg.ReplicaLagTimeMaxMs)
@@ -37,7 +37,7 @@ func (rm *ReplicaManager) maybeExpandISR(env *sim.Env, p *Partition, follower st
 // alterISR asks the controller for an ISR change (KIP-497); the leader keeps its
 // current ISR until the answer comes.
 func (rm *ReplicaManager) alterISR(env *sim.Env, p *Partition, isr []string) {
-	p.leader.isrPending = true
+	p.leader.pendingISR = slices.Clone(isr)
 	env.Send(protocol.ControllerName, protocol.AlterPartition{TP: p.TP, Leader: rm.broker, LeaderEpoch: p.state.LeaderEpoch,
 		PartitionEpoch: p.state.PartitionEpoch, NewISR: isr})
 }
@@ -48,7 +48,7 @@ func (rm *ReplicaManager) onAlterPartitionResponse(env *sim.Env, h hooks, resp p
 		return
 	}
 	if p.leader != nil {
-		p.leader.isrPending = false
+		p.leader.pendingISR = nil
 	}
 	if resp.Err == "" {
 		rm.applyMetadata(env, h, []protocol.PartitionState{resp.State})

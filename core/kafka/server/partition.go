@@ -2,6 +2,8 @@ package server
 
 import (
 	"maps"
+	"math"
+	"slices"
 
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/storage"
@@ -32,8 +34,15 @@ type Partition struct {
 // leaderState is what a leader knows beyond its log.
 type leaderState struct {
 	followers  map[string]*replicaState
-	isrPending bool // an AlterPartition is in flight
+	pendingISR []string // the ISR an AlterPartition in flight asks for; nil when none
 }
+
+// isrPending reports whether an AlterPartition is in flight.
+func (l *leaderState) isrPending() bool { return l.pendingISR != nil }
+
+// neverCaughtUp is the last caught-up time of a follower that was out of the ISR when
+// this leader took over (Kafka resets it to 0, the distant past of a wall clock).
+const neverCaughtUp = math.MinInt64 / 2
 
 // replicaState is the leader's view of one follower (Kafka's Replica).
 type replicaState struct {
@@ -55,6 +64,22 @@ func newPartition(tp protocol.TP, broker string) *Partition {
 	return &Partition{TP: tp, broker: broker}
 }
 
+// maximalISR is the ISR with the members an AlterPartition in flight would add: the
+// HW and acks=all wait for them as if they were in already, and a shrink counts only
+// once the controller has applied it (Partition's PendingExpandIsr, PendingShrinkIsr).
+func (p *Partition) maximalISR() []string {
+	isr := slices.Clone(p.state.ISR)
+	if p.leader == nil {
+		return isr
+	}
+	for _, m := range p.leader.pendingISR {
+		if !slices.Contains(isr, m) {
+			isr = append(isr, m)
+		}
+	}
+	return isr
+}
+
 // IsLeader reports whether this broker leads the partition.
 func (p *Partition) IsLeader() bool { return p.leader != nil }
 
@@ -65,8 +90,9 @@ func (p *Partition) State() protocol.PartitionState { return p.state }
 func (p *Partition) LEO() int64 { return p.Log.LEO() }
 
 // makeLeader takes the partition over at the controller's new epoch: the epoch starts
-// at the log end, and every follower's clock starts now, so that none is shrunk out of
-// the ISR at once (Kafka's Partition.makeLeader).
+// at the log end, and the clock of every follower in the ISR starts now, so that none is
+// shrunk out at once; the others were never caught up with this leader
+// (Partition.makeLeader, Replica.resetReplicaState).
 func (p *Partition) makeLeader(st protocol.PartitionState, nowMs int64) {
 	p.state = st.Clone()
 	p.Log.AssignEpochStart(st.LeaderEpoch, p.LEO())
@@ -74,7 +100,11 @@ func (p *Partition) makeLeader(st protocol.PartitionState, nowMs int64) {
 	p.leader = &leaderState{followers: map[string]*replicaState{}}
 	for _, f := range st.Replicas {
 		if f != p.broker {
-			p.leader.followers[f] = &replicaState{LEO: -1, LastCaughtUpMs: nowMs}
+			caughtUp := int64(neverCaughtUp)
+			if slices.Contains(st.ISR, f) {
+				caughtUp = nowMs
+			}
+			p.leader.followers[f] = &replicaState{LEO: -1, LastCaughtUpMs: caughtUp, LastFetchMs: neverCaughtUp, LeaderLEOAtLastFetch: -1}
 		}
 	}
 }
@@ -93,7 +123,7 @@ func (p *Partition) makeFollower(st protocol.PartitionState) {
 func (p *Partition) applyISR(st protocol.PartitionState) {
 	p.state = st.Clone()
 	if p.leader != nil {
-		p.leader.isrPending = false // an ISR change of ours was applied
+		p.leader.pendingISR = nil // an ISR change of ours was applied
 	}
 }
 

@@ -1,23 +1,32 @@
 package server
 
+import (
+	"maps"
+	"slices"
+)
+
 // Where the high watermark advances: on the leader when its ISR has caught up, and on a
 // follower when the leader tells it.
 
-// maybeIncrementLeaderHW moves the leader's high watermark to the smallest LEO in the
-// ISR (R2), but not while the ISR is smaller than min.insync.replicas (KAFKA-15583),
-// and not past a member the leader has not heard from since it took over. It reports
-// whether the HW moved.
-func (p *Partition) maybeIncrementLeaderHW(minISR int) bool {
+// maybeIncrementLeaderHW moves the leader's high watermark to the smallest LEO of the
+// maximal ISR (R2) and of the followers about to join it — caught up within
+// replica.lag.time.max.ms and not fenced (Partition.maybeIncrementLeaderHW) — but not
+// while the ISR is smaller than min.insync.replicas (KAFKA-15583), and not past a
+// member the leader has not heard from since it took over. It reports whether the HW
+// moved.
+func (p *Partition) maybeIncrementLeaderHW(minISR int, nowMs, lagMs int64, eligible func(string) bool) bool {
 	if p.leader == nil || len(p.state.ISR) < minISR {
 		return false
 	}
 	hw := p.LEO()
-	for _, m := range p.state.ISR {
-		if m == p.broker {
+	maximal := p.maximalISR()
+	for _, m := range slices.Sorted(maps.Keys(p.leader.followers)) {
+		f := p.leader.followers[m]
+		joining := f.isCaughtUp(p.LEO(), nowMs, lagMs) && eligible(m)
+		if !slices.Contains(maximal, m) && !joining {
 			continue
 		}
-		f := p.leader.followers[m]
-		if f == nil || f.LEO < 0 {
+		if f.LEO < 0 {
 			return false
 		}
 		hw = min(hw, f.LEO)

@@ -34,7 +34,7 @@ func (p *Partition) updateFollowerFetchState(follower string, fetchOffset, nowMs
 func (p *Partition) laggingISR(nowMs, lagMs int64) (keep, out []string) {
 	for _, m := range p.state.ISR {
 		f := p.leader.followers[m]
-		if m != p.broker && f != nil && f.LEO != p.LEO() && nowMs-f.LastCaughtUpMs > lagMs {
+		if m != p.broker && f != nil && !f.isCaughtUp(p.LEO(), nowMs, lagMs) {
 			out = append(out, m)
 			continue
 		}
@@ -43,9 +43,15 @@ func (p *Partition) laggingISR(nowMs, lagMs int64) (keep, out []string) {
 	return keep, out
 }
 
+// isCaughtUp is ReplicaState.isCaughtUp: the follower has the leader's whole log, or
+// had all the leader had within the last lagMs.
+func (f *replicaState) isCaughtUp(leaderLEO, nowMs, lagMs int64) bool {
+	return f.LEO == leaderLEO || nowMs-f.LastCaughtUpMs <= lagMs
+}
+
 // canExpandISR reports whether a follower outside the ISR has caught up enough to rejoin.
 func (p *Partition) canExpandISR(follower string) bool {
-	if p.leader.isrPending || slices.Contains(p.state.ISR, follower) {
+	if p.leader.isrPending() || slices.Contains(p.state.ISR, follower) {
 		return false
 	}
 	f := p.leader.followers[follower]

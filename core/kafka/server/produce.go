@@ -108,7 +108,7 @@ func (rm *ReplicaManager) completeDelayed(env *sim.Env, h hooks, tp protocol.TP)
 		for _, part := range d.Parts {
 			// The coordinator's own appends are answered as they are: what an ISR
 			// shrink means for an offset commit is the coordinator's to say.
-			if p := rm.leaderOf(part.TP); d.Client != "" && part.Err == "" && len(p.state.ISR) < rm.minISR(p) {
+			if p := rm.leaderOf(part.TP); d.Client != "" && part.Err == "" && len(p.maximalISR()) < rm.minISR(p) {
 				d = d.fail(part.TP, protocol.ErrNotEnoughReplicasAfterAppend)
 			}
 		}

@@ -222,7 +222,8 @@ func (rm *ReplicaManager) becomeFollower(env *sim.Env, h hooks, p *Partition, st
 // schedules the check of the requests waiting for it and answers the consumers' long
 // polls.
 func (rm *ReplicaManager) maybeAdvanceHW(env *sim.Env, p *Partition) {
-	if !p.maybeIncrementLeaderHW(rm.minISR(p)) {
+	eligible := func(b string) bool { return !slices.Contains(rm.fenced, b) }
+	if !p.maybeIncrementLeaderHW(rm.minISR(p), env.Now(), rm.cfg.ReplicaLagTimeMaxMs, eligible) {
 		return
 	}
 	env.Note(fmt.Sprintf("hw %s=%d", p.TP, p.HW))
