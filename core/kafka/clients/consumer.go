@@ -44,15 +44,19 @@ type Consumer struct {
 	assigned    []protocol.TP
 	positions   map[protocol.TP]int64 // next offset Poll returns
 	fetching    map[protocol.TP]int64 // request id of the fetch in flight, per partition
-	buffer      map[protocol.TP][]protocol.Record
-	failures    map[protocol.TP]int   // fetch failures in a row, for the retry backoff
-	retryAt     map[protocol.TP]int64 // no fetch of the partition before this time
-	groupSeq    int64                 // the group request in flight (find, join, sync, offset fetch)
-	rejoinDue   bool                  // the group is rebalancing: rejoin at the next Poll
-	returned    []string              // identities Poll returned since the last commit
-	reqSeq      int64
-	lastAutoMs  int64
-	commits     map[int64][]string // commit request id -> identities it covers
+	buffer      map[protocol.TP][]fetched
+	// KIP-320: the leader epoch of the record before each position, once Poll has
+	// returned one, and the leader epoch the position was last checked against.
+	offsetEpochs map[protocol.TP]int32
+	checkedAt    map[protocol.TP]int32
+	failures     map[protocol.TP]int   // fetch failures in a row, for the retry backoff
+	retryAt      map[protocol.TP]int64 // no fetch of the partition before this time
+	groupSeq     int64                 // the group request in flight (find, join, sync, offset fetch)
+	rejoinDue    bool                  // the group is rebalancing: rejoin at the next Poll
+	returned     []string              // identities Poll returned since the last commit
+	reqSeq       int64
+	lastAutoMs   int64
+	commits      map[int64][]string // commit request id -> identities it covers
 }
 
 // Polled is a record returned by Poll, with its partition and application data.
@@ -130,7 +134,9 @@ func (c *Consumer) Reset() {
 	c.assigned = nil
 	c.positions = map[protocol.TP]int64{}
 	c.fetching = map[protocol.TP]int64{}
-	c.buffer = map[protocol.TP][]protocol.Record{}
+	c.buffer = map[protocol.TP][]fetched{}
+	c.offsetEpochs = map[protocol.TP]int32{}
+	c.checkedAt = map[protocol.TP]int32{}
 	c.commits = map[int64][]string{}
 	c.failures = map[protocol.TP]int{}
 	c.retryAt = map[protocol.TP]int64{}
@@ -144,8 +150,10 @@ func (c *Consumer) Clone() *Consumer {
 	n.md = c.md.clone()
 	n.assigned = slices.Clone(c.assigned)
 	n.positions = maps.Clone(c.positions)
+	n.offsetEpochs = maps.Clone(c.offsetEpochs)
+	n.checkedAt = maps.Clone(c.checkedAt)
 	n.fetching = maps.Clone(c.fetching)
-	n.buffer = make(map[protocol.TP][]protocol.Record, len(c.buffer))
+	n.buffer = make(map[protocol.TP][]fetched, len(c.buffer))
 	for k, v := range c.buffer {
 		n.buffer[k] = slices.Clone(v) // appended to in place
 	}
@@ -209,7 +217,8 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	c.assigned = nil
 	c.positions = map[protocol.TP]int64{}
 	c.fetching = map[protocol.TP]int64{}
-	c.buffer = map[protocol.TP][]protocol.Record{}
+	c.buffer = map[protocol.TP][]fetched{}
+	c.offsetEpochs = map[protocol.TP]int32{}
 	c.State = Joining
 	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
 	// rightly hold it that long.
@@ -256,6 +265,7 @@ func (c *Consumer) Poll(env *sim.Env) []Polled {
 				c.returned = append(c.returned, d.Msg)
 			}
 			c.positions[tp] = r.Offset + 1
+			c.offsetEpochs[tp] = r.Epoch
 		}
 	}
 	c.fetchAll(env)

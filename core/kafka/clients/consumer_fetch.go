@@ -8,6 +8,13 @@ import (
 // The consumer's fetcher: one fetch in flight per owned partition, to its leader, from
 // the member's position.
 
+// fetched is a record fetched and not yet returned by Poll, with the leader epoch of its
+// batch, which the position takes when Poll returns it.
+type fetched struct {
+	protocol.Record
+	Epoch int32
+}
+
 // fetchAll sends a fetch for every owned partition with nothing buffered or in flight.
 func (c *Consumer) fetchAll(env *sim.Env) {
 	if c.State != Stable {
@@ -28,6 +35,9 @@ func (c *Consumer) fetchAll(env *sim.Env) {
 			c.md.refresh(env, c.cfg.RequestTimeoutMs)
 			continue
 		}
+		if c.validatePosition(env, tp, leader) {
+			continue
+		}
 		c.reqSeq++
 		c.fetching[tp] = c.reqSeq
 		env.Send(leader, protocol.FetchRequest{ReqID: c.reqSeq, TP: tp, FetchOffset: c.positions[tp], LastFetchedEpoch: -1,
@@ -45,15 +55,10 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 	case "":
 	case protocol.ErrOffsetOutOfRange:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
-		switch c.cfg.AutoOffsetReset {
-		case ResetNone:
-			return c.noOffset(env, r.TP)
-		case ResetEarliest:
-			c.positions[r.TP] = 0
-			c.fetchAll(env)
-		default:
-			c.resetLatest(env, r.TP)
+		if c.cfg.AutoOffsetReset == ResetNone {
+			return c.noOffset(env, r.TP, protocol.ErrNoOffsetForPartition)
 		}
+		c.resetPosition(env, r.TP)
 		return nil
 	default:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
@@ -61,11 +66,11 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 		return nil
 	}
 	c.failures[r.TP] = 0
-	var fresh []protocol.Record
+	var fresh []fetched
 	for _, b := range r.Batches {
 		for _, rec := range b.Records {
 			if rec.Offset >= c.positions[r.TP] {
-				fresh = append(fresh, rec)
+				fresh = append(fresh, fetched{Record: rec, Epoch: b.LeaderEpoch})
 			}
 		}
 	}
@@ -86,6 +91,17 @@ func (c *Consumer) fetchFailed(env *sim.Env, tp protocol.TP) {
 	env.After(wait, fetchRetry{})
 }
 
+// resetPosition applies auto.offset.reset (earliest or latest) to a partition.
+func (c *Consumer) resetPosition(env *sim.Env, tp protocol.TP) {
+	delete(c.offsetEpochs, tp)
+	if c.cfg.AutoOffsetReset == ResetEarliest {
+		c.positions[tp] = 0
+		c.fetchAll(env)
+		return
+	}
+	c.resetLatest(env, tp)
+}
+
 // resetLatest asks the leader for the end of what consumers may read (the HW).
 func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
 	delete(c.positions, tp)
@@ -97,12 +113,13 @@ func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
 	env.After(c.cfg.RetryBackoffMs, resetRetry{TP: tp})
 }
 
-// noOffset is auto.offset.reset=none with no valid position: poll throws
-// NoOffsetForPartitionException and the application stops consuming.
-func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP) []ConsumerEvent {
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNoOffsetForPartition, Partition: tp.String()})
+// noOffset is auto.offset.reset=none with no valid position: poll throws err
+// (NoOffsetForPartitionException, or LogTruncationException) and the application stops
+// consuming.
+func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP, err string) []ConsumerEvent {
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err, Partition: tp.String()})
 	c.State = GaveUp
 	c.assigned = nil
-	c.buffer = map[protocol.TP][]protocol.Record{}
-	return []ConsumerEvent{{Kind: Stopped, Err: protocol.ErrNoOffsetForPartition}}
+	c.buffer = map[protocol.TP][]fetched{}
+	return []ConsumerEvent{{Kind: Stopped, Err: err}}
 }

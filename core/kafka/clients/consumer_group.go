@@ -50,6 +50,8 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		return c.maybeStable(env)
 	case protocol.FetchResponse:
 		return c.onFetch(env, r)
+	case protocol.OffsetsForLeaderEpochResponse:
+		return c.onOffsetsForLeaderEpoch(env, r)
 	case protocol.HeartbeatResponse:
 		c.onGroupError(env, r.Err)
 		if c.rejoinDue {
@@ -109,7 +111,7 @@ func (c *Consumer) onOffsetFetch(env *sim.Env, r protocol.OffsetFetchResponse) [
 		case c.cfg.AutoOffsetReset == ResetEarliest:
 			c.positions[o.TP] = 0
 		case c.cfg.AutoOffsetReset == ResetNone:
-			return c.noOffset(env, o.TP)
+			return c.noOffset(env, o.TP, protocol.ErrNoOffsetForPartition)
 		default:
 			c.resetLatest(env, o.TP)
 		}
@@ -158,6 +160,12 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 	switch o := r.Orig.(type) {
 	case protocol.MetadataRequest:
 		c.md.onRefused(env, c.cfg.RetryBackoffMs)
+	case protocol.OffsetsForLeaderEpochRequest:
+		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
+			delete(c.fetching, o.TP)
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: o.TP.String()})
+			c.fetchFailed(env, o.TP)
+		}
 	case protocol.FetchRequest:
 		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
 			delete(c.fetching, o.TP)

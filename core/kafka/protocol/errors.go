@@ -17,6 +17,7 @@ const (
 	ErrNetworkException             = "NETWORK_EXCEPTION" // the connection to the broker broke
 	ErrTimeoutException             = "TimeoutException"  // delivery.timeout.ms expired in the producer
 	ErrNoOffsetForPartition         = "NoOffsetForPartitionException"
+	ErrLogTruncation                = "LogTruncationException" // KIP-320 found the position past a truncation, with auto.offset.reset=none
 	ErrInvalidUpdateVersion         = "INVALID_UPDATE_VERSION"
 	ErrDuplicateBrokerRegistration  = "DUPLICATE_BROKER_REGISTRATION"
 	ErrIneligibleReplica            = "INELIGIBLE_REPLICA"

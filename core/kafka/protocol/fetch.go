@@ -60,3 +60,35 @@ func (m FetchResponse) Label() string {
 	}
 	return fmt.Sprintf("hw=%d", m.HW)
 }
+
+// OffsetsForLeaderEpochRequest asks a leader where its log ends the given leader epoch
+// (KIP-320): a consumer checks its position with it after a leader change.
+type OffsetsForLeaderEpochRequest struct {
+	request
+	ReqID       int64
+	TP          TP
+	LeaderEpoch int32 // the epoch of the record before the consumer's position
+}
+
+func (OffsetsForLeaderEpochRequest) Kind() string { return "OffsetsForLeaderEpoch" }
+func (m OffsetsForLeaderEpochRequest) Describe() string {
+	return fmt.Sprintf("OffsetsForLeaderEpoch req=%d %s epoch=%d", m.ReqID, m.TP, m.LeaderEpoch)
+}
+
+// OffsetsForLeaderEpochResponse answers with the largest epoch at or below the one asked
+// that the leader knows, and where it ends (-1 and 0 when it knows none).
+type OffsetsForLeaderEpochResponse struct {
+	ReqID       int64
+	TP          TP
+	Err         string
+	LeaderEpoch int32
+	EndOffset   int64
+}
+
+func (OffsetsForLeaderEpochResponse) Kind() string { return "OffsetsForLeaderEpochResponse" }
+func (m OffsetsForLeaderEpochResponse) Describe() string {
+	if m.Err != "" {
+		return fmt.Sprintf("OffsetsForLeaderEpochResponse req=%d %s %s", m.ReqID, m.TP, m.Err)
+	}
+	return fmt.Sprintf("OffsetsForLeaderEpochResponse req=%d %s epoch=%d end=%d", m.ReqID, m.TP, m.LeaderEpoch, m.EndOffset)
+}

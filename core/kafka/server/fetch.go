@@ -103,3 +103,16 @@ func (rm *ReplicaManager) handleListOffsets(env *sim.Env, from string, req proto
 	}
 	env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Offset: p.HW})
 }
+
+// handleOffsetsForLeaderEpoch tells a consumer where the leader's log ends an epoch, so
+// that it can see whether its position lies past a truncation (KIP-320;
+// Partition.lastOffsetForLeaderEpoch).
+func (rm *ReplicaManager) handleOffsetsForLeaderEpoch(env *sim.Env, from string, req protocol.OffsetsForLeaderEpochRequest) {
+	p := rm.leaderOf(req.TP)
+	if p == nil {
+		env.Send(from, protocol.OffsetsForLeaderEpochResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrNotLeaderOrFollower})
+		return
+	}
+	epoch, end := p.Log.EndOffsetForEpoch(req.LeaderEpoch)
+	env.Send(from, protocol.OffsetsForLeaderEpochResponse{ReqID: req.ReqID, TP: req.TP, LeaderEpoch: epoch, EndOffset: end})
+}

@@ -128,6 +128,8 @@ func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 		rm.onFetchResponse(env, m.From, p)
 	case protocol.ListOffsetsRequest:
 		rm.handleListOffsets(env, m.From, p)
+	case protocol.OffsetsForLeaderEpochRequest:
+		rm.handleOffsetsForLeaderEpoch(env, m.From, p)
 	case sim.Refused:
 		f, ok := p.Orig.(protocol.FetchRequest)
 		if !ok {
