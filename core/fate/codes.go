@@ -14,6 +14,7 @@ const (
 	HeldOffline    Code = "held-offline"    // {partition} {broker}
 	HeldAboveHW    Code = "held-above-hw"   // {partition} {broker}
 	HeldForReader  Code = "held-for-reader" // {partition} {broker}
+	HeldUnread     Code = "held-unread"     // {partition} {broker}: below the HW, at or past the committed offset
 	AckedAtOffset  Code = "acked-offset"    // {ms} {offset} {partition}: lost, how it was acknowledged
 	AckedNoWait    Code = "acked-acks0"     // {ms}
 	AckedAt        Code = "acked"           // {ms}

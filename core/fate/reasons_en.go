@@ -11,6 +11,7 @@ var english = map[Code]string{
 	HeldOffline:    "{partition} on {broker} (down; the partition has no leader)",
 	HeldAboveHW:    "{partition} above the high watermark on {broker}",
 	HeldForReader:  "{partition} on {broker}, waiting for the consumer that is down",
+	HeldUnread:     "{partition} on {broker}, below the high watermark and at or past the group's committed offset: the consumer had not got to it when the run ended",
 	AckedAtOffset:  "acknowledged at {ms} ms (offset {offset} of {partition})",
 	AckedNoWait:    "acknowledged at {ms} ms without waiting for the broker (acks=0)",
 	AckedAt:        "acknowledged at {ms} ms",

@@ -11,6 +11,7 @@ var chinese = map[Code]string{
 	HeldOffline:    " {broker} 上的 {partition}（已宕机；该分区没有 leader）",
 	HeldAboveHW:    " {broker} 上 {partition} 的高水位之上",
 	HeldForReader:  " {broker} 上的 {partition}，等待已宕机的消费者",
+	HeldUnread:     " {broker} 上的 {partition}，位于高水位之下、消费组已提交的位移处或之后：运行结束时消费者还没读到它",
 	AckedAtOffset:  "在 {ms} 毫秒被确认（{partition} 的位移 {offset}）",
 	AckedNoWait:    "在 {ms} 毫秒被确认（acks=0：没有等待 broker 的应答）",
 	AckedAt:        "在 {ms} 毫秒被确认",
