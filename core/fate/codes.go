@@ -24,4 +24,11 @@ const (
 	Gone           Code = "gone"            // {output}
 	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
 	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
+
+	// What each of Jepsen's anomalies (check.AnomalyNames) means, for the page's ledger.
+	MeansDuplicate        Code = "anomaly-duplicate"
+	MeansLostWrite        Code = "anomaly-lost-write"
+	MeansNonmonotonicSend Code = "anomaly-nonmonotonic-send"
+	MeansNonmonotonicPoll Code = "anomaly-nonmonotonic-poll"
+	MeansPollSkip         Code = "anomaly-poll-skip"
 )

@@ -170,3 +170,13 @@ func TestBelowHWPastCommittedIsUnavailableBelowCommittedIsLost(t *testing.T) {
 	assert.Equal(t, 4, rep.Messages["unavailable"], "everything from the committed offset on")
 	assert.Equal(t, 2, rep.Messages["lost"])
 }
+
+// expect.anomalies takes Jepsen's order anomalies and holds a run to them.
+func TestExpectTheOrderAnomalies(t *testing.T) {
+	src := "stop.ms: 20000\n" + sprintf(uncleanScene, "true") + "expect:\n  anomalies: {nonmonotonic-send: 0, nonmonotonic-poll: 1, poll-skip: \">=0\"}\n"
+	r, rep := runYAML(t, src)
+	assert.Equal(t, []string{"anomalies.nonmonotonic-poll: expected 1, got 0"}, r.Scene.Check(rep))
+	for _, name := range []string{"nonmonotonic-send", "nonmonotonic-poll", "poll-skip"} {
+		assert.Contains(t, rep.Anomalies, name)
+	}
+}

@@ -121,7 +121,7 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 // lies at or past the group's committed offset (all of the log if the group has none)
 // and whatever lies above the HW. Below the HW that is what the group's consumers would
 // fetch next (a consumer starts at the committed offset: ConsumerCoordinator.
-// refreshCommittedOffsetsIfNeeded, then Fetcher reads up to the HW); below the committed
+// initWithCommittedOffsetsIfNeeded, then fetches up to the HW); below the committed
 // offset the group has moved past a record, so nothing will read it again.
 func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 	var out []fate.Held
