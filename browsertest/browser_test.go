@@ -95,6 +95,13 @@ func TestAcks1LeaderCrashLosesAcknowledgedWrite(t *testing.T) {
 	assert.Equal(t, fmt.Sprint(s.Ledger.Counts["lost"]),
 		eval[string](p, `document.querySelector('#counts [data-count="lost"] b').textContent`))
 	assert.Equal(t, s.Ledger.Verdict, eval[string](p, `document.getElementById('verdict').textContent`))
+	// Under the ledger, Jepsen's anomalies of the ended run, each with its count.
+	require.NotEmpty(t, s.Ledger.Anomalies, "an ended run carries Jepsen's anomalies")
+	p.waitJS(10e9, `!document.getElementById('anomalies').hidden`)
+	for _, a := range s.Ledger.Anomalies {
+		assert.Equal(t, fmt.Sprint(a.Count),
+			eval[string](p, `document.querySelector('#anomaly-list [data-anomaly="`+a.Name+`"] b').textContent`), a.Name)
+	}
 	// The click left the scene's script: the page says the captions may no longer match.
 	p.waitJS(10e9, `!document.getElementById('off-script').hidden`)
 
@@ -111,6 +118,7 @@ func TestAcks1LeaderCrashLosesAcknowledgedWrite(t *testing.T) {
 	p.waitJS(10e9, `document.documentElement.lang === "zh-CN" &&
 		document.querySelector('#ledger-body tr[data-fate="lost"] td:nth-child(2)').textContent === "丢失"`)
 	assert.Equal(t, "结局", eval[string](p, `document.querySelector('.messages th:nth-child(2)').textContent`))
+	assert.Contains(t, eval[string](p, `document.querySelector('#anomaly-list [data-anomaly="poll-skip"] .meaning').textContent`), "拉取跳过")
 	p.screenshot("acks-1-lost-zh")
 	require.NoError(t, clickSelector(p, `button[data-lang="en"]`)) // the choice is remembered
 }

@@ -46,6 +46,7 @@
     output: { en: "output", zh: "输出" },
     crashed: { en: "The simulation stopped: ", zh: "模拟已停止：" },
     noMessages: { en: "No messages yet.", zh: "还没有消息。" },
+    anomalies: { en: "Anomalies (Jepsen's names)", zh: "异常（Jepsen 的命名）" },
   };
   const FATES = {
     sent: { en: "sent", zh: "已发送" },
@@ -472,6 +473,25 @@
       rows.push(tr);
     }
     $("ledger-body").replaceChildren(...rows);
+    // Jepsen's anomalies, once the run has ended: each with its count, and what it means
+    // on hover and for screen readers.
+    const anomalies = l.anomalies || [];
+    $("anomalies").hidden = anomalies.length === 0;
+    $("anomaly-list").replaceChildren(
+      ...anomalies.map((a) => {
+        const li = document.createElement("li");
+        li.dataset.anomaly = a.name;
+        li.className = a.count > 0 ? "anomaly seen" : "anomaly dim";
+        li.title = pick(a.meaning);
+        const b = document.createElement("b");
+        b.textContent = String(a.count);
+        const why = document.createElement("span");
+        why.className = "meaning";
+        why.textContent = pick(a.meaning);
+        li.append(b, document.createTextNode(a.name), why);
+        return li;
+      }),
+    );
   }
 
   function renderFaults(s) {

@@ -1,17 +1,31 @@
 package check
 
 import (
+	"maps"
+	"slices"
+
 	"deliverylab/core/apps"
+	"deliverylab/core/fate"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
 
 // AnomalyNames are the Kafka anomalies the checker reports, in Jepsen's names.
-var AnomalyNames = []string{"duplicate", "lost-write"}
+var AnomalyNames = []string{"duplicate", "lost-write", "nonmonotonic-send", "nonmonotonic-poll", "poll-skip"}
 
-// Anomalies finds Jepsen's Kafka anomalies in the polls of a run (jepsen.tests.kafka):
+// anomalyMeans says what each anomaly means.
+var anomalyMeans = map[string]fate.Code{"duplicate": fate.MeansDuplicate, "lost-write": fate.MeansLostWrite,
+	"nonmonotonic-send": fate.MeansNonmonotonicSend, "nonmonotonic-poll": fate.MeansNonmonotonicPoll, "poll-skip": fate.MeansPollSkip}
+
+// Meaning says what one of AnomalyNames means, in every language.
+func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
+
+// Anomalies finds Jepsen's Kafka anomalies in the sends and polls of a run
+// (jepsen.tests.kafka):
 //   - duplicate: one message polled at more than one offset of a partition;
 //   - lost-write: an acknowledged message never polled, although a consumer polled a
-//     higher offset of the partition it was acknowledged in.
+//     higher offset of the partition it was acknowledged in;
+//   - nonmonotonic-send, nonmonotonic-poll, poll-skip: see orderAnomalies.
 func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 	out := map[string]int{"duplicate": 0, "lost-write": 0}
 	offsets := map[string]map[int64]bool{}
@@ -51,6 +65,159 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 		}
 		if h, ok := highest[a.Partition]; ok && a.Offset >= 0 && h > a.Offset {
 			out["lost-write"]++
+		}
+	}
+	for name, n := range orderAnomalies(obs) {
+		out[name] = n
+	}
+	return out
+}
+
+// orderAnomalies counts the cases of Jepsen's per-key order anomalies
+// (jepsen.tests.kafka: nonmonotonic-send-cases, poll-skip+nonmonotonic-cases). Jepsen's
+// key is a topic-partition, and so is ours. Both compare positions in the partition's
+// version order: the offsets known to hold a record (acknowledged or polled), gaps
+// removed, so that delta 1 is the next record of the log.
+//   - nonmonotonic-send: a producer sends a record to a partition and the one it sends
+//     next to that partition lands at or before it (delta < 1);
+//   - nonmonotonic-poll: a consumer polls a record of a partition at or before the one
+//     it polled before from that partition (delta < 1);
+//   - poll-skip: a consumer's next record of a partition is not the next record of the
+//     log (delta > 1): it skipped records a log holds.
+//
+// Where ours differs from Jepsen's: Jepsen's processes do one operation at a time and a
+// crashed one comes back as a new process; our producer keeps several sends in flight,
+// so send order is the order the application handed records to the client (sent), each
+// placed at the offset its acknowledgement gave, and a crash or restart starts a new
+// sequence, like Jepsen's new process. Sends without an acknowledged offset are left
+// out (Jepsen's :info sends have none either). We place each record by its offset rather
+// than its value, so a message the producer appended twice (a retry) has two places.
+// We compare every pair of successive records a consumer polls, so Jepsen's internal
+// (int-) variants within one poll count too. Jepsen forgets a process's last reads only
+// of the partitions a new assign or subscribe drops, and with subscribe allows both poll
+// anomalies outright, since a rebalance explains them; we forget a consumer's last
+// reads when what explains a jump happens: a rebalance hands it partitions (the eager
+// protocol revokes them all and the consumer restarts each from the committed offset:
+// ConsumerCoordinator.onJoinPrepare, then initWithCommittedOffsetsIfNeeded), it crashes
+// or restarts, or a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
+// (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned).
+func orderAnomalies(obs []sim.Observation) map[string]int {
+	out := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
+	held := map[string]map[int64][]string{} // partition -> offset -> the messages seen there
+	place := func(p string, off int64, m string) {
+		if held[p] == nil {
+			held[p] = map[int64][]string{}
+		}
+		if !slices.Contains(held[p][off], m) {
+			held[p][off] = append(held[p][off], m)
+		}
+	}
+	for _, o := range obs {
+		switch {
+		case o.Event == apps.Acked && o.Offset >= 0:
+			for i, m := range o.Msgs {
+				place(o.Partition, o.Offset+int64(i), m)
+			}
+		case o.Event == apps.Polled:
+			for _, m := range o.Msgs {
+				place(o.Partition, o.Offset, m)
+			}
+		}
+	}
+	known := map[string][]int64{} // partition -> offsets known to hold a record, in order
+	for p, at := range held {
+		known[p] = slices.Sorted(maps.Keys(at))
+	}
+	// index is an offset's place in the partition's version order; false where two
+	// records were seen at the offset (an acknowledged one truncated and the offset
+	// reused): Jepsen reports those as inconsistent offsets and keeps only one of the
+	// values in its version order, so a comparison with the other never fires; we
+	// compare neither.
+	index := func(p string, off int64) (int, bool) {
+		i, _ := slices.BinarySearch(known[p], off)
+		return i, len(held[p][off]) == 1
+	}
+
+	type send struct {
+		msg    string
+		acked  bool
+		tp     string
+		offset int64
+	}
+	sends := map[string][][]*send{}      // producer -> its sequences of sends, one per incarnation
+	polls := map[string]map[string]int{} // consumer -> partition -> index of the last record polled
+	for _, o := range obs {
+		switch o.Event {
+		case sim.Crashed, sim.Restarted, protocol.Assigned:
+			delete(polls, o.Node)
+			if s := sends[o.Node]; len(s) > 0 {
+				sends[o.Node] = append(s, nil)
+			}
+		case protocol.ClientError:
+			if o.Err == protocol.ErrOffsetOutOfRange && polls[o.Node] != nil {
+				delete(polls[o.Node], o.Partition)
+			}
+		case apps.Sent:
+			s := sends[o.Node]
+			if len(s) == 0 {
+				s = [][]*send{nil}
+			}
+			for _, m := range o.Msgs {
+				s[len(s)-1] = append(s[len(s)-1], &send{msg: m})
+			}
+			sends[o.Node] = s
+		case apps.Acked:
+			if o.Offset < 0 || len(sends[o.Node]) == 0 {
+				continue
+			}
+			cur := sends[o.Node][len(sends[o.Node])-1]
+			for i, m := range o.Msgs {
+				for _, s := range cur {
+					if s.msg == m && !s.acked {
+						s.acked, s.tp, s.offset = true, o.Partition, o.Offset+int64(i)
+						break
+					}
+				}
+			}
+		case apps.Polled:
+			last := polls[o.Node]
+			if last == nil {
+				last = map[string]int{}
+				polls[o.Node] = last
+			}
+			i, ok := index(o.Partition, o.Offset)
+			if !ok {
+				delete(last, o.Partition)
+				continue
+			}
+			if prev, ok := last[o.Partition]; ok {
+				switch delta := i - prev; {
+				case delta < 1:
+					out["nonmonotonic-poll"]++
+				case delta > 1:
+					out["poll-skip"]++
+				}
+			}
+			last[o.Partition] = i
+		}
+	}
+	for _, seqs := range sends {
+		for _, seq := range seqs {
+			last := map[string]int{}
+			for _, s := range seq {
+				if !s.acked {
+					continue
+				}
+				i, ok := index(s.tp, s.offset)
+				if !ok {
+					delete(last, s.tp)
+					continue
+				}
+				if prev, ok := last[s.tp]; ok && i-prev < 1 {
+					out["nonmonotonic-send"]++
+				}
+				last[s.tp] = i
+			}
 		}
 	}
 	return out

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"deliverylab/core/apps"
@@ -58,4 +60,107 @@ func TestAnomalies(t *testing.T) {
 	assert.Equal(t, 2, a["lost-write"], "p#2 and p#3 were never polled though offset 3 was")
 	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},
 		Errors([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}}))
+}
+
+func sent(node string, msgs ...string) sim.Observation {
+	return sim.Observation{Node: node, Event: apps.Sent, Msgs: msgs}
+}
+
+func ackedAt(node, tp string, off int64, msgs ...string) sim.Observation {
+	return sim.Observation{Node: node, Event: apps.Acked, Msgs: msgs, Partition: tp, Offset: off}
+}
+
+func polled(node, tp string, off int64, msg string) sim.Observation {
+	return sim.Observation{Node: node, Event: apps.Polled, Msgs: []string{msg}, Partition: tp, Offset: off}
+}
+
+func orderOf(o ...sim.Observation) map[string]int {
+	a := Anomalies(o, func(string) bool { return true })
+	return map[string]int{"nonmonotonic-send": a["nonmonotonic-send"], "nonmonotonic-poll": a["nonmonotonic-poll"], "poll-skip": a["poll-skip"]}
+}
+
+// Jepsen's nonmonotonic-send: a producer's next record to a partition lands at or before
+// the one it sent before.
+func TestNonmonotonicSend(t *testing.T) {
+	// p sends p#1 then p#2 and p#3 (one batch); the retried p#1 lands behind them.
+	reordered := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
+		ackedAt("p", "t-0", 0, "p#2", "p#3"), ackedAt("p", "t-0", 2, "p#1"))
+	assert.Equal(t, map[string]int{"nonmonotonic-send": 1, "nonmonotonic-poll": 0, "poll-skip": 0}, reordered, "p#1 at 2, then p#2 at 0")
+
+	inOrder := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
+		ackedAt("p", "t-0", 0, "p#1"), ackedAt("p", "t-0", 1, "p#2", "p#3"))
+	assert.Zero(t, inOrder["nonmonotonic-send"])
+
+	// Other partitions and other producers are separate orders.
+	apart := orderOf(sent("p", "p#1"), sent("q", "q#1"), sent("p", "p#2"),
+		ackedAt("p", "t-0", 5, "p#1"), ackedAt("q", "t-0", 3, "q#1"), ackedAt("p", "t-1", 0, "p#2"))
+	assert.Zero(t, apart["nonmonotonic-send"])
+
+	// acks=1 and a failover: p#2 acknowledged at 1 is truncated, and p#3 is appended at
+	// 1 on the new leader. Two records seen at one offset are not an order (Jepsen calls
+	// that an inconsistent offset and compares with only one of them).
+	reused := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
+		ackedAt("p", "t-0", 0, "p#1"), ackedAt("p", "t-0", 1, "p#2"), ackedAt("p", "t-0", 1, "p#3"))
+	assert.Zero(t, reused["nonmonotonic-send"])
+
+	// A restarted producer is a new sequence, like Jepsen's new process: what it sends
+	// again after the restart is not compared with what it sent before.
+	restarted := orderOf(sent("p", "p#1"), ackedAt("p", "t-0", 4, "p#1"),
+		sim.Observation{Node: "p", Event: sim.Crashed}, sim.Observation{Node: "p", Event: sim.Restarted},
+		sent("p", "p#2"), ackedAt("p", "t-0", 0, "p#2"))
+	assert.Zero(t, restarted["nonmonotonic-send"])
+}
+
+// Jepsen's nonmonotonic-poll and poll-skip: a consumer's next record of a partition is
+// not the next record of the log.
+func TestNonmonotonicPollAndPollSkip(t *testing.T) {
+	log := []sim.Observation{ackedAt("p", "t-0", 0, "p#1", "p#2", "p#3", "p#4")}
+	with := func(o ...sim.Observation) map[string]int {
+		return orderOf(append(append([]sim.Observation{}, log...), o...)...)
+	}
+
+	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 1, "poll-skip": 0},
+		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#3"), polled("c", "t-0", 1, "p#2")),
+		"back from 2 to 1 with nothing to explain it")
+	assert.Equal(t, 1, with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 0, "p#1"))["nonmonotonic-poll"], "the same record again")
+	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 1},
+		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 3, "p#4")), "offsets 1 and 2 hold records and c jumped over them")
+
+	// A gap in offsets no record is known at is not a skip (Jepsen's dense index).
+	assert.Zero(t, orderOf(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 7, "p#2"))["poll-skip"])
+	// A record appended twice (a retry) is read at each offset, in order.
+	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0},
+		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#2"), polled("c", "t-0", 3, "p#4")))
+
+	clean := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
+	upTo2 := []sim.Observation{polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#3")}
+	// A rebalance: the eager protocol revokes everything and the consumer starts again
+	// from the committed offset, 1. Normal at-least-once behaviour.
+	assert.Equal(t, clean, with(append(upTo2,
+		sim.Observation{Node: "c", Event: protocol.Assigned, Group: "g", Generation: 2, Assigned: []string{"t-0"}},
+		polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#3"))...), "rewind to the committed offset after a rebalance")
+	// A crash and restart: the same.
+	assert.Equal(t, clean, with(append(upTo2,
+		sim.Observation{Node: "c", Event: sim.Crashed}, sim.Observation{Node: "c", Event: sim.Restarted},
+		polled("c", "t-0", 0, "p#1"))...), "rewind after a restart")
+	// OFFSET_OUT_OF_RANGE and auto.offset.reset: a seek, either way.
+	assert.Equal(t, clean, with(append(upTo2,
+		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange, Partition: "t-0"},
+		polled("c", "t-0", 0, "p#1"))...), "reset to earliest")
+	// Another consumer, or another partition, is a separate order.
+	assert.Equal(t, clean, with(append(upTo2, polled("d", "t-0", 0, "p#1"), polled("c", "t-1", 0, "x"))...))
+	// A seek of another partition explains nothing here.
+	assert.Equal(t, 1, with(append(upTo2,
+		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange, Partition: "t-1"},
+		polled("c", "t-0", 0, "p#1"))...)["nonmonotonic-poll"])
+}
+
+// Every anomaly the checker reports says what it means, in every language.
+func TestEveryAnomalyIsExplainedInEveryLanguage(t *testing.T) {
+	for _, name := range AnomalyNames {
+		for _, lang := range fate.Langs {
+			assert.NotEmpty(t, Meaning(name).Text(lang), "%s in %s", name, lang)
+		}
+	}
+	assert.ElementsMatch(t, AnomalyNames, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }))))
 }

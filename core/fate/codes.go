@@ -14,6 +14,7 @@ const (
 	HeldOffline    Code = "held-offline"    // {partition} {broker}
 	HeldAboveHW    Code = "held-above-hw"   // {partition} {broker}
 	HeldForReader  Code = "held-for-reader" // {partition} {broker}
+	HeldUnread     Code = "held-unread"     // {partition} {broker}: below the HW, at or past the committed offset
 	AckedAtOffset  Code = "acked-offset"    // {ms} {offset} {partition}: lost, how it was acknowledged
 	AckedNoWait    Code = "acked-acks0"     // {ms}
 	AckedAt        Code = "acked"           // {ms}
@@ -23,4 +24,11 @@ const (
 	Gone           Code = "gone"            // {output}
 	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
 	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
+
+	// What each of Jepsen's anomalies (check.AnomalyNames) means, for the page's ledger.
+	MeansDuplicate        Code = "anomaly-duplicate"
+	MeansLostWrite        Code = "anomaly-lost-write"
+	MeansNonmonotonicSend Code = "anomaly-nonmonotonic-send"
+	MeansNonmonotonicPoll Code = "anomaly-nonmonotonic-poll"
+	MeansPollSkip         Code = "anomaly-poll-skip"
 )

@@ -11,6 +11,7 @@ var english = map[Code]string{
 	HeldOffline:    "{partition} on {broker} (down; the partition has no leader)",
 	HeldAboveHW:    "{partition} above the high watermark on {broker}",
 	HeldForReader:  "{partition} on {broker}, waiting for the consumer that is down",
+	HeldUnread:     "{partition} on {broker}, below the high watermark and at or past the group's committed offset: the consumer had not got to it when the run ended",
 	AckedAtOffset:  "acknowledged at {ms} ms (offset {offset} of {partition})",
 	AckedNoWait:    "acknowledged at {ms} ms without waiting for the broker (acks=0)",
 	AckedAt:        "acknowledged at {ms} ms",
@@ -20,4 +21,10 @@ var english = map[Code]string{
 	Gone:           ", but no log that could still deliver it holds it and {output} never got it",
 	InProgress:     "in progress: not acknowledged yet",
 	InProgressAck:  "in progress: acknowledged, not in {output} yet",
+
+	MeansDuplicate:        "in the log twice: one message was polled at more than one offset of a partition",
+	MeansLostWrite:        "a hole in what was read: an acknowledged message was never polled, although a consumer polled a higher offset of its partition",
+	MeansNonmonotonicSend: "out of send order: a producer's next message to a partition landed in the log at or before the one it sent before it (a retried batch behind a later one)",
+	MeansNonmonotonicPoll: "read backwards: a consumer's next record of a partition was at or before the one it polled before, with no rebalance, restart or offset reset to explain it",
+	MeansPollSkip:         "read with a gap: a consumer's next record of a partition skipped over records the log holds, with no rebalance, restart or offset reset to explain it",
 }

@@ -11,6 +11,7 @@ var chinese = map[Code]string{
 	HeldOffline:    " {broker} 上的 {partition}（已宕机；该分区没有 leader）",
 	HeldAboveHW:    " {broker} 上 {partition} 的高水位之上",
 	HeldForReader:  " {broker} 上的 {partition}，等待已宕机的消费者",
+	HeldUnread:     " {broker} 上的 {partition}，位于高水位之下、消费组已提交的位移处或之后：运行结束时消费者还没读到它",
 	AckedAtOffset:  "在 {ms} 毫秒被确认（{partition} 的位移 {offset}）",
 	AckedNoWait:    "在 {ms} 毫秒被确认（acks=0：没有等待 broker 的应答）",
 	AckedAt:        "在 {ms} 毫秒被确认",
@@ -20,4 +21,10 @@ var chinese = map[Code]string{
 	Gone:           "，但已没有任何日志能再交付它，{output} 也从未收到",
 	InProgress:     "进行中：尚未被确认",
 	InProgressAck:  "进行中：已确认，尚未进入 {output}",
+
+	MeansDuplicate:        "日志中出现两次：同一条消息在一个分区的多个位移上被拉取到",
+	MeansLostWrite:        "读取中有空洞：一条已确认的消息从未被拉取，而消费者已经拉取到它所在分区更高的位移",
+	MeansNonmonotonicSend: "发送乱序：生产者发往一个分区的下一条消息，在日志中落在它之前发送的那条消息处或之前（重试的批次排到了后发的批次后面）",
+	MeansNonmonotonicPoll: "拉取回退：消费者从一个分区拉取的下一条记录位于它之前拉取的记录处或之前，而没有重新平衡、重启或位移重置可以解释",
+	MeansPollSkip:         "拉取跳过：消费者从一个分区拉取的下一条记录跳过了日志中存在的记录，而没有重新平衡、重启或位移重置可以解释",
 }

@@ -180,3 +180,25 @@ func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
 	}
 	assert.True(t, kinds["JoinGroup"], "c2's JoinGroup is on the wire: %v", kinds)
 }
+
+// The page's ledger carries Jepsen's anomalies once the run has ended, each with its
+// count and what it means in both languages: acks-all-safe's retried p1#5 is in the log
+// twice and lands behind p1#6, which p1 sent after it.
+func TestLedgerShowsAnomaliesAtTheEnd(t *testing.T) {
+	s, err := Load("acks-all-safe")
+	require.NoError(t, err)
+	assert.Empty(t, s.State().Ledger.Anomalies, "none before the end")
+	s.RunToEnd()
+	got := map[string]AnomalyCount{}
+	for _, a := range s.State().Ledger.Anomalies {
+		got[a.Name] = a
+		assert.NotEmpty(t, a.Meaning.En, a.Name)
+		assert.NotEmpty(t, a.Meaning.Zh, a.Name)
+	}
+	assert.Len(t, got, 5)
+	assert.Equal(t, 1, got["duplicate"].Count)
+	assert.Equal(t, 1, got["nonmonotonic-send"].Count)
+	assert.Equal(t, 0, got["poll-skip"].Count)
+	assert.Contains(t, got["nonmonotonic-send"].Meaning.Zh, "发送乱序")
+	assert.Contains(t, got["nonmonotonic-send"].Meaning.En, "out of send order")
+}

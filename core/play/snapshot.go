@@ -70,6 +70,11 @@ func (s *Session) ledger() Ledger {
 		}
 		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: name, Reason: textOf(why)})
 	}
+	if s.run.Ended {
+		for _, name := range check.AnomalyNames {
+			l.Anomalies = append(l.Anomalies, AnomalyCount{Name: name, Count: rep.Anomalies[name], Meaning: textOf(check.Meaning(name))})
+		}
+	}
 	return l
 }
 

@@ -88,6 +88,17 @@ type Ledger struct {
 	Verdict  string         `json:"verdict"`
 	Counts   map[string]int `json:"counts"` // sent, acked, delivered, lost, duplicated, unavailable, failed
 	Messages []MessageFate  `json:"messages"`
+	// Anomalies are Jepsen's Kafka anomalies over the whole run, once it has ended (before
+	// that, none: a later poll or acknowledgement can still make or explain one).
+	Anomalies []AnomalyCount `json:"anomalies"`
+}
+
+// AnomalyCount is one of Jepsen's anomalies (check.AnomalyNames, Jepsen's name in both
+// languages, like Kafka's names), how many times the run showed it, and what it means.
+type AnomalyCount struct {
+	Name    string `json:"name"`
+	Count   int    `json:"count"`
+	Meaning Text   `json:"meaning"`
 }
 
 // MessageFate is one application message and what happened to it.

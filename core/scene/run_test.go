@@ -3,6 +3,8 @@ package scene
 import (
 	"testing"
 
+	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 
 	"github.com/stretchr/testify/assert"
@@ -119,4 +121,62 @@ faults:
 	assert.Equal(t, 4, rep.Messages["acked"], "p1 resent what it had not been told about")
 	assert.Equal(t, 0, rep.Messages["lost"])
 	assert.GreaterOrEqual(t, rep.Messages["delivered"]+rep.Messages["duplicated"], 4, "c1 consumed everything after its restart")
+}
+
+// heldScene: c1 commits each poll's offset before processing one record a second,
+// crashes after its second commit and comes back at once; the run stops while the
+// restarted c1 waits to rejoin, before it has read everything p1 wrote.
+const heldScene = `
+stop.ms: 12000
+cluster:
+  brokers: 1
+  topics: [{name: orders}]
+apps:
+  - producer: p1
+    config: {acks: all, enable.idempotence: false}
+    send: {topic: orders, count: 8, interval.ms: 10}
+  - consumer: c1
+    group: g
+    topics: [orders]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest, max.poll.records: 2}
+    commit: before-processing
+    processing.ms: 1000
+    sink: db
+sinks: [{name: db, kind: table}]
+faults:
+  - {when: {event: offset-committed, message: p1#4}, crash: c1, for.ms: 1}
+`
+
+// A record below the HW on the live leader that the group has not consumed is
+// unavailable, not lost: it is at or past the group's committed offset, and the consumer
+// simply had not got to it when the run ended (SCENE-FORMAT.md: unavailable). One below
+// the committed offset without an effect is lost: the group moved past it.
+func TestBelowHWPastCommittedIsUnavailableBelowCommittedIsLost(t *testing.T) {
+	r, rep := runYAML(t, heldScene)
+	hw, _ := protocol.LiveLeaderHW(r.World, protocol.TP{Topic: "orders"})
+	require.Equal(t, int64(8), hw, "every record is below the high watermark")
+	committed := protocol.CommittedOffset(r.World, "g", protocol.TP{Topic: "orders"})
+	require.Equal(t, int64(4), committed, "the restarted c1 has not rejoined (the old member's session.timeout.ms runs) when the run stops")
+	fates := map[string]check.Fate{}
+	for _, f := range rep.Ledger {
+		fates[f.Msg] = f
+	}
+	assert.Equal(t, fate.Lost, fates["p1#3"].Fate, "polled, committed past, crashed before processing")
+	assert.Equal(t, fate.Lost, fates["p1#4"].Fate)
+	assert.Equal(t, fate.Unavailable, fates["p1#8"].Fate)
+	assert.Equal(t, "acknowledged, not yet in db: still held by orders-0 on broker-1, below the high watermark and at or past the group's committed offset: the consumer had not got to it when the run ended",
+		fates["p1#8"].Reason.Text(fate.En))
+	assert.Contains(t, fates["p1#8"].Reason.Text(fate.Zh), "位于高水位之下")
+	assert.Equal(t, 4, rep.Messages["unavailable"], "everything from the committed offset on")
+	assert.Equal(t, 2, rep.Messages["lost"])
+}
+
+// expect.anomalies takes Jepsen's order anomalies and holds a run to them.
+func TestExpectTheOrderAnomalies(t *testing.T) {
+	src := "stop.ms: 20000\n" + sprintf(uncleanScene, "true") + "expect:\n  anomalies: {nonmonotonic-send: 0, nonmonotonic-poll: 1, poll-skip: \">=0\"}\n"
+	r, rep := runYAML(t, src)
+	assert.Equal(t, []string{"anomalies.nonmonotonic-poll: expected 1, got 0"}, r.Scene.Check(rep))
+	for _, name := range []string{"nonmonotonic-send", "nonmonotonic-poll", "poll-skip"} {
+		assert.Contains(t, rep.Anomalies, name)
+	}
 }

@@ -118,8 +118,11 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 // Holds implements fate.Holder: of the partitions a reader reads, the messages this
 // broker still holds that the reader could yet get — all of its log when it is a down
 // replica of a partition left without a leader, and, when it is the live leader, what
-// lies above the HW (or past the group's committed offset, when every consumer of the
-// reader is down).
+// lies at or past the group's committed offset (all of the log if the group has none)
+// and whatever lies above the HW. Below the HW that is what the group's consumers would
+// fetch next (a consumer starts at the committed offset: ConsumerCoordinator.
+// initWithCommittedOffsetsIfNeeded, then fetches up to the HW); below the committed
+// offset the group has moved past a record, so nothing will read it again.
 func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 	var out []fate.Held
 	_, up := v.Node(b.name)
@@ -129,30 +132,43 @@ func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 		}
 		p := b.replicas.partitions[tp]
 		leader, live := protocol.LiveLeader(v, tp)
-		var from int64
-		var where fate.Reason
-		args := []string{"partition", tp.String(), "broker", b.name}
+		var from int64 // the group's committed offset, where the live leader holds from
+		offline := !live && !up
 		switch {
-		case !live && !up:
-			where = fate.Because(fate.HeldOffline, args...)
-		case live && leader == b.name && r.Down:
-			from = max(protocol.CommittedOffset(v, r.Group, tp), 0)
-			where = fate.Because(fate.HeldForReader, args...)
+		case offline:
 		case live && leader == b.name:
-			from = p.HW
-			where = fate.Because(fate.HeldAboveHW, args...)
+			from = max(protocol.CommittedOffset(v, r.Group, tp), 0)
 		default:
 			continue
 		}
-		for _, batch := range p.Log.Read(from, p.LEO()) {
+		for _, batch := range p.Log.Batches() {
 			for _, rec := range batch.Records {
-				if m := rec.Msg(); m != "" && rec.Offset >= from {
-					out = append(out, fate.Held{Msg: m, Where: where})
+				if m := rec.Msg(); m != "" {
+					if code, held := heldAs(offline, r.Down, rec.Offset, p.HW, from); held {
+						out = append(out, fate.Held{Msg: m, Where: fate.Because(code, "partition", tp.String(), "broker", b.name)})
+					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// heldAs says why a record at off is held, if it is: by a down replica of a leaderless
+// partition; for a reader whose consumers are all down, from the committed offset; else
+// above the HW, or below it from the committed offset.
+func heldAs(offline, readerDown bool, off, hw, committed int64) (fate.Code, bool) {
+	switch {
+	case offline:
+		return fate.HeldOffline, true
+	case off < committed && (readerDown || off < hw):
+		return "", false
+	case readerDown:
+		return fate.HeldForReader, true
+	case off >= hw:
+		return fate.HeldAboveHW, true
+	}
+	return fate.HeldUnread, true
 }
 
 // Invariants lists what is wrong with the broker's state: a high watermark past the log

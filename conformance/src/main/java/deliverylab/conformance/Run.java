@@ -317,9 +317,11 @@ public final class Run implements AutoCloseable {
 
     /**
      * For each output, the messages a log still holds where its consumers could yet get
-     * them, as the simulator's brokers answer it: all of a down replica's log when the
-     * partition has no leader; above the HW of a live leader; or past the group's
-     * committed offset when every consumer of the output is down.
+     * them, as the simulator's brokers answer it (server.Broker.Holds): all of a down
+     * replica's log when the partition has no leader; on a live leader, whatever lies
+     * above the HW, and below it what lies at or past the group's committed offset (all of
+     * it without one), which the group would fetch next; when every consumer of the
+     * output is down, everything from the committed offset on.
      */
     private Map<String, List<Map<String, String>>> held() throws Exception {
         Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
@@ -335,8 +337,7 @@ public final class Run implements AutoCloseable {
             List<Map<String, String>> list = new ArrayList<>();
             boolean down = e.getValue().stream().noneMatch(c -> apps.all().get(c.name).up());
             String group = e.getValue().get(0).group;
-            Map<TopicPartition, OffsetAndMetadata> committed = down
-                ? admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS) : Map.of();
+            Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
             for (Plan.Partition pp : plan.partitions) {
                 if (e.getValue().stream().noneMatch(c -> c.topics.contains(pp.topic))) continue;
                 TopicPartitionInfo info = described.get(pp.topic).partitions().get(pp.partition);
@@ -351,20 +352,41 @@ public final class Run implements AutoCloseable {
                     continue;
                 }
                 TopicPartition tp = new TopicPartition(pp.topic, pp.partition);
-                long from = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
-                String code = "held-above-hw";
-                if (down) {
-                    OffsetAndMetadata c = committed.get(tp);
-                    from = c == null ? 0 : c.offset();
-                    code = "held-for-reader";
-                }
+                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
+                OffsetAndMetadata c = committed.get(tp);
+                long from = c == null ? 0 : c.offset();
                 for (LogReader.Entry en : LogReader.read(cluster.logDir(leader), pp.name())) {
-                    if (en.offset() >= from) list.add(Map.of("msg", en.msg(), "code", code, "partition", pp.name(), "broker", leader));
+                    String code = heldAs(down, en.offset(), hw, from);
+                    if (code != null) list.add(Map.of("msg", en.msg(), "code", code, "partition", pp.name(), "broker", leader));
                 }
             }
             out.put(e.getKey(), list);
         }
         return out;
+    }
+
+    /** Why the live leader holds a record at offset for the output, or null (server.heldAs). */
+    static String heldAs(boolean readerDown, long offset, long hw, long committed) {
+        if (offset < committed && (readerDown || offset < hw)) return null;
+        if (readerDown) return "held-for-reader";
+        if (offset >= hw) return "held-above-hw";
+        return "held-unread";
+    }
+
+    /**
+     * The group's committed offsets, or none when its coordinator cannot answer (as the
+     * simulator's protocol.CommittedOffset answers -1 without a leader of __consumer_offsets).
+     */
+    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) throws InterruptedException {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> m =
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+            for (var en : m.entrySet()) if (en.getValue() != null) out.put(en.getKey(), en.getValue());
+            return out;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return Map.of();
+        }
     }
 
     private static void waitFor(Duration limit, String what, Check c) throws Exception {
