@@ -99,8 +99,9 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 // reads when what explains a jump happens: a rebalance hands it partitions (the eager
 // protocol revokes them all and the consumer restarts each from the committed offset:
 // ConsumerCoordinator.onJoinPrepare, then initWithCommittedOffsetsIfNeeded), it crashes
-// or restarts, or a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
-// (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned).
+// or restarts, a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
+// (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned), or it
+// found its position past a truncation and seeks back (KIP-320).
 func orderAnomalies(obs []sim.Observation) map[string]int {
 	out := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
 	held := map[string]map[int64][]string{} // partition -> offset -> the messages seen there
@@ -153,8 +154,9 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 			if s := sends[o.Node]; len(s) > 0 {
 				sends[o.Node] = append(s, nil)
 			}
-		case protocol.ClientError:
-			if o.Err == protocol.ErrOffsetOutOfRange && polls[o.Node] != nil {
+		case protocol.ClientError, protocol.TruncationDetected:
+			seeks := o.Event == protocol.TruncationDetected || o.Err == protocol.ErrOffsetOutOfRange
+			if seeks && polls[o.Node] != nil {
 				delete(polls[o.Node], o.Partition)
 			}
 		case apps.Sent:

@@ -147,6 +147,10 @@ func TestNonmonotonicPollAndPollSkip(t *testing.T) {
 	assert.Equal(t, clean, with(append(upTo2,
 		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange, Partition: "t-0"},
 		polled("c", "t-0", 0, "p#1"))...), "reset to earliest")
+	// KIP-320: the position lay past a truncation and the consumer seeks back.
+	assert.Equal(t, clean, with(append(upTo2,
+		sim.Observation{Node: "c", Event: protocol.TruncationDetected, Partition: "t-0", Offset: 1},
+		polled("c", "t-0", 1, "p#2"))...), "seek back to a truncation")
 	// Another consumer, or another partition, is a separate order.
 	assert.Equal(t, clean, with(append(upTo2, polled("d", "t-0", 0, "p#1"), polled("c", "t-1", 0, "x"))...))
 	// A seek of another partition explains nothing here.

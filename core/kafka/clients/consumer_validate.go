@@ -60,6 +60,7 @@ func (c *Consumer) onOffsetsForLeaderEpoch(env *sim.Env, r protocol.OffsetsForLe
 		env.Note(fmt.Sprintf("truncation detected on %s at offset %d: seeks to %d, where epoch %d ends", r.TP, pos, r.EndOffset, r.LeaderEpoch))
 		c.positions[r.TP] = r.EndOffset
 		c.offsetEpochs[r.TP] = r.LeaderEpoch
+		env.Observe(sim.Observation{Event: protocol.TruncationDetected, Partition: r.TP.String(), Offset: r.EndOffset})
 	}
 	c.fetchAll(env)
 	return nil

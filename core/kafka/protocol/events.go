@@ -19,6 +19,8 @@ const (
 	MemberRemoved   sim.Event = "member-removed"
 	Assigned        sim.Event = "assigned"
 	ClientError     sim.Event = "error"
+	// TruncationDetected: a consumer's position lay past a truncation (KIP-320).
+	TruncationDetected sim.Event = "truncation-detected"
 )
 
 func errDetail(o sim.Observation) string { return o.Err }
@@ -59,6 +61,9 @@ func init() {
 		sim.EventSpec{Event: Offline, Where: "`controller`",
 			When:   "a partition lost its leader and no live in-sync replica can take over",
 			Fields: []sim.Field{sim.FieldPartition}},
+		sim.EventSpec{Event: TruncationDetected, Where: "consumer",
+			When:   "after a leader change it found its position past where the new leader's log ends its epoch, and seeks back there (KIP-320; the offset is the new position)",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset}},
 		sim.EventSpec{Event: Truncated, Where: "follower broker",
 			When:   "it cut records off its log to match a new leader (the messages removed)",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},
