@@ -571,6 +571,13 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		{"faults", "[{when: {node: broker-1, event: responded, message: p1#1}, crash: broker-1, for.ms: 600}]"},
 	}
 	consumerGone := append(append([]keysEdit(nil), keysConsumerCrash...), keysEdit{"apps/1/config/session.timeout.ms", "400"})
+	// c1 reads from broker-1, alone in the ISR, what broker-2 never got; broker-2 is
+	// elected uncleanly and c1 finds its position past broker-2's log end for its epoch.
+	consumerPastTruncation := append(append([]keysEdit(nil), keysNoLiveISR...),
+		keysEdit{"cluster/config/unclean.leader.election.enable", "true"},
+		keysEdit{"apps/0/start.ms", "400"},
+		keysEdit{"apps/1/config/request.timeout.ms", "1000"},
+		keysEdit{"stop.ms", "4000"})
 	situation := map[string][]keysEdit{
 		"sent": nil, "appended": nil, "replicated": nil, "responded": nil, "acked": nil,
 		"polled": nil, "processed": nil, "offset-committed": nil, "started": nil, "assigned": nil,
@@ -583,7 +590,8 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		"truncated": truncation,
 		"offline":   keysNoLiveISR,
 		// the coordinator removes c1 when its session runs out
-		"member-removed": consumerGone,
+		"member-removed":      consumerGone,
+		"truncation-detected": consumerPastTruncation,
 	}
 	for _, spec := range sim.EventSpecs() {
 		ev := string(spec.Event)

@@ -33,6 +33,7 @@ type Controller struct {
 	// records of broker registrations and fencing are left out: brokers act on
 	// partition states only).
 	metadataOffset int64
+	changedAt      map[protocol.TP]int64 // the metadata offset of each partition's last change
 }
 
 // brokerSession is a broker's registration and its session (BrokerHeartbeatManager).
@@ -52,7 +53,7 @@ func (sessionCheck) Describe() string { return "timer session-check" }
 // New makes the controller with the initial partition assignment.
 func New(cfg Config, brokers []string, partitions []protocol.PartitionState) *Controller {
 	c := &Controller{cfg: cfg, brokers: brokers, partitions: map[protocol.TP]*protocol.PartitionState{},
-		sessions: map[string]*brokerSession{}}
+		sessions: map[string]*brokerSession{}, changedAt: map[protocol.TP]int64{}}
 	for _, p := range partitions {
 		pc := p.Clone()
 		c.partitions[p.TP] = &pc
@@ -84,6 +85,7 @@ func (c *Controller) Clone() sim.Node {
 		pc := p.Clone()
 		cc.partitions[k] = &pc
 	}
+	cc.changedAt = maps.Clone(c.changedAt)
 	cc.sessions = make(map[string]*brokerSession, len(c.sessions))
 	for k, s := range c.sessions {
 		sc := *s
@@ -181,7 +183,7 @@ func (c *Controller) onHeartbeat(env *sim.Env, from string, hb protocol.BrokerHe
 		c.unfence(env, hb.Broker)
 	}
 	if hb.MetadataOffset < c.metadataOffset {
-		c.send(env, from, c.all())
+		c.send(env, from, c.since(hb.MetadataOffset))
 	}
 	env.Send(from, protocol.BrokerHeartbeatResponse{Fenced: s.Fenced})
 }
@@ -287,6 +289,18 @@ func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.Alte
 	c.broadcast(env, []protocol.TP{p.TP}, "")
 }
 
+// since is the tail of the metadata log a broker has not read: the partitions changed
+// after offset.
+func (c *Controller) since(offset int64) []protocol.PartitionState {
+	var out []protocol.PartitionState
+	for _, tp := range c.TPs() {
+		if c.changedAt[tp] > offset {
+			out = append(out, c.partitions[tp].Clone())
+		}
+	}
+	return out
+}
+
 func (c *Controller) all() []protocol.PartitionState {
 	var out []protocol.PartitionState
 	for _, tp := range c.TPs() {
@@ -307,9 +321,10 @@ func (c *Controller) broadcast(env *sim.Env, tps []protocol.TP, skip string) {
 // records to every unfenced broker but skip (which catches up otherwise). Fenced brokers
 // read them with their next heartbeat (onHeartbeat).
 func (c *Controller) publish(env *sim.Env, tps []protocol.TP, skip string) {
-	c.metadataOffset += int64(len(tps))
 	var states []protocol.PartitionState
 	for _, tp := range tps {
+		c.metadataOffset++
+		c.changedAt[tp] = c.metadataOffset
 		states = append(states, c.partitions[tp].Clone())
 	}
 	for _, b := range c.brokers {

@@ -70,7 +70,7 @@ func (m MetadataUpdate) Describe() string {
 	if len(m.Partitions) == 0 {
 		d = "MetadataUpdate"
 	}
-	if len(m.Fenced) > 0 {
+	if len(m.Fenced) > 0 || len(m.Partitions) == 0 {
 		d += " fenced=[" + strings.Join(m.Fenced, ",") + "]"
 	}
 	return d

@@ -132,6 +132,11 @@ func (l *Log) EndOffsetForEpoch(epoch int32) (int32, int64) {
 			return l.epochs[i].Epoch, l.epochs[i+1].StartOffset
 		}
 	}
+	if len(l.epochs) > 0 {
+		// Older than any epoch it knows: those records are gone from this log, which
+		// begins with its first epoch (LeaderEpochFileCache.endOffsetFor).
+		return epoch, l.epochs[0].StartOffset
+	}
 	return -1, 0
 }
 

@@ -38,6 +38,13 @@ func TestTruncateToTheLeadersEpochEnd(t *testing.T) {
 	assert.Equal(t, int32(0), epoch, "an unknown epoch maps to the largest one below it")
 	epoch, _ = leader.EndOffsetForEpoch(-1)
 	assert.Equal(t, int32(-1), epoch, "no epoch at or below -1")
+
+	var later Log
+	later.AssignEpochStart(3, 0) // a leader elected uncleanly with nothing of epochs 0..2
+	later.AppendAsLeader(batch("z"), 3)
+	epoch, end = later.EndOffsetForEpoch(1)
+	assert.Equal(t, int32(1), epoch, "older than any epoch known: the epoch asked")
+	assert.Equal(t, int64(0), end, "ended where the first known epoch begins (LeaderEpochFileCache.endOffsetFor)")
 }
 
 func TestReadReturnsWholeBatchesAndTruncateCutsOne(t *testing.T) {
