@@ -206,9 +206,6 @@ func (p *Producer) Show(sim.View) show.Node {
 			acked++
 		}
 	}
-	detail := fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)
-	if p.stalled {
-		detail += " blocked"
-	}
-	return show.Node{Kind: show.Producer, Detail: detail}
+	return show.Node{Kind: show.Producer, Detail: fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked),
+		Blocked: p.stalled}
 }

@@ -180,3 +180,31 @@ func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
 	}
 	assert.True(t, kinds["JoinGroup"], "c2's JoinGroup is on the wire: %v", kinds)
 }
+
+// A producer whose send() waits for buffer memory says so to the canvas, and only then.
+func TestStateShowsABlockedProducer(t *testing.T) {
+	s, err := Load("producer-blocked")
+	require.NoError(t, err)
+	s.Advance(4000) // p1 is running, the link to broker-1 not cut yet
+	assert.False(t, nodeNamed(s.State(), "p1").Blocked)
+	s.Advance(600) // 4600 ms: p1#4's send() has waited since 4100 ms for p1#3's batch
+	assert.True(t, nodeNamed(s.State(), "p1").Blocked)
+	s.RunToEnd()
+	assert.False(t, nodeNamed(s.State(), "p1").Blocked)
+}
+
+// The log cells carry the record key, so the canvas can see a key out of send order.
+func TestStateCarriesRecordKeys(t *testing.T) {
+	s, err := Load("reordered-key")
+	require.NoError(t, err)
+	s.RunToEnd()
+	var recs []RecordView
+	for _, r := range nodeNamed(s.State(), "broker-1").Partitions {
+		if r.Partition == "orders-0" {
+			recs = r.Records
+		}
+	}
+	require.NotEmpty(t, recs)
+	assert.Equal(t, "p1#5", recs[0].Msg, "the retried batch landed behind p1#5")
+	assert.Equal(t, "k", recs[0].Key)
+}
