@@ -448,7 +448,8 @@ func (p *Producer) failAll(env *sim.Env, f *inflightProduce, err string) []Compl
 // failed retries a batch after a retriable error, or gives up on it. A retried batch goes
 // back to the front of its partition's queue (Sender.completeBatch, then
 // RecordAccumulator.reenqueue's addFirst): a later batch already in flight lands first,
-// so with more than one request in flight and no idempotence a key's records reorder.
+// and batches that failed together go out again last-failed first: with more than one
+// request in flight and no idempotence a key's records reorder.
 func (p *Producer) failed(env *sim.Env, b *batch, err string) []Completion {
 	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err, Partition: b.TP.String(), Msgs: b.msgs()})
 	if protocol.NeedsMetadata(err) {
