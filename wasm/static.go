@@ -41,8 +41,11 @@ func (p *painter) repaintStatic(w, h int, f frame) {
 func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeState) {
 	s, sc := p.sprites, f.scale
 	fill, border := view.BoxFill, view.KindColor(b.Kind)
-	if !b.Up && !n.Waiting {
+	switch {
+	case !b.Up && !n.Waiting:
 		fill, border = view.DownFill, view.Down
+	case b.Blocked:
+		border = view.Blocked
 	}
 	fillRect(img, b.Rect, fill, sc)
 	strokeRect(img, b.Rect, 1.5, border, sc)
@@ -55,6 +58,8 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		s.drawText(img, n.Detail, 10, right, alignTopRight, view.TextDim, b.Rect.W*0.55)
 	case !b.Up:
 		s.drawText(img, "DOWN", 10.5, right, alignTopRight, view.Down, 0)
+	case b.Blocked: // send() waits for buffer.memory (the page's legend says so in both languages)
+		s.drawText(img, "BLOCKED", 10.5, right, alignTopRight, view.Blocked, 0)
 	case b.Kind == "broker" || b.Kind == "sink" || b.Kind == "controller":
 		s.drawText(img, n.Detail, 10, right, alignTopRight, view.TextDim, b.Rect.W*0.55)
 	}
@@ -94,7 +99,11 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 	}
 	for _, c := range row.Cells {
 		fillRect(img, c.Rect, c.Fill(), sc)
-		strokeRect(img, c.Rect, 1, view.Grid, sc)
+		if c.Reordered {
+			strokeRect(img, c.Rect, 2, view.Reordered, sc)
+		} else {
+			strokeRect(img, c.Rect, 1, view.Grid, sc)
+		}
 		msg := c.Label()
 		if c.Rect.H >= 22 {
 			s.drawText(img, fmt.Sprint(c.Offset), 8.5, view.Point{X: c.Rect.X + 3, Y: c.Rect.Y + 1}, alignTopLeft, view.TextDim, c.Rect.W-4)

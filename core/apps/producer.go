@@ -31,12 +31,19 @@ const (
 )
 
 // Producer is a producer application: it sends Workload.Count messages, one every
-// IntervalMs, and remembers which it was told succeeded or failed.
+// IntervalMs, and remembers which it was told succeeded or failed. A send blocks while
+// the client waits for buffer memory; a synchronous application also waits for each
+// send's result (send().get()) before the interval to the next one starts.
 type Producer struct {
 	name      string
 	work      Workload
 	onRestart OnRestart
+	sync      bool
 	client    *clients.Producer
+
+	// volatile: what the application thread is waiting for
+	stalled  bool // inside send(), blocked for buffer memory
+	awaiting int  // with sync: the message whose result it waits for, 0 for none
 
 	// durable: the application's own record of its sends
 	next    int            // number of the next new message (1-based)
@@ -53,8 +60,9 @@ func (sendTick) Describe() string { return "timer app send" }
 const ackedOutcome = "acked"
 
 // NewProducer makes a producer application.
-func NewProducer(name string, work Workload, onRestart OnRestart, client *clients.Producer) *Producer {
-	return &Producer{name: name, work: work, onRestart: onRestart, client: client, next: 1, outcome: map[int]string{}}
+// With sync, each send waits for its result.
+func NewProducer(name string, work Workload, onRestart OnRestart, sync bool, client *clients.Producer) *Producer {
+	return &Producer{name: name, work: work, onRestart: onRestart, sync: sync, client: client, next: 1, outcome: map[int]string{}}
 }
 
 // Name implements sim.Node.
@@ -65,6 +73,7 @@ func (p *Producer) MsgID(n int) string { return fmt.Sprintf("%s#%d", p.name, n) 
 
 // Start begins (or resumes) the workload.
 func (p *Producer) Start(env *sim.Env) {
+	p.stalled, p.awaiting = false, 0
 	if p.next > 1 && p.onRestart == ResendUnacknowledged {
 		p.resend = nil
 		for n := 1; n < p.next; n++ {
@@ -103,6 +112,10 @@ func (p *Producer) Fire(env *sim.Env, t sim.Payload) {
 }
 
 func (p *Producer) sendOne(env *sim.Env) {
+	if p.client.Blocked() {
+		p.stalled = true // a send placed meanwhile holds the thread; go on once it is unblocked
+		return
+	}
 	var n int
 	switch {
 	case len(p.resend) > 0:
@@ -119,12 +132,40 @@ func (p *Producer) sendOne(env *sim.Env) {
 		return // crashed at its own protocol point: the record never reached the client
 	}
 	p.report(env, p.client.Send(env, p.work.Topic, Expand(p.work.Key, n), Expand(p.work.Value, n), id))
-	if len(p.resend) > 0 || p.next <= p.work.Count {
+	if !env.Alive() {
+		return
+	}
+	p.stalled = p.client.Blocked()
+	if _, told := p.outcome[n]; p.sync && !told {
+		p.awaiting = n
+	}
+	p.continueAfter(env)
+}
+
+// continueAfter schedules the next send one interval from now, unless the application
+// is still waiting (blocked in send(), or for a synchronous send's result).
+func (p *Producer) continueAfter(env *sim.Env) {
+	if !p.stalled && p.awaiting == 0 && (len(p.resend) > 0 || p.next <= p.work.Count) {
 		env.After(p.work.IntervalMs, sendTick{})
 	}
 }
 
+// report records what the client says ended, and lets the application go on when what
+// it waited for is over.
 func (p *Producer) report(env *sim.Env, done []clients.Completion) {
+	waiting := p.stalled || p.awaiting != 0
+	p.record(env, done)
+	if !waiting || !env.Alive() {
+		return
+	}
+	p.stalled = p.client.Blocked()
+	if _, told := p.outcome[p.awaiting]; told {
+		p.awaiting = 0
+	}
+	p.continueAfter(env)
+}
+
+func (p *Producer) record(env *sim.Env, done []clients.Completion) {
 	for _, c := range done {
 		o := sim.Observation{Event: Acked, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset}
 		if c.Err != "" {
@@ -165,5 +206,6 @@ func (p *Producer) Show(sim.View) show.Node {
 			acked++
 		}
 	}
-	return show.Node{Kind: show.Producer, Detail: fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)}
+	return show.Node{Kind: show.Producer, Detail: fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked),
+		Blocked: p.stalled}
 }

@@ -333,9 +333,10 @@ func parseTP(s string) protocol.TP {
 
 // producerApp hands records to a producer client and writes down how each send ended.
 type producerApp struct {
-	name   string
-	client *clients.Producer
-	sent   int
+	name    string
+	client  *clients.Producer
+	sent    int
+	blocked bool
 }
 
 func (p *producerApp) Name() string                        { return p.name }
@@ -353,7 +354,11 @@ func (p *producerApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) e
 	if topic == "" {
 		topic = "orders"
 	}
-	for range n {
+	for i := range n {
+		if p.client.Blocked() {
+			env.Note(fmt.Sprintf("blocked in send(): %d of %d not handed over", n-i, n))
+			return nil
+		}
 		p.sent++
 		id := fmt.Sprintf("%s#%d", p.name, p.sent)
 		p.report(env, p.client.Send(env, topic, key, strconv.Itoa(p.sent), id))
@@ -362,6 +367,12 @@ func (p *producerApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) e
 }
 
 func (p *producerApp) report(env *sim.Env, done []clients.Completion) {
+	defer func() {
+		if blocked := p.client.Blocked(); blocked != p.blocked {
+			p.blocked = blocked
+			env.Note(fmt.Sprintf("send() blocked=%t", blocked))
+		}
+	}()
 	for _, c := range done {
 		if c.Err != "" {
 			env.Note(fmt.Sprintf("failed [%s] %s", strings.Join(c.Msgs, " "), c.Err))

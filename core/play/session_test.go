@@ -183,7 +183,7 @@ func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
 
 // The page's ledger carries Jepsen's anomalies once the run has ended, each with its
 // count and what it means in both languages: acks-all-safe's retried p1#5 is in the log
-// twice and lands behind p1#6, which p1 sent after it.
+// twice and lands behind p1#6, which p1 sent after it, and p1#6 behind p1#7..p1#10.
 func TestLedgerShowsAnomaliesAtTheEnd(t *testing.T) {
 	s, err := Load("acks-all-safe")
 	require.NoError(t, err)
@@ -197,8 +197,36 @@ func TestLedgerShowsAnomaliesAtTheEnd(t *testing.T) {
 	}
 	assert.Len(t, got, 5)
 	assert.Equal(t, 1, got["duplicate"].Count)
-	assert.Equal(t, 1, got["nonmonotonic-send"].Count)
+	assert.Equal(t, 2, got["nonmonotonic-send"].Count)
 	assert.Equal(t, 0, got["poll-skip"].Count)
 	assert.Contains(t, got["nonmonotonic-send"].Meaning.Zh, "发送乱序")
 	assert.Contains(t, got["nonmonotonic-send"].Meaning.En, "out of send order")
+}
+
+// A producer whose send() waits for buffer memory says so to the canvas, and only then.
+func TestStateShowsABlockedProducer(t *testing.T) {
+	s, err := Load("producer-blocked")
+	require.NoError(t, err)
+	s.Advance(4000) // p1 is running, the link to broker-1 not cut yet
+	assert.False(t, nodeNamed(s.State(), "p1").Blocked)
+	s.Advance(600) // 4600 ms: p1#4's send() has waited since 4100 ms for p1#3's batch
+	assert.True(t, nodeNamed(s.State(), "p1").Blocked)
+	s.RunToEnd()
+	assert.False(t, nodeNamed(s.State(), "p1").Blocked)
+}
+
+// The log cells carry the record key, so the canvas can see a key out of send order.
+func TestStateCarriesRecordKeys(t *testing.T) {
+	s, err := Load("reordered-key")
+	require.NoError(t, err)
+	s.RunToEnd()
+	var recs []RecordView
+	for _, r := range nodeNamed(s.State(), "broker-1").Partitions {
+		if r.Partition == "orders-0" {
+			recs = r.Records
+		}
+	}
+	require.NotEmpty(t, recs)
+	assert.Equal(t, "p1#5", recs[0].Msg, "the retried batch landed behind p1#5")
+	assert.Equal(t, "k", recs[0].Key)
 }

@@ -96,7 +96,7 @@ func nodeState(w *sim.World, name string) NodeState {
 	ns := NodeState{Name: name, Up: up}
 	if sh, ok := n.(show.Shower); ok {
 		v := sh.Show(w)
-		ns.Kind, ns.Detail, ns.Partitions, ns.Rows = string(v.Kind), v.Detail, v.Logs, v.Rows
+		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Blocked && up
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true

@@ -17,7 +17,7 @@ func (s *Scene) Build() *sim.World {
 	w.Add(cluster.NewController(), 0)
 	for _, p := range s.Producers {
 		cl := clients.NewProducer(p.Config, brokers, []string{p.Work.Topic})
-		w.Add(apps.NewProducer(p.Name, p.Work, p.OnRestart, cl), p.StartMs)
+		w.Add(apps.NewProducer(p.Name, p.Work, p.OnRestart, p.Sync, cl), p.StartMs)
 	}
 	for _, b := range cluster.NewBrokers() {
 		w.Add(b, 0)

@@ -110,6 +110,10 @@ var (
 	keysLateConsumer = []keysEdit{{"apps/1/start.ms", "300"}}
 	// broker-3 is far from broker-1.
 	keysFarLink = []keysEdit{{"network/links", "[{between: [broker-1, broker-3], latency.ms: 50}]"}}
+	// p1's batches wait 100 ms for more records.
+	keysLongLinger = []keysEdit{{"apps/0/config/linger.ms", "100"}}
+	// ... and hold one record each.
+	keysOneRecordBatches = []keysEdit{{"apps/0/config/linger.ms", "100"}, {"apps/0/config/batch.size", "100"}}
 	// a narration step exists.
 	keysNarrated = []keysEdit{{"narration", "[{at.ms: 100, en: a, zh: b}]"}}
 	// the first append anywhere crashes broker-3.
@@ -169,6 +173,8 @@ var keysRows = []keysRow{
 	{key: "producer.send.key", set: keysEdit{"apps/0/send/key", "k"}},
 	{key: "producer.send.value", set: keysEdit{"apps/0/send/value", "v{n}"}},
 	{key: "producer.start.ms", set: keysEdit{"apps/0/start.ms", "50"}},
+	// a send waits for its acknowledgement (about 20 ms) before the 10 ms interval starts
+	{key: "producer.sending", set: keysEdit{"apps/0/sending", "sync"}},
 	// p1 crashes before p1#1 and p1#2 are acknowledged: resend them or go on with p1#3
 	{key: "producer.on.restart", pre: []keysEdit{{"faults", "[{at.ms: 12, crash: p1, for.ms: 100}]"}},
 		set: keysEdit{"apps/0/on.restart", "continue"}},
@@ -235,6 +241,16 @@ var keysRows = []keysRow{
 		pre: append(append([]keysEdit(nil), keysFailingSends...), keysEdit{"apps/0/config/request.timeout.ms", "200"}),
 		set: keysEdit{"apps/0/config/delivery.timeout.ms", "400"}},
 	{key: "producer.config.linger.ms", set: keysEdit{"apps/0/config/linger.ms", "20"}},
+	// with a long linger, the sends share batches; batch.size 100 makes each record a
+	// full batch, sent at once
+	{key: "producer.config.batch.size", pre: keysLongLinger, set: keysEdit{"apps/0/config/batch.size", "100"}},
+	// one-record batches that linger: room for one batch blocks the next send until the
+	// first is acknowledged
+	{key: "producer.config.buffer.memory", pre: keysOneRecordBatches, set: keysEdit{"apps/0/config/buffer.memory", "100"}},
+	// ... and with max.block.ms 0 the blocked send fails at once instead
+	{key: "producer.config.max.block.ms",
+		pre: append(append([]keysEdit(nil), keysOneRecordBatches...), keysEdit{"apps/0/config/buffer.memory", "100"}),
+		set: keysEdit{"apps/0/config/max.block.ms", "0"}},
 	// p1#2's answer is lost: with one request in flight to its broker, p1#4 waits behind it
 	{key: "producer.config.max.in.flight.requests.per.connection",
 		pre: append([]keysEdit{{"apps/0/send/interval.ms", "100"}}, keysDroppedResponse...),

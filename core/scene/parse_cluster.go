@@ -186,7 +186,7 @@ func (p *parser) apps(s *Scene, f field) {
 }
 
 func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
-	m := p.mapping(n, path, "producer", "config", "send", "transaction.size", "start.ms", "on.restart")
+	m := p.mapping(n, path, "producer", "config", "send", "sending", "transaction.size", "start.ms", "on.restart")
 	ps := ProducerSpec{Name: p.str(m["producer"], path), Config: clients.DefaultProducerConfig(), OnRestart: apps.ResendUnacknowledged}
 	if c, ok := m["config"]; ok {
 		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ProducerKeys.Set(&ps.Config, key, v) })
@@ -229,6 +229,15 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 					ps.Work.Value = v
 				}
 			}
+		}
+	}
+	if sd, ok := m["sending"]; ok {
+		switch v := p.str(sd, path); v {
+		case "async":
+		case "sync":
+			ps.Sync = true
+		default:
+			p.fail(sd.value, path+".sending", "expected sync or async, got %q", v)
 		}
 	}
 	if st, ok := m["start.ms"]; ok {

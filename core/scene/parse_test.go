@@ -109,6 +109,18 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"INVALID_SESSION_TIMEOUT", "session.timeout.ms 45000", "group.max.session.timeout.ms 30000"},
 		},
 		{
+			name: "a producer's sending that is neither sync nor async",
+			text: strings.Replace(parseGood, "    send: {topic: orders, count: 3}\n", "    send: {topic: orders, count: 3}\n    sending: blocking\n", 1),
+			line: 10, key: "apps[0].sending",
+			want: []string{"expected sync or async, got \"blocking\""},
+		},
+		{
+			name: "buffer.memory smaller than one batch",
+			text: strings.Replace(parseGood, "enable.idempotence: false}", "enable.idempotence: false, buffer.memory: 100}", 1),
+			line: 8, key: "apps[0].config",
+			want: []string{"Attempt to allocate 16384 bytes, but there is a hard limit of 100 on memory allocations."},
+		},
+		{
 			name: "commit: auto with enable.auto.commit: false",
 			text: parseGood + "    commit: auto\n",
 			line: 13, key: "apps[1].commit",

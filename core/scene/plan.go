@@ -56,6 +56,8 @@ type PlanProducer struct {
 	IntervalMs int64             `json:"intervalMs"`
 	StartMs    int64             `json:"startMs"`
 	OnRestart  apps.OnRestart    `json:"onRestart"`
+	// Sync: each send waits for its result (send().get()) before the interval starts.
+	Sync bool `json:"sync"`
 }
 
 // PlanMessage is one message a producer sends.
@@ -136,7 +138,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	}
 	for _, ps := range s.Producers {
 		pp := PlanProducer{Name: ps.Name, Properties: ps.Config.Properties(), Topic: ps.Work.Topic, IntervalMs: ps.Work.IntervalMs,
-			StartMs: ps.StartMs, OnRestart: ps.OnRestart}
+			StartMs: ps.StartMs, OnRestart: ps.OnRestart, Sync: ps.Sync}
 		partitions := 1
 		for _, t := range cluster.Topics {
 			if t.Name == ps.Work.Topic {

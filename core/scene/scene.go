@@ -53,6 +53,7 @@ type ProducerSpec struct {
 	Work      apps.Workload
 	StartMs   int64
 	OnRestart apps.OnRestart
+	Sync      bool // sending: sync, each send waits for its result
 }
 
 // ConsumerSpec is a consumer application.

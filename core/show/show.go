@@ -22,8 +22,11 @@ const (
 type Node struct {
 	Kind   Kind
 	Detail string // a short Latin status line
-	Logs   []Log  // brokers: one per partition replica, sorted
-	Rows   []string
+	// Blocked: a producer application whose send() waits for buffer memory
+	// (max.block.ms); it sends nothing meanwhile.
+	Blocked bool
+	Logs    []Log // brokers: one per partition replica, sorted
+	Rows    []string
 }
 
 // Shower is a node that says what to draw; the view of a node that is not is its name.
@@ -58,6 +61,7 @@ type Cell struct {
 	Offset int64    `json:"offset"`
 	Kind   CellKind `json:"kind"`
 	Msg    string   `json:"msg"`  // data: "p1#3"
+	Key    string   `json:"key"`  // data: the record key ("" unkeyed)
 	Note   string   `json:"note"` // what an internal record holds: "@4" for an offset commit to 4
 	Epoch  int32    `json:"epoch"`
 }

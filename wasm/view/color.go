@@ -25,6 +25,8 @@ var (
 	CommitMark = rgb(0x166534) // a transaction's COMMIT marker
 	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
 	Duplicate  = rgb(0xf97316)
+	Blocked    = rgb(0xfacc15) // a producer whose send() waits for buffer memory
+	Reordered  = rgb(0xe879f9) // a record that landed behind a later send of its key
 	Hover      = rgb(0xffffff)
 )
 

@@ -35,14 +35,17 @@ const (
 
 // Box is one node's place on the canvas. Boxes are in the same order as State.Nodes.
 type Box struct {
-	Name   string
-	Kind   string
-	Up     bool
-	Column int
-	Rect   Rect
-	Logs   []LogRow // brokers: one row per partition replica
-	Chips  []Chip   // sinks: the newest rows that fit
-	Hidden int      // sinks: older rows not shown
+	Name string
+	Kind string
+	Up   bool
+	// Blocked: a producer whose send() waits for buffer memory; drawn with the
+	// BLOCKED badge in the Blocked colour.
+	Blocked bool
+	Column  int
+	Rect    Rect
+	Logs    []LogRow // brokers: one row per partition replica
+	Chips   []Chip   // sinks: the newest rows that fit
+	Hidden  int      // sinks: older rows not shown
 }
 
 // Layout is the geometry of one picture.
@@ -69,7 +72,7 @@ func Compute(nodes []play.NodeState, width, height float64) *Layout {
 	l := &Layout{Width: width, Height: height, Boxes: make([]Box, len(nodes)), index: map[string]int{}}
 	cols := columns(width)
 	for i, n := range nodes {
-		l.Boxes[i] = Box{Name: n.Name, Kind: n.Kind, Up: n.Up, Column: ColumnOf(n.Kind)}
+		l.Boxes[i] = Box{Name: n.Name, Kind: n.Kind, Up: n.Up, Blocked: n.Blocked && n.Up, Column: ColumnOf(n.Kind)}
 		l.index[n.Name] = i
 	}
 	top, bottom := TopBarH+Margin/2, height-Margin

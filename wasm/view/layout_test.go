@@ -140,3 +140,43 @@ func TestBoxUnknownName(t *testing.T) {
 	_, ok := l.Box("nope")
 	assert.False(t, ok)
 }
+
+func TestCellsOutOfSendOrderForTheirKeyAreMarked(t *testing.T) {
+	st := cluster(0)
+	recs := []play.RecordView{
+		{Offset: 0, Kind: show.Data, Msg: "p1#5", Key: "k"},
+		{Offset: 1, Kind: show.Data, Msg: "p1#1", Key: "k"}, // behind p1#5, same key
+		{Offset: 2, Kind: show.Data, Msg: "p1#2", Key: "j"}, // another key: in order
+		{Offset: 3, Kind: show.Data, Msg: "p2#1", Key: "k"}, // another producer
+		{Offset: 4, Kind: show.OffsetCommit, Note: "@3"},
+		{Offset: 5, Kind: show.Data, Msg: "p1#6", Key: "k"},
+		{Offset: 6, Kind: show.Data, Msg: "p1#3"}, // unkeyed: no order to keep
+	}
+	st.Nodes[2].Partitions[0].Records, st.Nodes[2].Partitions[0].LEO = recs, int64(len(recs))
+	l := Compute(st.Nodes, 1400, 560)
+	b1, _ := l.Box("broker-1")
+	var got []bool
+	for _, c := range b1.Logs[0].Cells {
+		got = append(got, c.Reordered)
+	}
+	assert.Equal(t, []bool{false, true, false, false, false, false, false}, got)
+
+	// a scrolled-off record still counts: p1#1 stays marked when p1#5 is hidden
+	narrow := Compute(st.Nodes, 420, 560)
+	b1, _ = narrow.Box("broker-1")
+	row := b1.Logs[0]
+	require.Positive(t, row.Hidden)
+	for _, c := range row.Cells {
+		assert.Equal(t, c.Msg == "p1#1", c.Reordered, c.Msg)
+	}
+}
+
+func TestABlockedProducerIsMarkedWhileUp(t *testing.T) {
+	st := cluster(1)
+	st.Nodes[0].Blocked = true
+	p1, _ := Compute(st.Nodes, 1000, 560).Box("p1")
+	assert.True(t, p1.Blocked)
+	st.Nodes[0].Up = false
+	p1, _ = Compute(st.Nodes, 1000, 560).Box("p1")
+	assert.False(t, p1.Blocked, "a crashed producer is DOWN, not blocked")
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	"deliverylab/core/play"
@@ -30,6 +31,10 @@ type Cell struct {
 	Msg       string // an application record's identity
 	Note      string // what an internal record holds: "@4" (an offset commit), "COMMIT" (a marker)
 	Committed bool   // below the high watermark: visible to consumers
+	// Reordered: an application record that landed behind a record its producer sent
+	// later with the same key (Jepsen's nonmonotonic send), as a retried batch does with
+	// more than one request in flight and no idempotence.
+	Reordered bool
 }
 
 // Internal reports whether the cell is an internal record (an offset commit or a
@@ -90,6 +95,7 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	lr := LogRow{Partition: rs.Partition, Leader: rs.Leader, Label: PartitionLabel(rs),
 		LabelAt: Point{row.X, row.Y}, Strip: strip, HWX: strip.X}
 	fit := max(1, int((strip.W+CellGap)/(CellW+CellGap)))
+	reordered := outOfSendOrder(rs.Records)
 	recs := rs.Records
 	if len(recs) > fit {
 		lr.Hidden = len(recs) - fit
@@ -99,7 +105,8 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	hwSet := false
 	for i, r := range recs {
 		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
-		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW}
+		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW,
+			Reordered: reordered[lr.Hidden+i]}
 		if !hwSet && r.Offset >= rs.HW {
 			lr.HWX, hwSet = rect.X-CellGap/2, true
 		}
@@ -108,6 +115,32 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
 	}
 	return lr
+}
+
+// outOfSendOrder marks, over the whole log (scrolled-off records included), each keyed
+// application record that comes after a record its producer sent later with the same
+// key: "p1#1" behind "p1#5", both with key k. Message identities are PRODUCER#N, N in
+// send order.
+func outOfSendOrder(recs []show.Cell) []bool {
+	out := make([]bool, len(recs))
+	latest := map[[2]string]int{} // (producer, key) -> highest N so far
+	for i, r := range recs {
+		if r.Kind != show.Data || r.Key == "" {
+			continue
+		}
+		prod, num, ok := strings.Cut(r.Msg, "#")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			continue
+		}
+		k := [2]string{prod, r.Key}
+		if hi, seen := latest[k]; seen && n < hi {
+			out[i] = true
+			continue
+		}
+		latest[k] = n
+	}
+	return out
 }
 
 // layoutChips fits the newest rows of a sink into the box under its header.

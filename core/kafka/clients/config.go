@@ -19,6 +19,9 @@ type ProducerConfig struct {
 	DeliveryTimeoutMs int64         // delivery.timeout.ms
 	LingerMs          int64         // linger.ms
 	MaxInFlight       int           // max.in.flight.requests.per.connection
+	BatchSize         int64         // batch.size, in bytes (a record counts RecordBytes)
+	BufferMemory      int64         // buffer.memory, in bytes
+	MaxBlockMs        int64         // max.block.ms
 	EnableIdempotence bool          // enable.idempotence
 	IdempotenceSet    bool          // enable.idempotence was written, not defaulted (R11)
 }
@@ -26,7 +29,8 @@ type ProducerConfig struct {
 // DefaultProducerConfig is Kafka 3.9's producer defaults; Resolve settles idempotence.
 func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{Acks: protocol.AcksAll, Retries: 2147483647, RetryBackoffMs: 100, RetryBackoffMaxMs: 1000,
-		RequestTimeoutMs: 30000, DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true}
+		RequestTimeoutMs: 30000, DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true,
+		BatchSize: 16384, BufferMemory: 33554432, MaxBlockMs: 60000}
 }
 
 // AutoOffsetReset is auto.offset.reset.
@@ -72,6 +76,9 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 	Key("max.in.flight.requests.per.connection", func(c *ProducerConfig, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.MaxInFlight)
 	}).
+	Key("batch.size", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 2147483647, &c.BatchSize) }).
+	Key("buffer.memory", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 1<<40, &c.BufferMemory) }).
+	Key("max.block.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.MaxBlockMs) }).
 	Key("enable.idempotence", func(c *ProducerConfig, v props.Value) error {
 		c.IdempotenceSet = true
 		return props.Bool(v, &c.EnableIdempotence)
@@ -127,6 +134,13 @@ func (c *ProducerConfig) Resolve() error {
 		return fmt.Errorf("delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms (%d < %d)",
 			c.DeliveryTimeoutMs, c.LingerMs+c.RequestTimeoutMs)
 	}
+	if need := max(c.BatchSize, RecordBytes); c.BufferMemory < need {
+		// BufferPool.allocate refuses a batch larger than the whole pool; Kafka finds out
+		// at the first send, the simulator before the run.
+		return fmt.Errorf("buffer.memory %d is smaller than one batch (batch.size %d, a record counts %d bytes here): "+
+			"Kafka's send would fail with \"Attempt to allocate %d bytes, but there is a hard limit of %d on memory allocations.\"",
+			c.BufferMemory, c.BatchSize, RecordBytes, need, c.BufferMemory)
+	}
 	conflict := ""
 	switch {
 	case c.Acks != protocol.AcksAll:
@@ -173,6 +187,9 @@ func (c ProducerConfig) Properties() map[string]string {
 		"delivery.timeout.ms":                   ms(c.DeliveryTimeoutMs),
 		"linger.ms":                             ms(c.LingerMs),
 		"max.in.flight.requests.per.connection": strconv.Itoa(c.MaxInFlight),
+		"batch.size":                            strconv.FormatInt(c.BatchSize, 10),
+		"buffer.memory":                         strconv.FormatInt(c.BufferMemory, 10),
+		"max.block.ms":                          ms(c.MaxBlockMs),
 		"enable.idempotence":                    strconv.FormatBool(c.EnableIdempotence),
 		"reconnect.backoff.max.ms":              ms(reconnectBackoffMs),
 	}

@@ -33,7 +33,14 @@ func TestProducerConfigFollowsKafka(t *testing.T) {
 		assert.Equal(t, want, c.Acks, text)
 	}
 	assert.Error(t, ProducerKeys.Set(&c, "acks", props.Value{Text: "2"}))
-	assert.ErrorContains(t, ProducerKeys.Set(&c, "batch.size", props.Value{Text: "1"}), "unknown key")
+	assert.ErrorContains(t, ProducerKeys.Set(&c, "batch.sizes", props.Value{Text: "1"}), "unknown key")
+
+	c = DefaultProducerConfig()
+	require.NoError(t, ProducerKeys.Set(&c, "enable.idempotence", props.Value{Text: "false"}))
+	require.NoError(t, ProducerKeys.Set(&c, "buffer.memory", props.Value{Text: "16383"}))
+	assert.ErrorContains(t, c.Resolve(), "Attempt to allocate 16384 bytes, but there is a hard limit of 16383 on memory allocations.")
+	require.NoError(t, ProducerKeys.Set(&c, "batch.size", props.Value{Text: "0"}))
+	require.NoError(t, c.Resolve(), "batch.size 0: one record per batch, RecordBytes each")
 }
 
 func TestConsumerSessionTimeoutBounds(t *testing.T) {

@@ -8,6 +8,11 @@ import (
 // reconnectBackoffMs is reconnect.backoff.max.ms's default.
 const reconnectBackoffMs = 1000
 
+// firstReconnectBackoffMs is reconnect.backoff.ms's default: the wait before reconnecting
+// after a working connection was closed (ClusterConnectionStates backs off from this,
+// doubling per failed attempt up to reconnect.backoff.max.ms).
+const firstReconnectBackoffMs = 50
+
 // connections is the state of a client's connection to each broker, as NetworkClient
 // keeps it: nothing but ApiVersions goes to a broker until the connection is ready, and
 // after a broken connection the client waits reconnect.backoff.max.ms before trying
@@ -40,7 +45,10 @@ func (cs connections) opened(broker string) { cs[broker] = conn{Ready: true} }
 
 // broken marks the connection to a broker broken; the client tries again after the
 // reconnect backoff.
-func (cs connections) broken(env *sim.Env, broker string) {
-	cs[broker] = conn{RetryAtMs: env.Now() + reconnectBackoffMs}
-	env.After(reconnectBackoffMs, drainTick{})
+func (cs connections) broken(env *sim.Env, broker string) { cs.close(env, broker, reconnectBackoffMs) }
+
+// close closes the connection to a broker; the client may open it again after backoffMs.
+func (cs connections) close(env *sim.Env, broker string, backoffMs int64) {
+	cs[broker] = conn{RetryAtMs: env.Now() + backoffMs}
+	env.After(backoffMs, drainTick{})
 }

@@ -103,7 +103,7 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 	c := show.Cell{Offset: r.Offset, Epoch: b.LeaderEpoch}
 	switch body := r.Body.(type) {
 	case protocol.Data:
-		c.Kind, c.Msg = show.Data, body.Msg
+		c.Kind, c.Msg, c.Key = show.Data, body.Msg, body.Key
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
 	case protocol.ControlMarker:

@@ -51,6 +51,8 @@ public final class Plan {
         public long intervalMs;
         public long startMs;
         public String onRestart;
+        /** Each send waits for its result (send().get()) before the interval starts. */
+        public boolean sync;
     }
 
     public static final class Message {

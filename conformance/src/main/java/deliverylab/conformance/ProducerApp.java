@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -61,7 +62,15 @@ final class ProducerApp {
                 Integer partition = m.key.isEmpty() ? m.partition : null;
                 ProducerRecord<String, String> rec = new ProducerRecord<>(spec.topic, partition, m.key.isEmpty() ? null : m.key, m.value);
                 rec.headers().add(Proxy.MSG_HEADER, m.id.getBytes(StandardCharsets.UTF_8));
-                producer.send(rec, (md, e) -> outcome(m.id, md, e));
+                // send() itself blocks while buffer.memory is full, up to max.block.ms.
+                var result = producer.send(rec, (md, e) -> outcome(m.id, md, e));
+                if (spec.sync) {
+                    try {
+                        result.get(); // sending: sync
+                    } catch (ExecutionException e) {
+                        // the callback has told the outcome
+                    }
+                }
                 if (i + 1 < todo.size()) Thread.sleep(spec.intervalMs);
             }
             producer.flush();
