@@ -15,7 +15,7 @@ var english = map[Code]string{
 	AckedAtOffset:  "acknowledged at {ms} ms (offset {offset} of {partition})",
 	AckedNoWait:    "acknowledged at {ms} ms without waiting for the broker (acks=0)",
 	AckedAt:        "acknowledged at {ms} ms",
-	Truncated:      ", then truncated from {node}'s log at {ms} ms when it followed a new leader that never had it",
+	Truncated:      ", then truncated from {node}'s log at {ms} ms when it followed a new leader",
 	CrashedBefore:  ", polled at {polled} ms and its offset committed at {committed} ms, but the consumer crashed before processing it",
 	NeverProcessed: " and polled at {polled} ms, but never processed, and the group's committed offset is past it",
 	Gone:           ", but no log that could still deliver it holds it and {output} never got it",

@@ -15,7 +15,7 @@ var chinese = map[Code]string{
 	AckedAtOffset:  "在 {ms} 毫秒被确认（{partition} 的位移 {offset}）",
 	AckedNoWait:    "在 {ms} 毫秒被确认（acks=0：没有等待 broker 的应答）",
 	AckedAt:        "在 {ms} 毫秒被确认",
-	Truncated:      "，随后在 {ms} 毫秒从 {node} 的日志中被截断：它跟随的新 leader 从未拥有它",
+	Truncated:      "，随后在 {ms} 毫秒、{node} 跟随新 leader 时从它的日志中被截断",
 	CrashedBefore:  "，在 {polled} 毫秒被拉取、{committed} 毫秒提交了位移，但消费者在处理前崩溃",
 	NeverProcessed: "，在 {polled} 毫秒被拉取但从未处理，而消费组已提交的位移已越过它",
 	Gone:           "，但已没有任何日志能再交付它，{output} 也从未收到",

@@ -8,6 +8,7 @@ import (
 
 	"deliverylab/core/check"
 	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/server"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -126,6 +127,10 @@ func (p *parser) countMap(f field, path string, out map[string]Count, allowed []
 func (p *parser) crossCheck(s *Scene, m map[string]field) {
 	if p.err != nil {
 		return
+	}
+	if s.Cluster.Config.TruncateToHighWatermark && s.SimulatorOnly == "" {
+		p.fail(m["cluster"].value, "cluster.config."+server.TruncateToHighWatermarkKey,
+			"is replication as it was before KIP-101, which no Kafka 3.9 broker runs: the scene must say simulator-only (the reason) so the conformance suite does not run it")
 	}
 	seen := map[string]bool{"controller": true}
 	for _, b := range s.Cluster.BrokerNames() {

@@ -90,6 +90,14 @@ var (
 		{"faults", "[{at.ms: 50, cut: [broker-1, broker-2]}, {at.ms: 600, crash: broker-1}]"},
 		{"stop.ms", "2000"},
 	}
+	// broker-1 crashes the moment broker-3 copied p1#3, before either follower learned
+	// the HW that covers it; it is fenced fast and broker-2 leads.
+	keysLeaderCrashAfterAck = []keysEdit{
+		{"apps/0/config", "{acks: 1}"},
+		{"cluster/config/broker.heartbeat.interval.ms", "100"},
+		{"cluster/config/broker.session.timeout.ms", "300"},
+		{"faults", "[{when: {node: broker-3, event: replicated, message: p1#3}, crash: broker-1}]"},
+	}
 	// c1 crashes and stays down; the coordinator allows short sessions.
 	keysConsumerCrash = []keysEdit{
 		{"cluster/config/group.min.session.timeout.ms", "100"},
@@ -224,6 +232,10 @@ var keysRows = []keysRow{
 	// cluster.config
 	{key: "cluster.config.min.insync.replicas", pre: keysFollowerDown, set: keysEdit{"cluster/config/min.insync.replicas", "3"}},
 	{key: "cluster.config.unclean.leader.election.enable", pre: keysNoLiveISR, set: keysEdit{"cluster/config/unclean.leader.election.enable", "true"}},
+	// broker-3 holds p1#3 above its HW when it follows the new leader: with the toggle it
+	// truncates it first.
+	{key: "cluster.config.broker.truncate.to.high.watermark", pre: append(append([]keysEdit(nil), keysLeaderCrashAfterAck...),
+		keysEdit{"simulator-only", "a historical toggle"}), set: keysEdit{"cluster/config/broker.truncate.to.high.watermark", "true"}},
 	{key: "cluster.config.replica.lag.time.max.ms", pre: keysStalledFollower, set: keysEdit{"cluster/config/replica.lag.time.max.ms", "300"}},
 	{key: "cluster.config.replica.fetch.wait.max.ms", set: keysEdit{"cluster/config/replica.fetch.wait.max.ms", "100"}},
 	{key: "cluster.config.replica.fetch.backoff.ms", pre: keysLeaderCrash, set: keysEdit{"cluster/config/replica.fetch.backoff.ms", "100"}},

@@ -33,6 +33,7 @@ type FetchResponse struct {
 	Diverging     bool
 	DivergedEpoch int32
 	DivergedEnd   int64
+	LogEnd        int64 // the leader's LEO, with OFFSET_OUT_OF_RANGE for a follower
 }
 
 func (FetchResponse) Kind() string { return "FetchResponse" }

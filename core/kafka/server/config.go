@@ -20,6 +20,10 @@ type Config struct {
 	GroupInitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
+	// broker.truncate.to.high.watermark: not a Kafka setting but a historical toggle, the
+	// replication of Kafka before KIP-101 (0.11): a follower truncates its log to its own
+	// high watermark when it starts following, and no leader epochs are compared.
+	TruncateToHighWatermark bool
 }
 
 // DefaultConfig is Kafka 3.9's defaults.
@@ -47,6 +51,9 @@ const (
 	ReplicaSocketTimeoutMs = 30000
 )
 
+// TruncateToHighWatermarkKey names the historical toggle, which no real broker has.
+const TruncateToHighWatermarkKey = "broker.truncate.to.high.watermark"
+
 // ConfigKeys is the cluster.config table.
 var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("min.insync.replicas", func(c *Config, v props.Value) error { return props.Int(v, 1, 1000, &c.MinInsyncReplicas) }).
@@ -61,6 +68,7 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key("group.min.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMinSessionTimeoutMs) }).
 	Key("group.max.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMaxSessionTimeoutMs) }).
+	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
 	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
 	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
 
@@ -80,7 +88,8 @@ func (c Config) EffectiveMinISR(replicationFactor int) int {
 
 // Properties is the configuration as Kafka's broker properties, every key the table
 // models with its effective value: what a real cluster must be given to behave as the
-// simulated one does (the conformance suite).
+// simulated one does (the conformance suite). The historical toggle is not one: a scene
+// that sets it is simulator-only.
 func (c Config) Properties() map[string]string {
 	return map[string]string{
 		"min.insync.replicas":              strconv.Itoa(c.MinInsyncReplicas),

@@ -17,6 +17,10 @@ func (rm *ReplicaManager) handleFetch(env *sim.Env, h hooks, from string, req pr
 			env.Send(from, resp)
 			return
 		}
+		if req.FetchOffset > p.LEO() {
+			env.Send(from, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrOffsetOutOfRange, HW: p.HW, LogEnd: p.LEO()})
+			return
+		}
 		rm.updateFollower(env, p, req)
 		if !env.Alive() {
 			return

@@ -19,8 +19,12 @@ func (rm *ReplicaManager) sendFollowerFetch(env *sim.Env, tp protocol.TP) {
 	}
 	p.fetch.ReqID = rm.nextReq()
 	p.fetch.InFlight = true
+	lastEpoch := p.Log.LastEpoch()
+	if rm.cfg.TruncateToHighWatermark {
+		lastEpoch = -1 // before KIP-101 no epochs were compared
+	}
 	env.Send(p.fetch.Leader, protocol.FetchRequest{ReqID: p.fetch.ReqID, TP: tp, Replica: rm.broker, FetchOffset: p.LEO(),
-		LastFetchedEpoch: p.Log.LastEpoch(), MaxWaitMs: rm.cfg.ReplicaFetchWaitMaxMs})
+		LastFetchedEpoch: lastEpoch, MaxWaitMs: rm.cfg.ReplicaFetchWaitMaxMs})
 	env.After(rm.cfg.ReplicaFetchWaitMaxMs+ReplicaSocketTimeoutMs, fetchTimeout{TP: tp, ReqID: p.fetch.ReqID})
 }
 
@@ -33,6 +37,13 @@ func (rm *ReplicaManager) onFetchResponse(env *sim.Env, from string, resp protoc
 	}
 	p.fetch.InFlight = false
 	switch {
+	case resp.Err == protocol.ErrOffsetOutOfRange:
+		// Past the leader's log end (only without epochs, which would have said where the
+		// logs diverge): cut to the leader's end and fetch from there
+		// (ReplicaFetcherThread.handleOffsetOutOfRange before KIP-101).
+		rm.truncate(env, p, resp.LogEnd, "the leader's log ends there")
+		rm.sendFollowerFetch(env, resp.TP)
+		return
 	case resp.Err != "":
 		env.After(rm.cfg.ReplicaFetchBackoffMs, fetchRetry{TP: resp.TP})
 		return
@@ -62,14 +73,19 @@ func (rm *ReplicaManager) onFetchResponse(env *sim.Env, from string, resp protoc
 // (AbstractFetcherThread.getOffsetTruncationState).
 func (rm *ReplicaManager) truncateOnDivergence(env *sim.Env, p *Partition, resp protocol.FetchResponse) {
 	at, done := p.divergenceTruncation(resp.DivergedEpoch, resp.DivergedEnd)
-	removed := p.truncateTo(at)
-	how := "leader epoch %d ends there"
+	how := fmt.Sprintf("leader epoch %d ends there", resp.DivergedEpoch)
 	if !done {
-		how = "its own epoch below the leader's epoch %d ends there; it asks again"
+		how = fmt.Sprintf("its own epoch below the leader's epoch %d ends there; it asks again", resp.DivergedEpoch)
 	}
-	env.Note(fmt.Sprintf("truncates %s to %d ("+how+")", resp.TP, at, resp.DivergedEpoch))
+	rm.truncate(env, p, at, how)
+}
+
+// truncate cuts a replica's log at offset, saying why, and reports the messages removed.
+func (rm *ReplicaManager) truncate(env *sim.Env, p *Partition, at int64, why string) {
+	removed := p.truncateTo(at)
+	env.Note(fmt.Sprintf("truncates %s to %d (%s)", p.TP, at, why))
 	if ids := protocol.MsgsOf(removed); len(ids) > 0 {
-		env.Observe(sim.Observation{Event: protocol.Truncated, Partition: resp.TP.String(), Offset: at, Msgs: ids})
+		env.Observe(sim.Observation{Event: protocol.Truncated, Partition: p.TP.String(), Offset: at, Msgs: ids})
 	}
 }
 

@@ -217,6 +217,11 @@ func (rm *ReplicaManager) becomeFollower(env *sim.Env, h hooks, p *Partition, st
 		return
 	}
 	env.Note(fmt.Sprintf("follows %s on %s epoch=%d", st.TP, st.Leader, st.LeaderEpoch))
+	if rm.cfg.TruncateToHighWatermark && p.HW < p.LEO() {
+		// Before KIP-101 a new follower cut its log to its own high watermark, which may
+		// lag the leader's: acknowledged records above it are gone from this replica.
+		rm.truncate(env, p, p.HW, "its high watermark: replication before KIP-101")
+	}
 	rm.sendFollowerFetch(env, st.TP)
 }
 
