@@ -21,6 +21,24 @@ type committedOffsets interface {
 	CommittedOffset(group string, tp TP) int64
 }
 
+// groupPlacement is a broker: the __consumer_offsets partition a group lives on, by its
+// offsets.topic.num.partitions.
+type groupPlacement interface {
+	OffsetsPartition(group string) TP
+}
+
+// GroupTP is the __consumer_offsets partition a group lives on, as the cluster's brokers
+// compute it.
+func GroupTP(v sim.View, group string) (TP, bool) {
+	for _, name := range v.NodeNames() {
+		n, _ := v.Node(name)
+		if b, ok := n.(groupPlacement); ok {
+			return b.OffsetsPartition(group), true
+		}
+	}
+	return TP{}, false
+}
+
 // ControllerState is the controller's record of a partition.
 func ControllerState(v sim.View, tp TP) (PartitionState, bool) {
 	n, _ := v.Node(ControllerName)
@@ -57,9 +75,13 @@ func LiveLeaderHW(v sim.View, tp TP) (int64, bool) {
 }
 
 // CommittedOffset is a group's committed position in a partition as its coordinator (the
-// leader of __consumer_offsets) would answer it, or -1.
+// leader of the group's __consumer_offsets partition) would answer it, or -1.
 func CommittedOffset(v sim.View, group string, tp TP) int64 {
-	st, ok := ControllerState(v, OffsetsTP)
+	gtp, ok := GroupTP(v, group)
+	if !ok {
+		return -1
+	}
+	st, ok := ControllerState(v, gtp)
 	if !ok || st.Leader == "" {
 		return -1
 	}
@@ -70,9 +92,13 @@ func CommittedOffset(v sim.View, group string, tp TP) int64 {
 	return -1
 }
 
-// CoordinatorAvailable reports whether the group coordinator (the leader of
-// __consumer_offsets) is up.
-func CoordinatorAvailable(v sim.View) bool {
-	_, ok := LiveLeader(v, OffsetsTP)
+// CoordinatorAvailable reports whether a group's coordinator (the leader of its
+// __consumer_offsets partition) is up.
+func CoordinatorAvailable(v sim.View, group string) bool {
+	gtp, ok := GroupTP(v, group)
+	if !ok {
+		return false
+	}
+	_, ok = LiveLeader(v, gtp)
 	return ok
 }

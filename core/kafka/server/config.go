@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"deliverylab/core/kafka/group"
 	"deliverylab/core/props"
 )
 
@@ -20,6 +21,7 @@ type Config struct {
 	GroupInitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
+	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
 }
 
 // DefaultConfig is Kafka 3.9's defaults.
@@ -34,6 +36,7 @@ func DefaultConfig() Config {
 		GroupInitialRebalanceDelayMs: 3000,
 		GroupMinSessionTimeoutMs:     6000,
 		GroupMaxSessionTimeoutMs:     1800000,
+		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
 	}
 }
 
@@ -61,6 +64,9 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key("group.min.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMinSessionTimeoutMs) }).
 	Key("group.max.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMaxSessionTimeoutMs) }).
+	Key("offsets.topic.num.partitions", func(c *Config, v props.Value) error {
+		return props.Int(v, 1, 1000, &c.OffsetsTopicNumPartitions)
+	}).
 	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
 	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
 
@@ -93,6 +99,7 @@ func (c Config) Properties() map[string]string {
 		"group.initial.rebalance.delay.ms": ms(c.GroupInitialRebalanceDelayMs),
 		"group.min.session.timeout.ms":     ms(c.GroupMinSessionTimeoutMs),
 		"group.max.session.timeout.ms":     ms(c.GroupMaxSessionTimeoutMs),
+		"offsets.topic.num.partitions":     strconv.Itoa(c.OffsetsTopicNumPartitions),
 		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
 		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
 	}

@@ -25,11 +25,7 @@ func (b *Broker) HighWatermark(tp protocol.TP) (int64, bool) {
 // CommittedOffset is a group's committed position in a partition as this broker, if it
 // is the coordinator, answers it, or -1.
 func (b *Broker) CommittedOffset(group string, tp protocol.TP) int64 {
-	p := b.replicas.partitions[protocol.OffsetsTP]
-	if p == nil {
-		return -1
-	}
-	return b.groups.CommittedOffset(&p.Log, p.HW, group, tp)
+	return b.groups.CommittedOffset(group, tp)
 }
 
 // Settled implements sim.Settler. For each partition the controller says this broker
@@ -43,7 +39,7 @@ func (b *Broker) Settled(v sim.View) bool {
 			return false
 		}
 	}
-	return !b.IsLeader(protocol.OffsetsTP) || b.groups.Settled(v)
+	return b.groups.Settled(v)
 }
 
 func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
