@@ -1,6 +1,8 @@
 package play
 
 import (
+	"deliverylab/core/show"
+
 	"strconv"
 	"strings"
 	"testing"
@@ -180,4 +182,26 @@ func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
 		kinds[f.Kind] = true
 	}
 	assert.True(t, kinds["JoinGroup"], "c2's JoinGroup is on the wire: %v", kinds)
+}
+
+// The leader's log of a topic partition carries where its readers stand: the group's
+// committed offset (from its coordinator) and the consumer's position.
+func TestStateMarksCommittedOffsetAndPosition(t *testing.T) {
+	s, err := Load("commit-after-processing")
+	require.NoError(t, err)
+	s.Advance(3350) // c1 has committed orders-0=3 and polled p1#4..p1#6; it crashes at 3380
+	var orders *ReplicaState
+	for _, n := range s.State().Nodes {
+		for i, p := range n.Partitions {
+			if p.Partition == "orders-0" && p.Leader {
+				orders = &n.Partitions[i]
+			}
+			if p.Partition != "orders-0" || !p.Leader {
+				assert.Empty(t, p.Marks, "%s %s: only the leader of a topic partition is marked", n.Name, p.Partition)
+			}
+		}
+	}
+	require.NotNil(t, orders)
+	assert.Equal(t, []show.Mark{{Kind: show.CommittedMark, Who: "dashboard", Offset: 3}, {Kind: show.PositionMark, Who: "c1", Offset: 6}},
+		orders.Marks)
 }

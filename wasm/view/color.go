@@ -25,6 +25,8 @@ var (
 	CommitMark = rgb(0x166534) // a transaction's COMMIT marker
 	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
 	Duplicate  = rgb(0xf97316)
+	GroupMark  = rgb(0x2dd4bf) // a group's committed offset (the group protocol's colour)
+	ReaderMark = rgb(0x34d399) // a consumer's position (the consumer's colour)
 	Hover      = rgb(0xffffff)
 )
 

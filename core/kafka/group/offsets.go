@@ -1,6 +1,9 @@
 package group
 
 import (
+	"maps"
+	"slices"
+
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -84,6 +87,18 @@ func (c *Coordinator) cache(groupID string, tp protocol.TP, o committed) {
 	if old, ok := g[tp]; !ok || old.RecordOffset < o.RecordOffset {
 		g[tp] = o
 	}
+}
+
+// GroupOffsets lists the committed offsets in tp of the groups this broker coordinates
+// (leads reports whether it leads a __consumer_offsets partition), sorted by group.
+func (c *Coordinator) GroupOffsets(tp protocol.TP, leads func(protocol.TP) bool) []protocol.GroupOffset {
+	var out []protocol.GroupOffset
+	for _, g := range slices.Sorted(maps.Keys(c.offsets)) {
+		if o, ok := c.offsets[g][tp]; ok && leads(c.OffsetsPartition(g)) {
+			out = append(out, protocol.GroupOffset{Group: g, Offset: o.Offset})
+		}
+	}
+	return out
 }
 
 // onOffsetFetch answers the group's committed offsets.

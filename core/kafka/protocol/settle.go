@@ -1,6 +1,11 @@
 package protocol
 
-import "deliverylab/core/sim"
+import (
+	"slices"
+	"strings"
+
+	"deliverylab/core/sim"
+)
 
 // The questions one Kafka role asks of another's state when a scene judges whether a run
 // has settled or what a log still holds. They read the other node through the
@@ -25,6 +30,56 @@ type committedOffsets interface {
 // offsets.topic.num.partitions.
 type groupPlacement interface {
 	OffsetsPartition(group string) TP
+}
+
+// groupOffsets is a broker that may coordinate groups: their committed offsets in a
+// partition, for the groups it coordinates.
+type groupOffsets interface {
+	GroupOffsets(tp TP) []GroupOffset
+}
+
+// GroupOffset is a group's committed offset in some partition.
+type GroupOffset struct {
+	Group  string
+	Offset int64
+}
+
+// readerPositions is a consumer: the next offset it reads in each partition it owns.
+type readerPositions interface {
+	Positions() []TPOffset
+}
+
+// CommittedOffsets lists, for the canvas, every group's committed offset in a partition
+// as its coordinator, if up, answers it; sorted by group.
+func CommittedOffsets(v sim.View, tp TP) []GroupOffset {
+	var out []GroupOffset
+	for _, name := range v.NodeNames() {
+		if n, up := v.Node(name); up {
+			if b, ok := n.(groupOffsets); ok {
+				out = append(out, b.GroupOffsets(tp)...)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b GroupOffset) int { return strings.Compare(a.Group, b.Group) })
+	return out
+}
+
+// ConsumerPositions lists, for the canvas, the position of every consumer that is up and
+// owns the partition, by consumer name.
+func ConsumerPositions(v sim.View, tp TP) map[string]int64 {
+	out := map[string]int64{}
+	for _, name := range v.NodeNames() {
+		if n, up := v.Node(name); up {
+			if c, ok := n.(readerPositions); ok {
+				for _, p := range c.Positions() {
+					if p.TP == tp {
+						out[name] = p.Offset
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // GroupTP is the __consumer_offsets partition a group lives on, as the cluster's brokers
