@@ -28,6 +28,7 @@ var lessons = []string{
 	"auto-commit-is-at-least-once",
 	"auto-commit-async-loses",
 	"rebalance-takeover",
+	"coordinator-follows-group-id",
 }
 
 // Names lists the shipped scenes (file names without .yaml) in lesson order.

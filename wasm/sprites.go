@@ -80,6 +80,7 @@ var (
 	alignCenter      = textAlign{text.AlignCenter, text.AlignCenter}
 	alignLeftMid     = textAlign{text.AlignStart, text.AlignCenter}
 	alignBottomRight = textAlign{text.AlignEnd, text.AlignEnd}
+	alignBottomLeft  = textAlign{text.AlignStart, text.AlignEnd}
 )
 
 // drawText draws str at p (CSS pixels) in Go Regular at px, shortened with "…" to

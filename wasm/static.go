@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 	"deliverylab/wasm/view"
 )
 
@@ -114,6 +115,23 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 	}
 	x := float32(row.HWX * sc)
 	vector.StrokeLine(img, x, float32((row.Strip.Y-2)*sc), x, float32((row.Strip.Bottom()+2)*sc), float32(2*sc), view.HighWater, true)
+	for _, m := range row.Marks {
+		p.drawMark(img, f, row, m)
+	}
+}
+
+// drawMark draws where a reader stands in a leader's log: a thin line before the record
+// it reads next, labelled with the group (its committed offset, at the bottom) or the
+// consumer (its position, at the top).
+func (p *painter) drawMark(img *ebiten.Image, f frame, row view.LogRow, m view.MarkAt) {
+	sc := f.scale
+	c, at, align := view.ReaderMark, view.Point{X: m.X + 2, Y: row.Strip.Y + 1}, alignTopLeft
+	if m.Kind == show.CommittedMark {
+		c, at, align = view.GroupMark, view.Point{X: m.X + 2, Y: row.Strip.Bottom() - 1}, alignBottomLeft
+	}
+	x := float32(m.X * sc)
+	vector.StrokeLine(img, x, float32(row.Strip.Y*sc), x, float32(row.Strip.Bottom()*sc), float32(1.5*sc), c, true)
+	p.sprites.drawText(img, m.Label, 8, at, align, c, row.Strip.Right()-at.X)
 }
 
 func (p *painter) drawChip(img *ebiten.Image, f frame, c view.Chip) {

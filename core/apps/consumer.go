@@ -121,6 +121,18 @@ func (c *Consumer) Settled(v sim.View) bool {
 	return (c.client.State != clients.Stable || c.idle()) && c.client.Settled(v)
 }
 
+// Positions is the client's position in each partition it owns and knows where to read:
+// what the canvas marks on the leader's log.
+func (c *Consumer) Positions() []protocol.TPOffset {
+	var out []protocol.TPOffset
+	for _, tp := range c.client.Assigned() {
+		if p := c.client.Position(tp); p >= 0 {
+			out = append(out, protocol.TPOffset{TP: tp, Offset: p})
+		}
+	}
+	return out
+}
+
 // Show implements show.Shower: the client's and the loop's state.
 func (c *Consumer) Show(sim.View) show.Node {
 	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State, c.phase)}

@@ -35,9 +35,9 @@ func TestFatesAndVerdict(t *testing.T) {
 	assert.Equal(t, "none", r.Verdict)
 	assert.Equal(t, 6, r.Counts["sent"])
 	assert.Equal(t, 4, r.Counts["acked"])
-	assert.Equal(t, "acknowledged at 0 ms (offset 0 of t-0), then truncated from broker-1's log at 42 ms when it followed a new leader that never had it",
+	assert.Equal(t, "acknowledged at 0 ms (offset 0 of t-0), then truncated from broker-1's log at 42 ms when it followed a new leader",
 		r.Fates[2].Reason.Text(fate.En))
-	assert.Equal(t, "在 0 毫秒被确认（t-0 的位移 0），随后在 42 毫秒从 broker-1 的日志中被截断：它跟随的新 leader 从未拥有它",
+	assert.Equal(t, "在 0 毫秒被确认（t-0 的位移 0），随后在 42 毫秒、broker-1 跟随新 leader 时从它的日志中被截断",
 		r.Fates[2].Reason.Text(fate.Zh), "the Chinese reason says what the English one says, offset and partition included")
 	assert.Equal(t, "acknowledged, not yet in db: still held by t-0 above the high watermark on broker-2", r.Fates[3].Reason.Text(fate.En))
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"deliverylab/core/kafka/controller"
+	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
 )
@@ -22,8 +23,9 @@ type Cluster struct {
 	Brokers int
 	Config  server.Config
 	Topics  []Topic
-	// Groups: consumer groups will use it, so __consumer_offsets is created.
-	Groups bool
+	// Groups are the consumer groups the scene runs (group.id): they make
+	// __consumer_offsets exist, and each lives on one of its partitions.
+	Groups []string
 }
 
 // BrokerNames lists the brokers: broker-1 .. broker-N.
@@ -35,37 +37,75 @@ func (c Cluster) BrokerNames() []string {
 	return out
 }
 
-// Placement assigns replicas: partition i of the k-th topic starts at broker (i+k) mod N,
-// the named leader (if any) first; __consumer_offsets has one partition with replication
-// factor min(3, brokers).
+// Placement is what the simulation runs: the topics' partitions, and the partitions of
+// __consumer_offsets the groups live on (the others exist on a real cluster, empty and
+// idle, and change nothing a scene shows).
 func (c Cluster) Placement() []protocol.PartitionState {
-	brokers := c.BrokerNames()
-	var out []protocol.PartitionState
-	add := func(tp protocol.TP, rf, start int, leader string) {
-		var reps []string
-		if leader != "" {
-			reps = append(reps, leader)
-		}
-		for j := 0; len(reps) < rf; j++ {
-			if b := brokers[(start+j)%len(brokers)]; !slices.Contains(reps, b) {
-				reps = append(reps, b)
-			}
-		}
-		out = append(out, protocol.PartitionState{TP: tp, Replicas: reps, Leader: reps[0], ISR: slices.Clone(reps)})
+	out := c.topicPlacement()
+	if len(c.Groups) == 0 {
+		return out
 	}
+	var used []int32
+	for _, g := range c.Groups {
+		used = append(used, group.PartitionFor(g, c.Config.OffsetsTopicNumPartitions))
+	}
+	slices.Sort(used)
+	for _, p := range slices.Compact(used) {
+		out = append(out, c.offsetsPartition(p))
+	}
+	return out
+}
+
+// Created is every partition a real cluster is made with (the conformance suite creates
+// the topics with these assignments): the topics' partitions and, when groups run, all
+// offsets.topic.num.partitions partitions of __consumer_offsets.
+func (c Cluster) Created() []protocol.PartitionState {
+	out := c.topicPlacement()
+	if len(c.Groups) == 0 {
+		return out
+	}
+	for p := range c.Config.OffsetsTopicNumPartitions {
+		out = append(out, c.offsetsPartition(int32(p)))
+	}
+	return out
+}
+
+// topicPlacement assigns replicas: partition i of the k-th topic starts at broker
+// (i+k) mod N, the named leader (if any) first.
+func (c Cluster) topicPlacement() []protocol.PartitionState {
+	var out []protocol.PartitionState
 	for k, t := range c.Topics {
 		for i := 0; i < t.Partitions; i++ {
 			leader := ""
 			if i < len(t.Leaders) {
 				leader = t.Leaders[i]
 			}
-			add(protocol.TP{Topic: t.Name, Partition: int32(i)}, t.RF, i+k, leader)
+			out = append(out, c.place(protocol.TP{Topic: t.Name, Partition: int32(i)}, t.RF, i+k, leader))
 		}
 	}
-	if c.Groups {
-		add(protocol.OffsetsTP, min(3, len(brokers)), len(c.Topics), "")
-	}
 	return out
+}
+
+// offsetsPartition places partition p of __consumer_offsets round-robin from broker-1:
+// its replicas start at broker p mod N, and there are min(3, N) of them
+// (offsets.topic.replication.factor).
+func (c Cluster) offsetsPartition(p int32) protocol.PartitionState {
+	return c.place(protocol.TP{Topic: protocol.OffsetsTopic, Partition: p}, min(3, c.Brokers), int(p), "")
+}
+
+// place lists rf replicas starting at broker start mod N, the named leader (if any) first.
+func (c Cluster) place(tp protocol.TP, rf, start int, leader string) protocol.PartitionState {
+	brokers := c.BrokerNames()
+	var reps []string
+	if leader != "" {
+		reps = append(reps, leader)
+	}
+	for j := 0; len(reps) < rf; j++ {
+		if b := brokers[(start+j)%len(brokers)]; !slices.Contains(reps, b) {
+			reps = append(reps, b)
+		}
+	}
+	return protocol.PartitionState{TP: tp, Replicas: reps, Leader: reps[0], ISR: slices.Clone(reps)}
 }
 
 // NewController makes the cluster's KRaft controller.

@@ -27,7 +27,9 @@ import (
 //	cluster brokers=N [cluster.config key=value ...]   the cluster (before start)
 //	topic NAME [partitions=N] [rf=N] [leaders=(broker-1,...)]
 //	network [latency=MS] [link=(a,b,MS)]...            link latency overrides
-//	start                                              build the world; nodes boot at 0 ms
+//	start [groups=(G,...)]                             build the world; nodes boot at 0 ms;
+//	                                                   the groups' __consumer_offsets
+//	                                                   partitions are created
 //	producer NAME [producer config key=value ...]      a producer client, booting now
 //	consumer NAME group=G topics=(T,...) [consumer config key=value ...]
 //	send NAME [n=N] [topic=T] [key=K]                  hand N records to a producer now
@@ -39,6 +41,8 @@ import (
 //	log TP                                             every replica of a partition
 //	state TP                                           the controller's record of it
 //	committed GROUP TP                                 the group's committed offset
+//	coordinator GROUP                                  the group's __consumer_offsets
+//	                                                   partition and its leader
 //
 // Every command prints the trace lines it caused (background traffic left out), and
 // every event is followed by a check of every broker's invariants.
@@ -81,6 +85,9 @@ func (h *harness) run(td *datadriven.TestData) error {
 	case "network":
 		return h.setNetwork(td)
 	case "start":
+		if a, ok := td.Arg("groups"); ok {
+			h.cluster.Groups = a.Vals
+		}
 		h.start()
 	case "producer":
 		return h.addProducer(td)
@@ -94,7 +101,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), Node: h.arg(td, 0)})
 	case "cut", "heal":
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), From: h.arg(td, 0), To: h.arg(td, 1)})
-	case "log", "state", "committed":
+	case "log", "state", "committed", "coordinator":
 		return nil // printed by newLines
 	default:
 		return fmt.Errorf("unknown command %q", td.Cmd)
@@ -171,7 +178,6 @@ func (h *harness) setNetwork(td *datadriven.TestData) error {
 }
 
 func (h *harness) start() {
-	h.cluster.Groups = true
 	h.w = sim.NewWorld(sim.Config{Seed: 1, LatencyMs: h.latencyMs, LinkLatencyMs: h.links})
 	h.w.Add(h.cluster.NewController(), 0)
 	for _, b := range h.cluster.NewBrokers() {
@@ -281,6 +287,10 @@ func (h *harness) newLines(td *datadriven.TestData) string {
 		fmt.Fprintln(&b, st.Describe())
 	case "committed":
 		fmt.Fprintln(&b, protocol.CommittedOffset(h.w, h.arg(td, 0), parseTP(h.arg(td, 1))))
+	case "coordinator":
+		tp, _ := protocol.GroupTP(h.w, h.arg(td, 0))
+		st, _ := protocol.ControllerState(h.w, tp)
+		fmt.Fprintf(&b, "%s leader=%s\n", tp, st.Leader)
 	}
 	if h.w == nil {
 		return b.String()

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"deliverylab/core/show"
+
 	"strconv"
 	"strings"
 	"testing"
@@ -114,7 +116,7 @@ func TestStateShowsTheClusterAsDrawn(t *testing.T) {
 	require.Equal(t, "broker", b1.Kind)
 	require.NotEmpty(t, b1.Partitions)
 	p := b1.Partitions[0]
-	assert.Equal(t, "__consumer_offsets-0", p.Partition)
+	assert.Equal(t, "__consumer_offsets-38", p.Partition, "group dashboard lives on partition 38 of 50")
 	orders := b1.Partitions[1]
 	assert.Equal(t, "orders-0", orders.Partition)
 	assert.True(t, orders.Leader)
@@ -166,14 +168,15 @@ func TestFastForwardStopsAtAMessageWorthWatching(t *testing.T) {
 	s, err := Load("rebalance-takeover")
 	require.NoError(t, err)
 	// c1 died at 3875 ms and the producer is done by about 4100 ms: until c1's session
-	// times out (45 s) only heartbeats and empty long polls are on the wire.
+	// times out (45 s after its SyncGroup at 3135 ms) only heartbeats and empty long polls
+	// are on the wire.
 	s.Advance(4300)
 	require.True(t, s.State().Quiet)
 	s.FastForward(60000)
 	st := s.State()
 	assert.False(t, st.Quiet, "it stopped at a message worth watching")
-	assert.Greater(t, st.NowMs, int64(45000), "it hurried through the session timeout")
-	assert.Less(t, st.NowMs, int64(50000), "and stopped when c2 rejoined")
+	assert.Greater(t, st.NowMs, int64(48000), "it hurried through the session timeout")
+	assert.Less(t, st.NowMs, int64(53000), "and stopped when c2 rejoined")
 	kinds := map[string]bool{}
 	for _, f := range st.InFlight {
 		kinds[f.Kind] = true
@@ -229,4 +232,26 @@ func TestStateCarriesRecordKeys(t *testing.T) {
 	require.NotEmpty(t, recs)
 	assert.Equal(t, "p1#5", recs[0].Msg, "the retried batch landed behind p1#5")
 	assert.Equal(t, "k", recs[0].Key)
+}
+
+// The leader's log of a topic partition carries where its readers stand: the group's
+// committed offset (from its coordinator) and the consumer's position.
+func TestStateMarksCommittedOffsetAndPosition(t *testing.T) {
+	s, err := Load("commit-after-processing")
+	require.NoError(t, err)
+	s.Advance(3350) // c1 has committed orders-0=3 and polled p1#4..p1#6; it crashes at 3380
+	var orders *ReplicaState
+	for _, n := range s.State().Nodes {
+		for i, p := range n.Partitions {
+			if p.Partition == "orders-0" && p.Leader {
+				orders = &n.Partitions[i]
+			}
+			if p.Partition != "orders-0" || !p.Leader {
+				assert.Empty(t, p.Marks, "%s %s: only the leader of a topic partition is marked", n.Name, p.Partition)
+			}
+		}
+	}
+	require.NotNil(t, orders)
+	assert.Equal(t, []show.Mark{{Kind: show.CommittedMark, Who: "dashboard", Offset: 3}, {Kind: show.PositionMark, Who: "c1", Offset: 6}},
+		orders.Marks)
 }

@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"slices"
+
 	"deliverylab/core/apps"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/sim"
@@ -12,7 +14,7 @@ import (
 func (s *Scene) Build() *sim.World {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs, LinkLatencyMs: s.Links})
 	cluster := s.Cluster
-	cluster.Groups = len(s.Consumers) > 0
+	cluster.Groups = s.groupIDs()
 	brokers := cluster.BrokerNames()
 	w.Add(cluster.NewController(), 0)
 	for _, p := range s.Producers {
@@ -47,4 +49,14 @@ func (s *Scene) Build() *sim.World {
 		}
 	}
 	return w
+}
+
+// groupIDs lists the consumer groups of the scene, once each, sorted.
+func (s *Scene) groupIDs() []string {
+	var out []string
+	for _, c := range s.Consumers {
+		out = append(out, c.Group)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -112,6 +112,19 @@ var (
 	}
 	// broker-2 crashes at 300 ms.
 	keysBrokerCrash = []keysEdit{{"faults", "[{at.ms: 300, crash: broker-2}]"}}
+	// broker-3 crashes at 300 ms and is fenced fast, and c1 commits what it processed:
+	// with 50 offsets partitions group c1 lives on __consumer_offsets-18, led by
+	// broker-1, which the crash leaves alone; with 4 it lives on __consumer_offsets-2,
+	// led by broker-3, whose crash stops the group until broker-1 takes the partition.
+	keysCoordinatorCrash = []keysEdit{
+		{"cluster/config/broker.heartbeat.interval.ms", "100"},
+		{"cluster/config/broker.session.timeout.ms", "300"},
+		{"apps/0/send/count", "8"},
+		{"apps/0/send/interval.ms", "100"},
+		{"apps/1/commit", "after-processing"},
+		{"faults", "[{at.ms: 300, crash: broker-3}]"},
+		{"stop.ms", "2500"},
+	}
 	// c1 cannot reach broker-1 from 200 ms on.
 	keysConsumerCut = []keysEdit{{"faults", "[{at.ms: 200, cut: [c1, broker-1]}]"}}
 	// c1 starts when everything has been produced.
@@ -242,6 +255,8 @@ var keysRows = []keysRow{
 	{key: "cluster.config.broker.session.timeout.ms", pre: keysBrokerCrash, set: keysEdit{"cluster/config/broker.session.timeout.ms", "500"}},
 	{key: "cluster.config.broker.heartbeat.interval.ms", set: keysEdit{"cluster/config/broker.heartbeat.interval.ms", "500"}},
 	{key: "cluster.config.group.initial.rebalance.delay.ms", set: keysEdit{"cluster/config/group.initial.rebalance.delay.ms", "100"}},
+	{key: "cluster.config.offsets.topic.num.partitions", pre: keysCoordinatorCrash,
+		set: keysEdit{"cluster/config/offsets.topic.num.partitions", "4"}},
 
 	// producer config
 	{key: "producer.config.acks", set: keysEdit{"apps/0/config/acks", "1"}},
@@ -465,6 +480,41 @@ var keysExceptions = map[string]string{
 	// a scene that parses runs the same whatever they are.
 	"cluster.config.group.min.session.timeout.ms": "validation only: bounds session.timeout.ms",
 	"cluster.config.group.max.session.timeout.ms": "validation only: bounds session.timeout.ms",
+}
+
+// TestOffsetsTopicNumPartitionsPicksTheCoordinator shows what the key's row only hashes:
+// the partition count decides which broker coordinates group c1, and so whether
+// broker-3's crash interrupts its commits.
+func TestOffsetsTopicNumPartitionsPicksTheCoordinator(t *testing.T) {
+	// who answered each commit, in order, and the errors c1 saw
+	observe := func(text string) (committers []string, errors int) {
+		for _, l := range keysRun(t, text).World.Trace().Texts(false) {
+			_, rest, _ := strings.Cut(l, " ")
+			f := strings.Fields(rest)
+			switch {
+			case len(f) > 2 && f[0] == "observe" && f[2] == "offset-committed":
+				committers = append(committers, f[1])
+			case len(f) > 2 && f[0] == "observe" && f[1] == "c1" && f[2] == "error":
+				errors++
+			}
+		}
+		return committers, errors
+	}
+	crashed := keysBase
+	for _, e := range keysCoordinatorCrash {
+		crashed = keysApply(t, crashed, e)
+	}
+	fifty, fiftyErrors := observe(crashed)
+	four, fourErrors := observe(keysApply(t, crashed, keysEdit{"cluster/config/offsets.topic.num.partitions", "4"}))
+	require.NotEmpty(t, fifty)
+	require.NotEmpty(t, four)
+	for _, b := range fifty {
+		assert.Equal(t, "broker-1", b, "with 50 partitions broker-1 (leader of __consumer_offsets-18) coordinates c1 throughout")
+	}
+	assert.Zero(t, fiftyErrors, "broker-3's crash does not touch the group")
+	assert.Equal(t, "broker-3", four[0], "with 4 partitions broker-3 (leader of __consumer_offsets-2) coordinates c1")
+	assert.Equal(t, "broker-1", four[len(four)-1], "until broker-1 is elected leader of __consumer_offsets-2")
+	assert.Positive(t, fourErrors, "broker-3's crash breaks the group's commit in flight")
 }
 
 // TestKeysExceptions asserts each exception's reason: the one accepted value runs the

@@ -120,7 +120,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		return Plan{}, fmt.Errorf("simulator only: %s", s.SimulatorOnly)
 	}
 	cluster := s.Cluster
-	cluster.Groups = len(s.Consumers) > 0
+	cluster.Groups = s.groupIDs()
 	p := Plan{Scene: s.Name, Brokers: cluster.Brokers, BrokerProperties: cluster.Config.Properties(), LatencyMs: s.LatencyMs,
 		JitterMs: s.JitterMs, Sinks: s.Sinks, StopMs: s.StopMs, LimitMs: s.StopMs}
 	if p.LimitMs == 0 {
@@ -128,7 +128,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		// ones: give the run room, but not for ever.
 		p.LimitMs = min(2*simEndMs+60000, MaxRunMs)
 	}
-	for _, ps := range cluster.Placement() {
+	for _, ps := range cluster.Created() {
 		p.Partitions = append(p.Partitions, PlanPartition{Topic: ps.TP.Topic, Partition: ps.TP.Partition, Replicas: ps.Replicas})
 	}
 	for _, link := range slices.SortedFunc(maps.Keys(s.Links), func(a, b [2]string) int {

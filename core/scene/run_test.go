@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"fmt"
+	"strconv"
 	"testing"
 
 	"deliverylab/core/check"
@@ -178,5 +180,48 @@ func TestExpectTheOrderAnomalies(t *testing.T) {
 	assert.Equal(t, []string{"anomalies.nonmonotonic-poll: expected 1, got 0"}, r.Scene.Check(rep))
 	for _, name := range []string{"nonmonotonic-send", "nonmonotonic-poll", "poll-skip"} {
 		assert.Contains(t, rep.Anomalies, name)
+	}
+}
+
+// A real cluster is made with every partition of __consumer_offsets and the scene's
+// offsets.topic.num.partitions, placed as the simulation places the ones it runs: the
+// broker then puts each group where the simulation did.
+func TestPlanCreatesEveryOffsetsPartition(t *testing.T) {
+	for _, n := range []struct {
+		config          string
+		count           int
+		dashboardOffset int32 // abs("dashboard".hashCode()) = 1047860588, mod count
+	}{{"{}", 50, 38}, {"{offsets.topic.num.partitions: 4}", 4, 0}} {
+		s, err := Parse("plan.yaml", []byte(`
+cluster:
+  brokers: 3
+  config: `+n.config+`
+  topics: [{name: orders}]
+apps:
+  - consumer: c1
+    group: dashboard
+    topics: [orders]
+`))
+		require.NoError(t, err)
+		plan, err := s.Plan(10000)
+		require.NoError(t, err)
+		assert.Equal(t, strconv.Itoa(n.count), plan.BrokerProperties["offsets.topic.num.partitions"])
+		var offsets []PlanPartition
+		for _, p := range plan.Partitions {
+			if p.Topic == protocol.OffsetsTopic {
+				offsets = append(offsets, p)
+			}
+		}
+		require.Len(t, offsets, n.count, "every partition is created")
+		for i, p := range offsets {
+			assert.Equal(t, int32(i), p.Partition)
+			assert.Equal(t, fmt.Sprintf("broker-%d", i%3+1), p.Replicas[0], "round robin from broker-1")
+			assert.Len(t, p.Replicas, 3)
+		}
+		// the one the simulation runs has the same replicas
+		run := s.NewRun()
+		st, ok := protocol.ControllerState(run.World, protocol.TP{Topic: protocol.OffsetsTopic, Partition: n.dashboardOffset})
+		require.True(t, ok, "the simulation runs dashboard's partition")
+		assert.Equal(t, offsets[n.dashboardOffset].Replicas, st.Replicas)
 	}
 }

@@ -43,6 +43,25 @@ type Log struct {
 	HW        int64    `json:"hw"`
 	ISR       []string `json:"isr"` // as the leader knows it; followers: as last told
 	Records   []Cell   `json:"records"`
+	// Marks are the readers' places in the leader's log of a topic partition: each
+	// group's committed offset and each consumer's position, sorted by kind and name.
+	Marks []Mark `json:"marks"`
+}
+
+// MarkKind is what a mark on a log stands for.
+type MarkKind string
+
+// The mark kinds.
+const (
+	CommittedMark MarkKind = "committed" // a group's committed offset (Who is the group)
+	PositionMark  MarkKind = "position"  // a consumer's position: the next offset it reads (Who is the consumer)
+)
+
+// Mark is an offset in a log that a reader stands at.
+type Mark struct {
+	Kind   MarkKind `json:"kind"`
+	Who    string   `json:"who"`
+	Offset int64    `json:"offset"`
 }
 
 // CellKind is what a log cell holds.

@@ -180,3 +180,34 @@ func TestABlockedProducerIsMarkedWhileUp(t *testing.T) {
 	p1, _ = Compute(st.Nodes, 1000, 560).Box("p1")
 	assert.False(t, p1.Blocked, "a crashed producer is DOWN, not blocked")
 }
+
+// A group's committed offset and a consumer's position sit at the boundary before the
+// record they name: at the strip's left edge when it scrolled off, after the last record
+// at the log end.
+func TestLogRowMarksReaders(t *testing.T) {
+	recs := make([]play.RecordView, 20)
+	for i := range recs {
+		recs[i] = play.RecordView{Offset: int64(i), Kind: show.Data}
+	}
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 20, LEO: 20, Records: recs,
+		Marks: []show.Mark{{Kind: show.CommittedMark, Who: "dashboard", Offset: 18}, {Kind: show.PositionMark, Who: "c1", Offset: 20},
+			{Kind: show.CommittedMark, Who: "old", Offset: 0}}}
+	row := layoutLog(rs, Rect{0, 0, 200, 40})
+	require.Positive(t, row.Hidden)
+	require.Len(t, row.Marks, 3)
+	first, last := row.Cells[0], row.Cells[len(row.Cells)-1]
+	at := func(off int64) Cell {
+		for _, c := range row.Cells {
+			if c.Offset == off {
+				return c
+			}
+		}
+		t.Fatalf("offset %d not drawn", off)
+		return Cell{}
+	}
+	assert.Equal(t, MarkAt{Kind: show.CommittedMark, Label: "dashboard 18", X: at(17).Rect.Right() + CellGap/2}, row.Marks[0])
+	assert.Less(t, row.Marks[0].X, at(18).Rect.X)
+	assert.Equal(t, MarkAt{Kind: show.PositionMark, Label: "c1 20", X: last.Rect.Right() + CellGap/2}, row.Marks[1])
+	assert.Equal(t, row.Strip.X, row.Marks[2].X, "offset 0 scrolled off: the left edge")
+	assert.Equal(t, first.Rect.X, row.Marks[2].X)
+}

@@ -19,8 +19,17 @@ type LogRow struct {
 	LabelAt   Point  // top-left of the label line
 	Strip     Rect   // where the cells go
 	Cells     []Cell
-	Hidden    int     // older records scrolled off the left
-	HWX       float64 // x of the high-watermark line: records left of it are committed
+	Hidden    int      // older records scrolled off the left
+	HWX       float64  // x of the high-watermark line: records left of it are committed
+	Marks     []MarkAt // where the readers stand: groups' committed offsets, consumers' positions
+}
+
+// MarkAt is a reader's place in a drawn log: the x of the boundary before the record at
+// its offset (a committed offset and a position both name the next record to read).
+type MarkAt struct {
+	Kind  show.MarkKind
+	Label string // "dashboard 3" (a group's committed offset), "c1 3" (a consumer's position)
+	X     float64
 }
 
 // Cell is one record of a partition log.
@@ -114,6 +123,7 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	if !hwSet && len(recs) > 0 {
 		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
 	}
+	lr.Marks = layoutMarks(rs.Marks, lr.Cells, strip)
 	return lr
 }
 
@@ -139,6 +149,23 @@ func outOfSendOrder(recs []show.Cell) []bool {
 			continue
 		}
 		latest[k] = n
+	}
+	return out
+}
+
+// layoutMarks puts each mark at the boundary before the record at its offset: at the
+// strip's left edge when that record has scrolled off, after the last record when the
+// reader is at the log end.
+func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
+	out := make([]MarkAt, 0, len(marks))
+	for _, m := range marks {
+		x := strip.X
+		for _, c := range cells {
+			if c.Offset < m.Offset {
+				x = c.Rect.Right() + CellGap/2
+			}
+		}
+		out = append(out, MarkAt{Kind: m.Kind, Label: fmt.Sprintf("%s %d", m.Who, m.Offset), X: x})
 	}
 	return out
 }

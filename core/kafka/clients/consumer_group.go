@@ -62,7 +62,13 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		delete(c.commits, r.ReqID)
 		if r.Err != "" {
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Msgs: msgs})
-			c.onGroupError(env, r.Err)
+			if r.Err == protocol.ErrRequestTimedOut {
+				// ConsumerCoordinator.OffsetCommitResponseHandler: a commit the coordinator
+				// timed out marks the coordinator unknown, as COORDINATOR_NOT_AVAILABLE does.
+				c.onGroupError(env, protocol.ErrCoordinatorNotAvailable)
+			} else {
+				c.onGroupError(env, r.Err)
+			}
 			return []ConsumerEvent{{Kind: CommitFailed, Err: r.Err, Msgs: msgs}}
 		}
 		return []ConsumerEvent{{Kind: Committed, Msgs: msgs}}

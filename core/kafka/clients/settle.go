@@ -14,7 +14,7 @@ func (c *Consumer) Settled(v sim.View) bool {
 	case c.State == GaveUp:
 		return true
 	case c.State != Stable:
-		return !protocol.CoordinatorAvailable(v)
+		return !protocol.CoordinatorAvailable(v, c.group)
 	case c.Buffered() > 0:
 		return false
 	}

@@ -18,6 +18,7 @@ import (
 type Config struct {
 	InitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
 	CommitTimeoutMs         int64 // offsets.commit.timeout.ms
+	OffsetsPartitions       int   // offsets.topic.num.partitions
 }
 
 // Host is what the coordinator needs of the broker it runs on.
@@ -28,39 +29,53 @@ type Host interface {
 	Leader(tp protocol.TP) string
 	// TopicPartitions lists a topic's partitions, sorted, as the metadata cache has them.
 	TopicPartitions(topic string) []protocol.TP
-	// AppendCommit appends records to __consumer_offsets, which the broker must lead;
-	// once the HW covers them (or the append fails) the broker calls AppendDone with ref.
-	AppendCommit(env *sim.Env, ref int64, records []protocol.Record, timeoutMs int64) bool
-	// OffsetsLog is the broker's replica of __consumer_offsets and its HW.
-	OffsetsLog() (*storage.Log, int64)
+	// AppendCommit appends records to a __consumer_offsets partition with acks=all
+	// (offsets.commit.required.acks is -1) and says at which offset, or the error that
+	// kept it from appending anything; once the HW covers them, the append fails or
+	// timeoutMs pass, the broker calls AppendDone with ref.
+	AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string)
 }
 
-// Coordinator holds the groups this broker coordinates. All of it is volatile: the
-// committed offsets live in the replicated __consumer_offsets log, and a new coordinator
-// rebuilds them from there.
+// Coordinator holds the groups this broker coordinates: those living on the
+// __consumer_offsets partitions it leads. All of it is volatile: the committed offsets
+// live in the replicated __consumer_offsets log, and a new coordinator rebuilds its cache
+// of them from there.
 type Coordinator struct {
-	cfg       Config
-	groups    map[string]*group
-	pending   map[int64]pendingCommit // offset commits appended, waiting for the HW
-	refSeq    int64
-	loadedEnd int64 // the log end when this broker became coordinator: what it loaded
+	cfg     Config
+	groups  map[string]*group
+	offsets map[string]map[protocol.TP]committed // the offsets cache, per group
+	pending map[int64]pendingCommit              // offset commits appended, waiting for the HW
+	refSeq  int64
+}
+
+// committed is a cached offset and where its record lies in __consumer_offsets.
+type committed struct {
+	Offset, RecordOffset int64
 }
 
 type pendingCommit struct {
 	From string
 	Req  protocol.OffsetCommitRequest
+	Base int64 // the offset of the first record in __consumer_offsets
 }
 
 // New makes a coordinator with no groups.
 func New(cfg Config) Coordinator {
-	return Coordinator{cfg: cfg, groups: map[string]*group{}, pending: map[int64]pendingCommit{}}
+	c := Coordinator{cfg: cfg}
+	c.Reset()
+	return c
 }
 
 // Reset forgets everything (the broker crashed or restarted).
 func (c *Coordinator) Reset() {
 	c.groups = map[string]*group{}
+	c.offsets = map[string]map[protocol.TP]committed{}
 	c.pending = map[int64]pendingCommit{}
-	c.loadedEnd = 0
+}
+
+// OffsetsPartition is the __consumer_offsets partition a group lives on.
+func (c *Coordinator) OffsetsPartition(groupID string) protocol.TP {
+	return OffsetsTP(groupID, c.cfg.OffsetsPartitions)
 }
 
 // Clone copies the coordinator.
@@ -70,6 +85,10 @@ func (c *Coordinator) Clone() Coordinator {
 	for k, g := range c.groups {
 		n.groups[k] = g.clone()
 	}
+	n.offsets = make(map[string]map[protocol.TP]committed, len(c.offsets))
+	for k, o := range c.offsets {
+		n.offsets[k] = maps.Clone(o)
+	}
 	n.pending = maps.Clone(c.pending)
 	return n
 }
@@ -78,7 +97,7 @@ func (c *Coordinator) Clone() Coordinator {
 func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 	switch p := m.Payload.(type) {
 	case protocol.FindCoordinatorRequest:
-		env.Send(m.From, findCoordinator(h))
+		env.Send(m.From, c.findCoordinator(h, p.Group))
 	case protocol.JoinGroupRequest:
 		c.onJoinGroup(env, h, m.From, p)
 	case protocol.SyncGroupRequest:
@@ -108,24 +127,51 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 	return true
 }
 
-// OnElection is called when the broker becomes leader of __consumer_offsets: the
-// coordinator loads the offsets from the whole log, as GroupMetadataManager reads it to
-// its end.
-func (c *Coordinator) OnElection(log *storage.Log) { c.loadedEnd = log.LEO() }
+// OnElection is called when the broker becomes leader of a __consumer_offsets
+// partition: the coordinator loads the offsets of that partition's groups from the whole
+// log, as GroupMetadataManager.doLoadGroupsAndOffsets reads it to its end — records of
+// commits that failed or timed out included.
+func (c *Coordinator) OnElection(tp protocol.TP, log *storage.Log) {
+	for _, b := range log.Read(0, log.LEO()) {
+		for _, r := range b.Records {
+			if oc, ok := r.Body.(protocol.OffsetCommit); ok && c.OffsetsPartition(oc.Group) == tp {
+				c.cache(oc.Group, oc.TP, committed{Offset: oc.Offset, RecordOffset: r.Offset})
+			}
+		}
+	}
+}
 
-// OnResignation is called when the broker stops leading __consumer_offsets: its groups
-// go with the partition.
-func (c *Coordinator) OnResignation() { c.groups = map[string]*group{} }
+// OnResignation is called when the broker stops leading a __consumer_offsets partition:
+// the groups living on it, and their cached offsets, go with it
+// (GroupMetadataManager.removeGroupsForPartition).
+func (c *Coordinator) OnResignation(tp protocol.TP) {
+	for name := range c.groups {
+		if c.OffsetsPartition(name) == tp {
+			delete(c.groups, name)
+		}
+	}
+	for name := range c.offsets {
+		if c.OffsetsPartition(name) == tp {
+			delete(c.offsets, name)
+		}
+	}
+}
 
-func findCoordinator(h Host) protocol.FindCoordinatorResponse {
-	leader := h.Leader(protocol.OffsetsTP)
+// findCoordinator names the leader of the group's partition (KafkaApis
+// handleFindCoordinatorRequest).
+func (c *Coordinator) findCoordinator(h Host, groupID string) protocol.FindCoordinatorResponse {
+	leader := h.Leader(c.OffsetsPartition(groupID))
 	if leader == "" {
 		return protocol.FindCoordinatorResponse{Err: protocol.ErrCoordinatorNotAvailable}
 	}
 	return protocol.FindCoordinatorResponse{Coordinator: leader}
 }
 
-func isCoordinator(h Host) bool { return h.IsLeader(protocol.OffsetsTP) }
+// isCoordinator reports whether this broker leads the group's partition
+// (GroupCoordinator.isCoordinatorForGroup).
+func (c *Coordinator) isCoordinator(h Host, groupID string) bool {
+	return h.IsLeader(c.OffsetsPartition(groupID))
+}
 
 // memberNames lists a group's members, sorted.
 func (g *group) memberNames() []string { return slices.Sorted(maps.Keys(g.Members)) }

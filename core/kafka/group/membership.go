@@ -48,8 +48,14 @@ type member struct {
 	SessionTimeoutMs   int64
 	RebalanceTimeoutMs int64 // the member's max.poll.interval.ms
 	LastHeartbeatMs    int64
-	Joined             bool
+	Joined             bool // rejoined in the rebalance under way: awaiting its JoinGroup answer
+	New                bool // has not completed a join yet (MemberMetadata.isNew)
 }
+
+// NewMemberJoinTimeoutMs is how long a new member may wait in its first join before it
+// is removed (GroupCoordinator.NewMemberJoinTimeoutMs): its session timeout does not
+// apply until the join completes.
+const NewMemberJoinTimeoutMs = 5 * 60 * 1000
 
 type joinWaiter struct {
 	From   string
@@ -104,21 +110,24 @@ func (c *Coordinator) groupFor(name string) *group {
 }
 
 func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protocol.JoinGroupRequest) {
-	if !isCoordinator(h) {
+	if !c.isCoordinator(h, req.Group) {
 		env.Send(from, protocol.JoinGroupResponse{Err: protocol.ErrNotCoordinator})
 		return
 	}
 	g := c.groupFor(req.Group)
 	m := g.Members[req.Member]
 	if m == nil {
-		m = &member{Name: req.Member, ClientID: req.ClientID}
+		// GroupCoordinator.addMemberAndRebalance: a new member's first join may wait
+		// NewMemberJoinTimeoutMs. A known member's rejoin leaves its timer alone: while it
+		// awaits the join it cannot expire (MemberMetadata.hasSatisfiedHeartbeat).
+		m = &member{Name: req.Member, ClientID: req.ClientID, New: true}
 		g.Members[req.Member] = m
+		touch(env, g, m, NewMemberJoinTimeoutMs)
 	}
 	m.Topics = req.Topics
 	m.SessionTimeoutMs = req.SessionTimeoutMs
 	m.RebalanceTimeoutMs = req.RebalanceTimeoutMs
 	m.Joined = true
-	touch(env, g, m)
 	g.Waiting = append(g.Waiting, joinWaiter{From: from, Member: req.Member})
 	if g.State != PreparingRebalance {
 		g.State = PreparingRebalance
@@ -177,6 +186,13 @@ func (c *Coordinator) completeJoin(env *sim.Env, h Host, name string) {
 		env.Send(w.From, protocol.JoinGroupResponse{Generation: g.Generation})
 	}
 	g.Waiting = nil
+	// GroupCoordinator.onCompleteJoin: every member's session starts again as its join
+	// is answered.
+	for _, n := range g.memberNames() {
+		m := g.Members[n]
+		m.New = false
+		touch(env, g, m, m.SessionTimeoutMs)
+	}
 }
 
 // rangeAssign gives each topic's partitions to the members in name order, in ranges.
@@ -212,12 +228,17 @@ func (c *Coordinator) onSyncGroup(env *sim.Env, h Host, from string, req protoco
 		return
 	}
 	env.Send(from, protocol.SyncGroupResponse{Generation: g.Generation, Assigned: slices.Clone(g.Assignment[req.Member])})
+	// GroupCoordinator.doSyncGroup (Stable) and propagateAssignment: the session starts
+	// again once the member has its assignment.
+	m := g.Members[req.Member]
+	touch(env, g, m, m.SessionTimeoutMs)
 }
 
 func (c *Coordinator) onHeartbeat(env *sim.Env, h Host, from string, req protocol.HeartbeatRequest) {
 	g, err := c.checkMember(h, req.Group, req.Member, req.Generation)
 	if err == "" || err == protocol.ErrRebalanceInProgress {
-		touch(env, g, g.Members[req.Member])
+		m := g.Members[req.Member]
+		touch(env, g, m, m.SessionTimeoutMs)
 	}
 	env.Send(from, protocol.HeartbeatResponse{Err: err})
 }
@@ -225,7 +246,7 @@ func (c *Coordinator) onHeartbeat(env *sim.Env, h Host, from string, req protoco
 // checkMember validates a member's generation as the coordinator does for SyncGroup,
 // Heartbeat and OffsetCommit (KIP-447's fencing uses the same check).
 func (c *Coordinator) checkMember(h Host, groupName, memberName string, generation int32) (*group, string) {
-	if !isCoordinator(h) {
+	if !c.isCoordinator(h, groupName) {
 		return nil, protocol.ErrNotCoordinator
 	}
 	g := c.groups[groupName]
@@ -241,10 +262,19 @@ func (c *Coordinator) checkMember(h Host, groupName, memberName string, generati
 	return g, ""
 }
 
-// touch renews a member's session and arms its expiry (R20: session.timeout.ms).
-func touch(env *sim.Env, g *group, m *member) {
+// touch renews a member's session and arms its expiry after timeoutMs (R20:
+// session.timeout.ms; GroupCoordinator.completeAndScheduleNextExpiration).
+func touch(env *sim.Env, g *group, m *member, timeoutMs int64) {
 	m.LastHeartbeatMs = env.Now()
-	env.After(m.SessionTimeoutMs, memberExpiry{Group: g.Name, Member: m.Name, TouchedMs: env.Now()})
+	env.After(timeoutMs, memberExpiry{Group: g.Name, Member: m.Name, TouchedMs: env.Now()})
+}
+
+// awaitingJoin reports whether a known member has rejoined the rebalance under way and
+// waits for its answer: its expected heartbeats count as satisfied
+// (MemberMetadata.hasSatisfiedHeartbeat), and the join's completion starts its session
+// again. A new member is not spared: it expires after NewMemberJoinTimeoutMs.
+func (g *group) awaitingJoin(m *member) bool {
+	return g.State == PreparingRebalance && m.Joined && !m.New
 }
 
 func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
@@ -255,6 +285,10 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 	m := g.Members[t.Member]
 	if m == nil || m.LastHeartbeatMs != t.TouchedMs {
 		return // renewed since
+	}
+	if g.awaitingJoin(m) {
+		env.Note(fmt.Sprintf("group %s keeps %s: it awaits the join", t.Group, t.Member))
+		return // GroupCoordinator.onExpireHeartbeat: no expiry while awaiting the join
 	}
 	delete(g.Members, t.Member)
 	env.Note(fmt.Sprintf("group %s removes %s: session timed out", t.Group, t.Member))

@@ -1,13 +1,16 @@
 package group
 
 import (
+	"maps"
+	"slices"
+
 	"deliverylab/core/kafka/protocol"
-	"deliverylab/core/kafka/storage"
 	"deliverylab/core/sim"
 )
 
-// onOffsetCommit appends the commit to __consumer_offsets; it is answered once the HW
-// covers it, like an acks=all produce, or fails after offsets.commit.timeout.ms.
+// onOffsetCommit appends the commit to the group's __consumer_offsets partition with
+// acks=all (GroupMetadataManager.storeOffsets); it is answered once the HW covers it, or
+// with the error that kept it from being stored.
 func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req protocol.OffsetCommitRequest) {
 	_, err := c.checkMember(h, req.Group, req.Member, req.Generation)
 	if err == protocol.ErrRebalanceInProgress && req.Generation == c.groups[req.Group].Generation {
@@ -22,20 +25,46 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 		records[i] = protocol.Record{Body: protocol.OffsetCommit{Group: req.Group, TP: o.TP, Offset: o.Offset}}
 	}
 	c.refSeq++
-	c.pending[c.refSeq] = pendingCommit{From: from, Req: req}
-	h.AppendCommit(env, c.refSeq, records, c.cfg.CommitTimeoutMs)
+	base, err := h.AppendCommit(env, c.refSeq, c.OffsetsPartition(req.Group), records, c.cfg.CommitTimeoutMs)
+	if err != "" {
+		// Nothing was appended (below min.insync.replicas, or no longer the leader).
+		env.Send(from, protocol.OffsetCommitResponse{ReqID: req.ReqID, Err: commitError(err)})
+		return
+	}
+	c.pending[c.refSeq] = pendingCommit{From: from, Req: req, Base: base}
+}
+
+// commitError is what a commit whose append failed answers
+// (GroupMetadataManager.maybeConvertOffsetCommitError): too few in-sync replicas make the
+// coordinator unavailable, a lost leadership makes it no longer the coordinator, and a
+// timeout stays REQUEST_TIMED_OUT.
+func commitError(err string) string {
+	switch err {
+	case protocol.ErrNotEnoughReplicas, protocol.ErrNotEnoughReplicasAfterAppend, protocol.ErrUnknownTopicOrPartition:
+		return protocol.ErrCoordinatorNotAvailable
+	case protocol.ErrNotLeaderOrFollower:
+		return protocol.ErrNotCoordinator
+	}
+	return err
 }
 
 // AppendDone answers the commit appended under ref: the HW covers it (err is ""), the
-// broker lost the partition (the member must find the new coordinator), or it timed out.
+// broker lost the partition (the member must find the new coordinator), the ISR shrank
+// below min.insync.replicas, or it timed out. Only a stored commit enters the offsets
+// cache (GroupMetadata.onOffsetCommitAppend); a failed one is forgotten
+// (failPendingOffsetWrite) although its record stays in the log, where a coordinator
+// that loads the partition later reads it.
 func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err string) {
 	pc, ok := c.pending[ref]
 	if !ok {
 		return
 	}
 	delete(c.pending, ref)
-	if err == protocol.ErrNotLeaderOrFollower {
-		err = protocol.ErrNotCoordinator
+	err = commitError(err)
+	if err == "" {
+		for i, o := range pc.Req.Offsets {
+			c.cache(pc.Req.Group, o.TP, committed{Offset: o.Offset, RecordOffset: pc.Base + int64(i)})
+		}
 	}
 	id := env.Send(pc.From, protocol.OffsetCommitResponse{ReqID: pc.Req.ReqID, Err: err})
 	if id != 0 && err == "" {
@@ -48,32 +77,49 @@ func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err string) {
 	}
 }
 
+// cache keeps an offset unless the cache holds one from a later record.
+func (c *Coordinator) cache(groupID string, tp protocol.TP, o committed) {
+	g := c.offsets[groupID]
+	if g == nil {
+		g = map[protocol.TP]committed{}
+		c.offsets[groupID] = g
+	}
+	if old, ok := g[tp]; !ok || old.RecordOffset < o.RecordOffset {
+		g[tp] = o
+	}
+}
+
+// GroupOffsets lists the committed offsets in tp of the groups this broker coordinates
+// (leads reports whether it leads a __consumer_offsets partition), sorted by group.
+func (c *Coordinator) GroupOffsets(tp protocol.TP, leads func(protocol.TP) bool) []protocol.GroupOffset {
+	var out []protocol.GroupOffset
+	for _, g := range slices.Sorted(maps.Keys(c.offsets)) {
+		if o, ok := c.offsets[g][tp]; ok && leads(c.OffsetsPartition(g)) {
+			out = append(out, protocol.GroupOffset{Group: g, Offset: o.Offset})
+		}
+	}
+	return out
+}
+
 // onOffsetFetch answers the group's committed offsets.
 func (c *Coordinator) onOffsetFetch(env *sim.Env, h Host, from string, req protocol.OffsetFetchRequest) {
-	if !isCoordinator(h) {
+	if !c.isCoordinator(h, req.Group) {
 		env.Send(from, protocol.OffsetFetchResponse{Err: protocol.ErrNotCoordinator})
 		return
 	}
-	log, hw := h.OffsetsLog()
 	out := make([]protocol.TPOffset, len(req.TPs))
 	for i, tp := range req.TPs {
-		out[i] = protocol.TPOffset{TP: tp, Offset: c.CommittedOffset(log, hw, req.Group, tp)}
+		out[i] = protocol.TPOffset{TP: tp, Offset: c.CommittedOffset(req.Group, tp)}
 	}
 	env.Send(from, protocol.OffsetFetchResponse{Offsets: out})
 }
 
 // CommittedOffset reads a group's offset as the coordinator's cache holds it: what it
-// loaded from its whole log when it became leader, plus the commits answered since,
-// which the HW covers. -1 means none was committed.
-func (c *Coordinator) CommittedOffset(log *storage.Log, hw int64, group string, tp protocol.TP) int64 {
-	visible := max(hw, c.loadedEnd)
-	offset := int64(-1)
-	for _, b := range log.Read(0, visible) {
-		for _, r := range b.Records {
-			if oc, ok := r.Body.(protocol.OffsetCommit); ok && r.Offset < visible && oc.Group == group && oc.TP == tp {
-				offset = oc.Offset
-			}
-		}
+// loaded from its whole log when it became leader, and the commits stored since. -1 means
+// none was committed.
+func (c *Coordinator) CommittedOffset(groupID string, tp protocol.TP) int64 {
+	if o, ok := c.offsets[groupID][tp]; ok {
+		return o.Offset
 	}
-	return offset
+	return -1
 }

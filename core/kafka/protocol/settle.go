@@ -1,6 +1,11 @@
 package protocol
 
-import "deliverylab/core/sim"
+import (
+	"slices"
+	"strings"
+
+	"deliverylab/core/sim"
+)
 
 // The questions one Kafka role asks of another's state when a scene judges whether a run
 // has settled or what a log still holds. They read the other node through the
@@ -19,6 +24,74 @@ type highWatermarks interface {
 // committedOffsets is a broker that may be a group coordinator.
 type committedOffsets interface {
 	CommittedOffset(group string, tp TP) int64
+}
+
+// groupPlacement is a broker: the __consumer_offsets partition a group lives on, by its
+// offsets.topic.num.partitions.
+type groupPlacement interface {
+	OffsetsPartition(group string) TP
+}
+
+// groupOffsets is a broker that may coordinate groups: their committed offsets in a
+// partition, for the groups it coordinates.
+type groupOffsets interface {
+	GroupOffsets(tp TP) []GroupOffset
+}
+
+// GroupOffset is a group's committed offset in some partition.
+type GroupOffset struct {
+	Group  string
+	Offset int64
+}
+
+// readerPositions is a consumer: the next offset it reads in each partition it owns.
+type readerPositions interface {
+	Positions() []TPOffset
+}
+
+// CommittedOffsets lists, for the canvas, every group's committed offset in a partition
+// as its coordinator, if up, answers it; sorted by group.
+func CommittedOffsets(v sim.View, tp TP) []GroupOffset {
+	var out []GroupOffset
+	for _, name := range v.NodeNames() {
+		if n, up := v.Node(name); up {
+			if b, ok := n.(groupOffsets); ok {
+				out = append(out, b.GroupOffsets(tp)...)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b GroupOffset) int { return strings.Compare(a.Group, b.Group) })
+	return out
+}
+
+// ConsumerPositions lists, for the canvas, the position of every consumer that is up and
+// owns the partition, by consumer name.
+func ConsumerPositions(v sim.View, tp TP) map[string]int64 {
+	out := map[string]int64{}
+	for _, name := range v.NodeNames() {
+		if n, up := v.Node(name); up {
+			if c, ok := n.(readerPositions); ok {
+				for _, p := range c.Positions() {
+					if p.TP == tp {
+						out[name] = p.Offset
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// GroupTP is the __consumer_offsets partition a group lives on, as the cluster's brokers
+// compute it.
+func GroupTP(v sim.View, group string) (TP, bool) {
+	for _, name := range v.NodeNames() {
+		n, _ := v.Node(name)
+		if b, ok := n.(groupPlacement); ok {
+			return b.OffsetsPartition(group), true
+		}
+	}
+	return TP{}, false
 }
 
 // ControllerState is the controller's record of a partition.
@@ -57,9 +130,13 @@ func LiveLeaderHW(v sim.View, tp TP) (int64, bool) {
 }
 
 // CommittedOffset is a group's committed position in a partition as its coordinator (the
-// leader of __consumer_offsets) would answer it, or -1.
+// leader of the group's __consumer_offsets partition) would answer it, or -1.
 func CommittedOffset(v sim.View, group string, tp TP) int64 {
-	st, ok := ControllerState(v, OffsetsTP)
+	gtp, ok := GroupTP(v, group)
+	if !ok {
+		return -1
+	}
+	st, ok := ControllerState(v, gtp)
 	if !ok || st.Leader == "" {
 		return -1
 	}
@@ -70,9 +147,13 @@ func CommittedOffset(v sim.View, group string, tp TP) int64 {
 	return -1
 }
 
-// CoordinatorAvailable reports whether the group coordinator (the leader of
-// __consumer_offsets) is up.
-func CoordinatorAvailable(v sim.View) bool {
-	_, ok := LiveLeader(v, OffsetsTP)
+// CoordinatorAvailable reports whether a group's coordinator (the leader of its
+// __consumer_offsets partition) is up.
+func CoordinatorAvailable(v sim.View, group string) bool {
+	gtp, ok := GroupTP(v, group)
+	if !ok {
+		return false
+	}
+	_, ok = LiveLeader(v, gtp)
 	return ok
 }

@@ -57,8 +57,4 @@ const (
 	OffsetsTopic = "__consumer_offsets"
 )
 
-// OffsetsTP is the one partition of __consumer_offsets the playground runs (Kafka's
-// offsets.topic.num.partitions is 50).
-var OffsetsTP = TP{Topic: OffsetsTopic, Partition: 0}
-
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

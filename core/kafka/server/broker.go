@@ -14,7 +14,6 @@ package server
 import (
 	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
-	"deliverylab/core/kafka/storage"
 	"deliverylab/core/sim"
 )
 
@@ -42,7 +41,8 @@ func NewBroker(name string, cfg Config) *Broker {
 }
 
 func (c Config) groupConfig() group.Config {
-	return group.Config{InitialRebalanceDelayMs: c.GroupInitialRebalanceDelayMs, CommitTimeoutMs: OffsetsCommitTimeoutMs}
+	return group.Config{InitialRebalanceDelayMs: c.GroupInitialRebalanceDelayMs, CommitTimeoutMs: OffsetsCommitTimeoutMs,
+		OffsetsPartitions: c.OffsetsTopicNumPartitions}
 }
 
 // Name implements sim.Node.
@@ -148,14 +148,14 @@ func (b *Broker) Fire(env *sim.Env, t sim.Payload) {
 func (b *Broker) appendDone(env *sim.Env, ref int64, err string) { b.groups.AppendDone(env, ref, err) }
 
 func (b *Broker) becameLeader(_ *sim.Env, p *Partition) {
-	if p.TP == protocol.OffsetsTP {
-		b.groups.OnElection(&p.Log)
+	if p.TP.Topic == protocol.OffsetsTopic {
+		b.groups.OnElection(p.TP, &p.Log)
 	}
 }
 
 func (b *Broker) resigned(_ *sim.Env, tp protocol.TP) {
-	if tp == protocol.OffsetsTP {
-		b.groups.OnResignation()
+	if tp.Topic == protocol.OffsetsTopic {
+		b.groups.OnResignation(tp)
 	}
 }
 
@@ -176,16 +176,13 @@ func (b *Broker) TopicPartitions(topic string) []protocol.TP {
 	return out
 }
 
-// AppendCommit appends offset-commit records to __consumer_offsets.
-func (b *Broker) AppendCommit(env *sim.Env, ref int64, records []protocol.Record, timeoutMs int64) bool {
-	return b.replicas.appendAsCoordinator(env, ref, protocol.OffsetsTP, records, timeoutMs)
+// AppendCommit appends offset-commit records to a __consumer_offsets partition.
+func (b *Broker) AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
 }
 
-// OffsetsLog is this broker's replica of __consumer_offsets.
-func (b *Broker) OffsetsLog() (*storage.Log, int64) {
-	p := b.replicas.partitions[protocol.OffsetsTP]
-	if p == nil {
-		return &storage.Log{}, 0
-	}
-	return &p.Log, p.HW
+// OffsetsPartition is the __consumer_offsets partition a group lives on, by this broker's
+// offsets.topic.num.partitions.
+func (b *Broker) OffsetsPartition(groupID string) protocol.TP {
+	return b.groups.OffsetsPartition(groupID)
 }

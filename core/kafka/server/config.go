@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"deliverylab/core/kafka/group"
 	"deliverylab/core/props"
 )
 
@@ -20,6 +21,7 @@ type Config struct {
 	GroupInitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
+	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
 	// broker.truncate.to.high.watermark: not a Kafka setting but a historical toggle, the
 	// replication of Kafka before KIP-101 (0.11): a follower truncates its log to its own
 	// high watermark when it starts following, and no leader epochs are compared.
@@ -38,6 +40,7 @@ func DefaultConfig() Config {
 		GroupInitialRebalanceDelayMs: 3000,
 		GroupMinSessionTimeoutMs:     6000,
 		GroupMaxSessionTimeoutMs:     1800000,
+		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
 	}
 }
 
@@ -68,6 +71,9 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key("group.min.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMinSessionTimeoutMs) }).
 	Key("group.max.session.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.GroupMaxSessionTimeoutMs) }).
+	Key("offsets.topic.num.partitions", func(c *Config, v props.Value) error {
+		return props.Int(v, 1, 1000, &c.OffsetsTopicNumPartitions)
+	}).
 	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
 	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
 	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
@@ -102,6 +108,7 @@ func (c Config) Properties() map[string]string {
 		"group.initial.rebalance.delay.ms": ms(c.GroupInitialRebalanceDelayMs),
 		"group.min.session.timeout.ms":     ms(c.GroupMinSessionTimeoutMs),
 		"group.max.session.timeout.ms":     ms(c.GroupMaxSessionTimeoutMs),
+		"offsets.topic.num.partitions":     strconv.Itoa(c.OffsetsTopicNumPartitions),
 		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
 		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
 	}

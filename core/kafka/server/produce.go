@@ -54,19 +54,24 @@ func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req 
 }
 
 // appendAsCoordinator appends a role's own records (the group coordinator's offset
-// commits) to a partition this broker leads, and calls the role back through hooks once
-// the HW covers them, or with the error when it fails or times out after timeoutMs.
-func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) bool {
+// commits) to a partition this broker leads, with acks=all as the group coordinator
+// writes (offsets.commit.required.acks=-1): an ISR below min.insync.replicas appends
+// nothing (R5). It says where the records went, and calls the role back through hooks
+// once the HW covers them, or with the error when it fails or times out after timeoutMs.
+func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
 	p := rm.leaderOf(tp)
 	if p == nil {
-		return false
+		return -1, protocol.ErrNotLeaderOrFollower
+	}
+	if len(p.state.ISR) < rm.minISR(p) {
+		return -1, protocol.ErrNotEnoughReplicas
 	}
 	stored := p.appendAsLeader(protocol.NewBatch(records))
 	rm.produces.add(delayedProduce{ReqID: ref, Deadline: env.Now() + timeoutMs,
 		Parts: []producePart{{TP: tp, BaseOffset: stored.BaseOffset, LastOffset: stored.LastOffset()}}})
 	env.After(timeoutMs, produceExpiry{})
 	rm.replicate(env, p)
-	return true
+	return stored.BaseOffset, ""
 }
 
 // replicate answers followers waiting for new records and moves the HW (a leader alone
@@ -106,9 +111,9 @@ func (rm *ReplicaManager) completeDelayed(env *sim.Env, h hooks, tp protocol.TP)
 			return // crashed by the answer before: it answers nothing more
 		}
 		for _, part := range d.Parts {
-			// The coordinator's own appends are answered as they are: what an ISR
-			// shrink means for an offset commit is the coordinator's to say.
-			if p := rm.leaderOf(part.TP); d.Client != "" && part.Err == "" && len(p.maximalISR()) < rm.minISR(p) {
+			// The coordinator's own appends are acks=all too; what the error means for
+			// an offset commit is the coordinator's to say.
+			if p := rm.leaderOf(part.TP); part.Err == "" && len(p.maximalISR()) < rm.minISR(p) {
 				d = d.fail(part.TP, protocol.ErrNotEnoughReplicasAfterAppend)
 			}
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"deliverylab/core/fate"
@@ -25,11 +26,12 @@ func (b *Broker) HighWatermark(tp protocol.TP) (int64, bool) {
 // CommittedOffset is a group's committed position in a partition as this broker, if it
 // is the coordinator, answers it, or -1.
 func (b *Broker) CommittedOffset(group string, tp protocol.TP) int64 {
-	p := b.replicas.partitions[protocol.OffsetsTP]
-	if p == nil {
-		return -1
-	}
-	return b.groups.CommittedOffset(&p.Log, p.HW, group, tp)
+	return b.groups.CommittedOffset(group, tp)
+}
+
+// GroupOffsets lists the committed offsets in tp of the groups this broker coordinates.
+func (b *Broker) GroupOffsets(tp protocol.TP) []protocol.GroupOffset {
+	return b.groups.GroupOffsets(tp, b.IsLeader)
 }
 
 // Settled implements sim.Settler. For each partition the controller says this broker
@@ -43,7 +45,7 @@ func (b *Broker) Settled(v sim.View) bool {
 			return false
 		}
 	}
-	return !b.IsLeader(protocol.OffsetsTP) || b.groups.Settled(v)
+	return b.groups.Settled(v)
 }
 
 func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
@@ -79,8 +81,10 @@ func (b *Broker) diverges(tp protocol.TP, leader *Partition) bool {
 	return false
 }
 
-// Show implements show.Shower: the broker and each of its replicas.
-func (b *Broker) Show(sim.View) show.Node {
+// Show implements show.Shower: the broker and each of its replicas; on the leader of a
+// topic partition, where its readers stand (each group's committed offset, each
+// consumer's position).
+func (b *Broker) Show(v sim.View) show.Node {
 	n := show.Node{Kind: show.Broker}
 	for _, tp := range b.replicas.TPs() {
 		p := b.replicas.partitions[tp]
@@ -93,10 +97,25 @@ func (b *Broker) Show(sim.View) show.Node {
 				l.Records = append(l.Records, cell(batch, r))
 			}
 		}
+		if p.IsLeader() && tp.Topic != protocol.OffsetsTopic {
+			l.Marks = readerMarks(v, tp)
+		}
 		n.Logs = append(n.Logs, l)
 	}
 	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
 	return n
+}
+
+func readerMarks(v sim.View, tp protocol.TP) []show.Mark {
+	var out []show.Mark
+	for _, g := range protocol.CommittedOffsets(v, tp) {
+		out = append(out, show.Mark{Kind: show.CommittedMark, Who: g.Group, Offset: g.Offset})
+	}
+	pos := protocol.ConsumerPositions(v, tp)
+	for _, c := range slices.Sorted(maps.Keys(pos)) {
+		out = append(out, show.Mark{Kind: show.PositionMark, Who: c, Offset: pos[c]})
+	}
+	return out
 }
 
 func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {

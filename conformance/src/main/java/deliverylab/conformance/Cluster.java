@@ -129,7 +129,6 @@ public final class Cluster implements AutoCloseable {
         // The settings the simulation assumes, then the scene's (effective) broker settings.
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("log.dirs", logDir(node).toString());
-        p.setProperty("offsets.topic.num.partitions", "1");
         p.setProperty("offsets.topic.replication.factor", String.valueOf(Math.min(3, brokers.size())));
         p.setProperty("transaction.state.log.replication.factor", String.valueOf(Math.min(3, brokers.size())));
         p.setProperty("transaction.state.log.min.isr", "1");
