@@ -13,16 +13,21 @@ import (
 var files embed.FS
 
 // lessons is the order a class meets the scenes in: producer acks first, then the
-// consumer's commit policies, then groups. A scene not listed comes after them, by name.
+// producer's batches, then replication's failures, then the consumer's commit policies,
+// then groups. A scene not listed comes after them, by name.
 var lessons = []string{
 	"acks-0-vanish",
 	"acks-1-lost",
 	"acks-all-safe",
+	"acks-all-isr-of-one",
 	"producer-default-acks",
 	"not-enough-replicas",
 	"retry-duplicate",
 	"reordered-key",
 	"producer-blocked",
+	"zombie-leader-rejoins",
+	"kip-101-leader-epochs",
+	"kip-101-truncate-to-hw",
 	"commit-before-processing",
 	"commit-after-processing",
 	"auto-commit-is-at-least-once",
