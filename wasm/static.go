@@ -47,6 +47,8 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		fill, border = view.DownFill, view.Down
 	case b.Blocked:
 		border = view.Blocked
+	case b.Fenced:
+		border = view.Fenced
 	}
 	fillRect(img, b.Rect, fill, sc)
 	strokeRect(img, b.Rect, 1.5, border, sc)
@@ -61,6 +63,8 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		s.drawText(img, "DOWN", 10.5, right, alignTopRight, view.Down, 0)
 	case b.Blocked: // send() waits for buffer.memory (the page's legend says so in both languages)
 		s.drawText(img, "BLOCKED", 10.5, right, alignTopRight, view.Blocked, 0)
+	case b.Fenced: // the controller fenced it (the page's legend says so in both languages)
+		s.drawText(img, "FENCED", 10.5, right, alignTopRight, view.Fenced, 0)
 	case b.Kind == "broker" || b.Kind == "sink" || b.Kind == "controller":
 		s.drawText(img, n.Detail, 10, right, alignTopRight, view.TextDim, b.Rect.W*0.55)
 	}

@@ -255,3 +255,17 @@ func TestStateMarksCommittedOffsetAndPosition(t *testing.T) {
 	assert.Equal(t, []show.Mark{{Kind: show.CommittedMark, Who: "dashboard", Offset: 3}, {Kind: show.PositionMark, Who: "c1", Offset: 6}},
 		orders.Marks)
 }
+
+// A broker the controller fenced while it is up says so to the canvas: broker-1, cut off
+// from the controller, from its fencing until it has caught up after the heal.
+func TestStateShowsAFencedBroker(t *testing.T) {
+	s, err := Load("zombie-leader-rejoins")
+	require.NoError(t, err)
+	s.Advance(2000) // cut off since 1100 ms, its session still valid
+	assert.False(t, nodeNamed(s.State(), "broker-1").Fenced)
+	s.Advance(4000) // 6000 ms: fenced at 4100 ms, still leading epoch 0 as it believes
+	assert.True(t, nodeNamed(s.State(), "broker-1").Fenced)
+	assert.False(t, nodeNamed(s.State(), "broker-2").Fenced)
+	s.Advance(4000) // 10000 ms: the link healed at 8800 ms and its heartbeat unfenced it
+	assert.False(t, nodeNamed(s.State(), "broker-1").Fenced)
+}

@@ -97,6 +97,7 @@ func nodeState(w *sim.World, name string) NodeState {
 	if sh, ok := n.(show.Shower); ok {
 		v := sh.Show(w)
 		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Blocked && up
+		ns.Fenced = v.Fenced && up
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true

@@ -48,6 +48,7 @@ type NodeState struct {
 	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
+	Fenced     bool           `json:"fenced"`     // brokers: up, but fenced by the controller
 	Partitions []ReplicaState `json:"partitions"` // brokers only
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
 }

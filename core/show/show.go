@@ -25,8 +25,11 @@ type Node struct {
 	// Blocked: a producer application whose send() waits for buffer memory
 	// (max.block.ms); it sends nothing meanwhile.
 	Blocked bool
-	Logs    []Log // brokers: one per partition replica, sorted
-	Rows    []string
+	// Fenced: a broker the controller has fenced while it is up; it may still believe
+	// it leads partitions the controller moved away (a zombie until it catches up).
+	Fenced bool
+	Logs   []Log // brokers: one per partition replica, sorted
+	Rows   []string
 }
 
 // Shower is a node that says what to draw; the view of a node that is not is its name.

@@ -26,6 +26,7 @@ var (
 	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
 	Duplicate  = rgb(0xf97316)
 	Blocked    = rgb(0xfacc15) // a producer whose send() waits for buffer memory
+	Fenced     = rgb(0xfb923c) // a broker that is up but fenced by the controller
 	Reordered  = rgb(0xe879f9) // a record that landed behind a later send of its key
 	GroupMark  = rgb(0x2dd4bf) // a group's committed offset (the group protocol's colour)
 	ReaderMark = rgb(0x34d399) // a consumer's position (the consumer's colour)

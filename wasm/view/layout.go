@@ -41,11 +41,14 @@ type Box struct {
 	// Blocked: a producer whose send() waits for buffer memory; drawn with the
 	// BLOCKED badge in the Blocked colour.
 	Blocked bool
-	Column  int
-	Rect    Rect
-	Logs    []LogRow // brokers: one row per partition replica
-	Chips   []Chip   // sinks: the newest rows that fit
-	Hidden  int      // sinks: older rows not shown
+	// Fenced: a broker that is up but fenced by the controller; drawn with the FENCED
+	// badge in the Fenced colour.
+	Fenced bool
+	Column int
+	Rect   Rect
+	Logs   []LogRow // brokers: one row per partition replica
+	Chips  []Chip   // sinks: the newest rows that fit
+	Hidden int      // sinks: older rows not shown
 }
 
 // Layout is the geometry of one picture.
@@ -72,7 +75,7 @@ func Compute(nodes []play.NodeState, width, height float64) *Layout {
 	l := &Layout{Width: width, Height: height, Boxes: make([]Box, len(nodes)), index: map[string]int{}}
 	cols := columns(width)
 	for i, n := range nodes {
-		l.Boxes[i] = Box{Name: n.Name, Kind: n.Kind, Up: n.Up, Blocked: n.Blocked && n.Up, Column: ColumnOf(n.Kind)}
+		l.Boxes[i] = Box{Name: n.Name, Kind: n.Kind, Up: n.Up, Blocked: n.Blocked && n.Up, Fenced: n.Fenced && n.Up, Column: ColumnOf(n.Kind)}
 		l.index[n.Name] = i
 	}
 	top, bottom := TopBarH+Margin/2, height-Margin

@@ -2,6 +2,7 @@ package view
 
 import (
 	"image/color"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -179,6 +180,17 @@ func TestABlockedProducerIsMarkedWhileUp(t *testing.T) {
 	st.Nodes[0].Up = false
 	p1, _ = Compute(st.Nodes, 1000, 560).Box("p1")
 	assert.False(t, p1.Blocked, "a crashed producer is DOWN, not blocked")
+}
+
+func TestAFencedBrokerIsMarkedWhileUp(t *testing.T) {
+	st := cluster(1)
+	i := slices.IndexFunc(st.Nodes, func(n play.NodeState) bool { return n.Name == "broker-1" })
+	st.Nodes[i].Fenced = true
+	b1, _ := Compute(st.Nodes, 1000, 560).Box("broker-1")
+	assert.True(t, b1.Fenced)
+	st.Nodes[i].Up = false
+	b1, _ = Compute(st.Nodes, 1000, 560).Box("broker-1")
+	assert.False(t, b1.Fenced, "a crashed broker is DOWN, not fenced")
 }
 
 // A group's committed offset and a consumer's position sit at the boundary before the

@@ -16,6 +16,11 @@ type partitionAuthority interface {
 	Partition(tp TP) (PartitionState, bool)
 }
 
+// brokerSessions is the controller: whether it has fenced a broker.
+type brokerSessions interface {
+	Fenced(broker string) bool
+}
+
 // highWatermarks is a broker: the high watermark of its replica of a partition.
 type highWatermarks interface {
 	HighWatermark(tp TP) (int64, bool)
@@ -92,6 +97,14 @@ func GroupTP(v sim.View, group string) (TP, bool) {
 		}
 	}
 	return TP{}, false
+}
+
+// Fenced reports whether the controller has fenced a broker (its session expired, or it
+// has not been unfenced since it registered).
+func Fenced(v sim.View, broker string) bool {
+	n, _ := v.Node(ControllerName)
+	c, ok := n.(brokerSessions)
+	return ok && c.Fenced(broker)
 }
 
 // ControllerState is the controller's record of a partition.

@@ -103,6 +103,7 @@ func (b *Broker) Show(v sim.View) show.Node {
 		n.Logs = append(n.Logs, l)
 	}
 	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
+	n.Fenced = protocol.Fenced(v, b.name)
 	return n
 }
 
