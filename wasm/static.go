@@ -117,6 +117,11 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 			s.drawText(img, msg, 9, c.Rect.Center(), alignCenter, view.Text, c.Rect.W-4)
 		}
 	}
+	for _, c := range row.Cut { // truncated away: struck out in the down colour
+		strokeRect(img, c.Rect, 1.5, view.Down, sc)
+		vector.StrokeLine(img, float32(c.Rect.X*sc), float32(c.Rect.Bottom()*sc), float32(c.Rect.Right()*sc), float32(c.Rect.Y*sc), float32(1.5*sc), view.Down, true)
+		s.drawText(img, c.Label(), 9, c.Rect.Center(), alignCenter, view.TextDim, c.Rect.W-4)
+	}
 	x := float32(row.HWX * sc)
 	vector.StrokeLine(img, x, float32((row.Strip.Y-2)*sc), x, float32((row.Strip.Bottom()+2)*sc), float32(2*sc), view.HighWater, true)
 	for _, m := range row.Marks {

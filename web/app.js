@@ -27,8 +27,8 @@
       zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃。按键：空格播放或暂停，→ 单步。",
     },
     legend: {
-      en: "On the canvas: BLOCKED on a producer means its send() waits for buffer.memory (at most max.block.ms); a log cell outlined in pink is a record that landed behind a later send with the same key (reordered); FENCED on a broker means the controller fenced it (no heartbeat within broker.session.timeout.ms): it is up, but may still believe it leads what the controller moved away.",
-      zh: "画布上：生产者上的 BLOCKED 表示它的 send() 正在等待 buffer.memory（最多 max.block.ms）；粉色描边的日志格子是一条落在同键后发消息之后的记录（顺序被打乱）；broker 上的 FENCED 表示控制器已隔离它（broker.session.timeout.ms 内没有心跳）：它还在运行，却可能仍以为自己领导着已被控制器移走的分区。",
+      en: "On the canvas: BLOCKED on a producer means its send() waits for buffer.memory (at most max.block.ms); a log cell outlined in pink is a record that landed behind a later send with the same key (reordered); FENCED on a broker means the controller fenced it (no heartbeat within broker.session.timeout.ms): it is up, but may still believe it leads what the controller moved away; cells struck out in red after a log's end are records a truncation just cut from that replica.",
+      zh: "画布上：生产者上的 BLOCKED 表示它的 send() 正在等待 buffer.memory（最多 max.block.ms）；粉色描边的日志格子是一条落在同键后发消息之后的记录（顺序被打乱）；broker 上的 FENCED 表示控制器已隔离它（broker.session.timeout.ms 内没有心跳）：它还在运行，却可能仍以为自己领导着已被控制器移走的分区；日志末尾之后被红线划掉的格子，是该副本刚被截断掉的记录。",
     },
     faultLabel: { en: "Inject a fault", zh: "注入故障" },
     inject: { en: "Inject", zh: "注入" },

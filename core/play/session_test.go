@@ -269,3 +269,27 @@ func TestStateShowsAFencedBroker(t *testing.T) {
 	s.Advance(4000) // 10000 ms: the link healed at 8800 ms and its heartbeat unfenced it
 	assert.False(t, nodeNamed(s.State(), "broker-1").Fenced)
 }
+
+// The records a truncation cut from a replica stay on the canvas, struck out, for a few
+// seconds: zombie-leader-rejoins' broker-1 cuts p1#5..p1#9 at 8820 ms.
+func TestStateShowsTruncatedRecordsForAWhile(t *testing.T) {
+	s, err := Load("zombie-leader-rejoins")
+	require.NoError(t, err)
+	cut := func() []string {
+		var out []string
+		for _, r := range nodeNamed(s.State(), "broker-1").Partitions {
+			if r.Partition == "orders-0" {
+				for _, c := range r.Truncated {
+					out = append(out, c.Msg)
+				}
+			}
+		}
+		return out
+	}
+	s.Advance(8000)
+	assert.Empty(t, cut())
+	s.Advance(1000) // 9000 ms
+	assert.Equal(t, []string{"p1#5", "p1#6", "p1#7", "p1#8", "p1#9"}, cut())
+	s.Advance(4000) // 13000 ms: three seconds on, gone
+	assert.Empty(t, cut())
+}

@@ -46,6 +46,9 @@ type Log struct {
 	HW        int64    `json:"hw"`
 	ISR       []string `json:"isr"` // as the leader knows it; followers: as last told
 	Records   []Cell   `json:"records"`
+	// Truncated are the records this replica's last truncation cut away, for a few
+	// seconds after it (KIP-101/KIP-320 truncation, drawn struck out after the log end).
+	Truncated []Cell `json:"truncated"`
 	// Marks are the readers' places in the leader's log of a topic partition: each
 	// group's committed offset and each consumer's position, sorted by kind and name.
 	Marks []Mark `json:"marks"`

@@ -223,3 +223,16 @@ func TestLogRowMarksReaders(t *testing.T) {
 	assert.Equal(t, row.Strip.X, row.Marks[2].X, "offset 0 scrolled off: the left edge")
 	assert.Equal(t, first.Rect.X, row.Marks[2].X)
 }
+
+// What a truncation cut away is drawn after the live records, while there is room.
+func TestLogRowDrawsTruncatedRecordsAfterTheLogEnd(t *testing.T) {
+	rs := play.ReplicaState{Partition: "orders-0", HW: 2, LEO: 2,
+		Records:   []play.RecordView{{Offset: 0, Kind: show.Data, Msg: "p1#1"}, {Offset: 1, Kind: show.Data, Msg: "p1#2"}},
+		Truncated: []play.RecordView{{Offset: 2, Kind: show.Data, Msg: "p1#3"}, {Offset: 3, Kind: show.Data, Msg: "p1#4"}}}
+	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	require.Len(t, row.Cut, 2)
+	assert.Equal(t, "p1#3", row.Cut[0].Msg)
+	assert.Greater(t, row.Cut[0].Rect.X, row.Cells[1].Rect.Right(), "after the last live record")
+	narrow := layoutLog(rs, Rect{0, 0, 3*(CellW+CellGap) - CellGap, 40})
+	assert.Len(t, narrow.Cut, 1, "only as many as fit")
+}

@@ -22,6 +22,9 @@ type LogRow struct {
 	Hidden    int      // older records scrolled off the left
 	HWX       float64  // x of the high-watermark line: records left of it are committed
 	Marks     []MarkAt // where the readers stand: groups' committed offsets, consumers' positions
+	// Cut are the records the replica's last truncation removed, drawn struck out after
+	// its last record while there is room.
+	Cut []Cell
 }
 
 // MarkAt is a reader's place in a drawn log: the x of the boundary before the record at
@@ -124,7 +127,22 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
 	}
 	lr.Marks = layoutMarks(rs.Marks, lr.Cells, strip)
+	lr.Cut = layoutCut(rs.Truncated, len(lr.Cells), fit, strip)
 	return lr
+}
+
+// layoutCut places the truncated records after the live ones, as many as fit.
+func layoutCut(recs []show.Cell, live, fit int, strip Rect) []Cell {
+	var out []Cell
+	for i, r := range recs {
+		slot := live + i
+		if slot >= fit {
+			break
+		}
+		rect := Rect{strip.X + float64(slot)*(CellW+CellGap), strip.Y, CellW, strip.H}
+		out = append(out, Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note})
+	}
+	return out
 }
 
 // outOfSendOrder marks, over the whole log (scrolled-off records included), each keyed

@@ -84,6 +84,9 @@ func (rm *ReplicaManager) truncateOnDivergence(env *sim.Env, p *Partition, resp 
 func (rm *ReplicaManager) truncate(env *sim.Env, p *Partition, at int64, why string) {
 	removed := p.truncateTo(at)
 	env.Note(fmt.Sprintf("truncates %s to %d (%s)", p.TP, at, why))
+	if len(removed) > 0 {
+		p.truncated, p.truncatedMs = removed, env.Now()
+	}
 	if ids := protocol.MsgsOf(removed); len(ids) > 0 {
 		env.Observe(sim.Observation{Event: protocol.Truncated, Partition: p.TP.String(), Offset: at, Msgs: ids})
 	}

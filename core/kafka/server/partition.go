@@ -29,6 +29,9 @@ type Partition struct {
 	state  protocol.PartitionState // what this broker last applied from the controller
 	leader *leaderState            // set while this broker leads the partition
 	fetch  followerFetch           // set while it follows: its one fetch to the leader
+	// what its last truncation removed, and when: the canvas shows the cells cut away
+	truncated   []protocol.RecordBatch
+	truncatedMs int64
 }
 
 // leaderState is what a leader knows beyond its log.
@@ -186,6 +189,7 @@ func (p *Partition) epochAt(offset int64) int32 {
 
 // crash drops what the broker held in memory.
 func (p *Partition) crash() {
+	p.truncated = nil
 	p.state = protocol.PartitionState{}
 	p.leader = nil
 	p.fetch = followerFetch{}

@@ -97,6 +97,13 @@ func (b *Broker) Show(v sim.View) show.Node {
 				l.Records = append(l.Records, cell(batch, r))
 			}
 		}
+		if v.NowMs()-p.truncatedMs < TruncationShownMs {
+			for _, batch := range p.truncated {
+				for _, r := range batch.Records {
+					l.Truncated = append(l.Truncated, cell(batch, r))
+				}
+			}
+		}
 		if p.IsLeader() && tp.Topic != protocol.OffsetsTopic {
 			l.Marks = readerMarks(v, tp)
 		}
@@ -106,6 +113,10 @@ func (b *Broker) Show(v sim.View) show.Node {
 	n.Fenced = protocol.Fenced(v, b.name)
 	return n
 }
+
+// TruncationShownMs is how long the canvas shows the records a truncation cut from a
+// replica, as struck-out cells after its log end: long enough to see at play speed.
+const TruncationShownMs = 3000
 
 func readerMarks(v sim.View, tp protocol.TP) []show.Mark {
 	var out []show.Mark
