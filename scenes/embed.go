@@ -28,6 +28,7 @@ var lessons = []string{
 	"zombie-leader-rejoins",
 	"kip-101-leader-epochs",
 	"kip-101-truncate-to-hw",
+	"consumer-seeks-back-after-truncation",
 	"commit-before-processing",
 	"commit-after-processing",
 	"auto-commit-is-at-least-once",
