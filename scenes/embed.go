@@ -31,6 +31,7 @@ var lessons = []string{
 	"consumer-seeks-back-after-truncation",
 	"commit-before-processing",
 	"commit-after-processing",
+	"slow-consumer-unavailable",
 	"auto-commit-is-at-least-once",
 	"auto-commit-async-loses",
 	"rebalance-takeover",
