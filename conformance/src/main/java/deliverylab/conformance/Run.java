@@ -323,6 +323,14 @@ public final class Run implements AutoCloseable {
      * it without one), which the group would fetch next; when every consumer of the
      * output is down, everything from the committed offset on.
      */
+    /**
+     * How long the end-of-run questions to the cluster may take. With most brokers dead
+     * the admin client first tries their addresses, each up to
+     * socket.connection.setup.timeout.ms (10 s): one such wait made a run of
+     * kip-101-leader-epochs (two of three brokers down) miss a 10 s limit.
+     */
+    private static final long FACTS_TIMEOUT_S = 60;
+
     private Map<String, List<Map<String, String>>> held() throws Exception {
         Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
         Map<String, List<Plan.Consumer>> feeders = new LinkedHashMap<>();
@@ -332,7 +340,7 @@ public final class Run implements AutoCloseable {
         }
         Set<String> topics = new HashSet<>();
         for (Plan.Partition pp : plan.partitions) topics.add(pp.topic);
-        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
+        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
         for (var e : feeders.entrySet()) {
             List<Map<String, String>> list = new ArrayList<>();
             boolean down = e.getValue().stream().noneMatch(c -> apps.all().get(c.name).up());
@@ -352,7 +360,7 @@ public final class Run implements AutoCloseable {
                     continue;
                 }
                 TopicPartition tp = new TopicPartition(pp.topic, pp.partition);
-                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
+                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(FACTS_TIMEOUT_S, TimeUnit.SECONDS).offset();
                 OffsetAndMetadata c = committed.get(tp);
                 long from = c == null ? 0 : c.offset();
                 for (LogReader.Entry en : LogReader.read(cluster.logDir(leader), pp.name())) {
@@ -380,7 +388,7 @@ public final class Run implements AutoCloseable {
     private Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) throws InterruptedException {
         try {
             Map<TopicPartition, OffsetAndMetadata> m =
-                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
             for (var en : m.entrySet()) if (en.getValue() != null) out.put(en.getKey(), en.getValue());
             return out;
