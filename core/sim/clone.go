@@ -15,6 +15,7 @@ func (w *World) Clone() *World {
 	for k, s := range w.slots {
 		cs := *s
 		cs.node = s.node.Clone()
+		cs.clients = maps.Clone(s.clients)
 		c.slots[k] = &cs
 	}
 	c.inFlight = maps.Clone(w.inFlight)

@@ -27,6 +27,16 @@ func (r Refused) Describe() string {
 	return "Refused #" + itoa(r.MsgID) + " " + r.What + " (" + r.To + " down)"
 }
 
+// Disconnected tells a client that the node it had a connection to crashed and the
+// connection was reset: whatever it had in flight there will never be answered (Kafka's
+// NetworkClient sees the socket close and fails those requests as disconnected).
+type Disconnected struct {
+	Peer string
+}
+
+func (Disconnected) Kind() string       { return "Disconnected" }
+func (d Disconnected) Describe() string { return "Disconnected (" + d.Peer + " crashed)" }
+
 // Background is as background as the refused request was.
 func (r Refused) Background() bool { return IsBackground(r.Orig) }
 

@@ -35,6 +35,9 @@ type nodeSlot struct {
 	startMs     int64
 	incarnation int
 	rand        Rand
+	// clients are the nodes whose requests reached this one in its current incarnation:
+	// their connections to it break when it crashes.
+	clients map[string]bool
 }
 
 // World is the whole simulated system: nodes, the wire, the clock and the trace. It is
@@ -229,6 +232,12 @@ func (w *World) deliver(e event) {
 		return
 	}
 	w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
+	if r, ok := m.Payload.(Request); ok && r.IsRequest() {
+		if s.clients == nil {
+			s.clients = map[string]bool{}
+		}
+		s.clients[m.From] = true
+	}
 	env := &Env{w: w, node: m.To, incarnation: s.incarnation}
 	s.node.Receive(env, m)
 	w.settleCrash(s, env)
@@ -273,6 +282,14 @@ func (w *World) crash(name string) {
 	s.up = false
 	s.incarnation++
 	s.node.Crash()
+	// The host resets the dead process's connections: each client that had one hears it
+	// over the wire (a cut link loses the reset too, and then only a timeout tells).
+	for _, c := range slices.Sorted(maps.Keys(s.clients)) {
+		if cs := w.slots[c]; cs != nil && cs.up {
+			w.send(name, c, Disconnected{Peer: name})
+		}
+	}
+	s.clients = nil
 }
 
 func (w *World) restart(name string) { w.boot(name, Restarted) }

@@ -42,8 +42,9 @@ type Consumer struct {
 	coordinator string
 	generation  int32
 	assigned    []protocol.TP
-	positions   map[protocol.TP]int64 // next offset Poll returns
-	fetching    map[protocol.TP]int64 // request id of the fetch in flight, per partition
+	positions   map[protocol.TP]int64  // next offset Poll returns
+	fetching    map[protocol.TP]int64  // request id of the fetch in flight, per partition
+	fetchedFrom map[protocol.TP]string // the broker that fetch went to
 	buffer      map[protocol.TP][]fetched
 	// KIP-320: the leader epoch of the record before each position, once Poll has
 	// returned one, and the leader epoch the position was last checked against.
@@ -134,6 +135,7 @@ func (c *Consumer) Reset() {
 	c.assigned = nil
 	c.positions = map[protocol.TP]int64{}
 	c.fetching = map[protocol.TP]int64{}
+	c.fetchedFrom = map[protocol.TP]string{}
 	c.buffer = map[protocol.TP][]fetched{}
 	c.offsetEpochs = map[protocol.TP]int32{}
 	c.checkedAt = map[protocol.TP]int32{}
@@ -153,6 +155,7 @@ func (c *Consumer) Clone() *Consumer {
 	n.offsetEpochs = maps.Clone(c.offsetEpochs)
 	n.checkedAt = maps.Clone(c.checkedAt)
 	n.fetching = maps.Clone(c.fetching)
+	n.fetchedFrom = maps.Clone(c.fetchedFrom)
 	n.buffer = make(map[protocol.TP][]fetched, len(c.buffer))
 	for k, v := range c.buffer {
 		n.buffer[k] = slices.Clone(v) // appended to in place
@@ -217,6 +220,7 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	c.assigned = nil
 	c.positions = map[protocol.TP]int64{}
 	c.fetching = map[protocol.TP]int64{}
+	c.fetchedFrom = map[protocol.TP]string{}
 	c.buffer = map[protocol.TP][]fetched{}
 	c.offsetEpochs = map[protocol.TP]int32{}
 	c.State = Joining

@@ -40,6 +40,7 @@ func (c *Consumer) fetchAll(env *sim.Env) {
 		}
 		c.reqSeq++
 		c.fetching[tp] = c.reqSeq
+		c.fetchedFrom[tp] = leader
 		env.Send(leader, protocol.FetchRequest{ReqID: c.reqSeq, TP: tp, FetchOffset: c.positions[tp], LastFetchedEpoch: -1,
 			MaxWaitMs: c.cfg.FetchMaxWaitMs})
 		env.After(c.cfg.FetchMaxWaitMs+c.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: c.reqSeq})

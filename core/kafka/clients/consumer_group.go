@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"maps"
 	"slices"
 
 	"deliverylab/core/kafka/protocol"
@@ -74,6 +75,8 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		return []ConsumerEvent{{Kind: Committed, Msgs: msgs}}
 	case sim.Refused:
 		return c.onRefused(env, r)
+	case sim.Disconnected:
+		return c.onDisconnected(env, r.Peer)
 	}
 	return nil
 }
@@ -160,6 +163,36 @@ func (c *Consumer) onGroupError(env *sim.Env, err string) {
 			c.findLater(env)
 		}
 	}
+}
+
+// onDisconnected: a broker this consumer had a connection to crashed and its end reset
+// it (NetworkClient.processDisconnection). The fetches in flight to it fail and are
+// retried once the partition's leader is known again; if it was the coordinator, the
+// commits in flight to it fail and a join or sync waiting there starts over by finding
+// the coordinator (ConsumerCoordinator.markCoordinatorUnknown).
+func (c *Consumer) onDisconnected(env *sim.Env, peer string) []ConsumerEvent {
+	var out []ConsumerEvent
+	for _, tp := range slices.SortedFunc(maps.Keys(c.fetching), protocol.CompareTP) {
+		if c.fetchedFrom[tp] == peer {
+			delete(c.fetching, tp)
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: tp.String()})
+			c.fetchFailed(env, tp)
+		}
+	}
+	if peer != c.coordinator {
+		return out
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.commits)) {
+		msgs := c.commits[id]
+		delete(c.commits, id)
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
+		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs})
+	}
+	if len(out) > 0 || c.State == Joining || c.State == Syncing || c.State == FetchingOffsets {
+		c.State = Finding
+		c.findLater(env)
+	}
+	return out
 }
 
 func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {

@@ -26,6 +26,7 @@ func (c *Consumer) validatePosition(env *sim.Env, tp protocol.TP, leader string)
 	}
 	c.reqSeq++
 	c.fetching[tp] = c.reqSeq
+	c.fetchedFrom[tp] = leader
 	env.Send(leader, protocol.OffsetsForLeaderEpochRequest{ReqID: c.reqSeq, TP: tp, LeaderEpoch: epoch})
 	env.After(c.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: c.reqSeq})
 	return true

@@ -165,6 +165,8 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 	case protocol.ApiVersionsResponse:
 		p.conns.opened(m.From)
 		return p.drain(env)
+	case sim.Disconnected:
+		return p.disconnect(env, r.Peer, protocol.ErrNetworkException)
 	case sim.Refused:
 		p.conns.broken(env, r.To)
 		switch o := r.Orig.(type) {

@@ -145,12 +145,20 @@ func (p *Producer) failed(env *sim.Env, b *batch, err string) []Completion {
 // Sender.handleProduceResponse), oldest first (InFlightRequests.clearAll), to be retried
 // on a new connection opened after reconnect.backoff.ms.
 func (p *Producer) timedOut(env *sim.Env, broker string) []Completion {
+	return p.disconnect(env, broker, protocol.ErrRequestTimedOut)
+}
+
+// disconnect closes the connection to a broker and fails every request in flight on it
+// with err, to be retried on a new connection after reconnect.backoff.ms: after a
+// request timeout (REQUEST_TIMED_OUT), or when the broker crashed and its end reset the
+// connection (NETWORK_EXCEPTION: NetworkClient.processDisconnection).
+func (p *Producer) disconnect(env *sim.Env, broker, err string) []Completion {
 	p.conns.close(env, broker, firstReconnectBackoffMs)
 	var done []Completion
 	for _, id := range p.inflightIDs() {
 		if f := p.inflight[id]; f.Broker == broker {
 			delete(p.inflight, id)
-			done = append(done, p.failAll(env, f, protocol.ErrRequestTimedOut)...)
+			done = append(done, p.failAll(env, f, err)...)
 		}
 	}
 	return append(done, p.drain(env)...)

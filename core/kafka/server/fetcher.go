@@ -92,6 +92,17 @@ func (rm *ReplicaManager) truncate(env *sim.Env, p *Partition, at int64, why str
 	}
 }
 
+// onDisconnected retries, after replica.fetch.backoff.ms, the fetches in flight to a
+// leader that crashed and reset the connection.
+func (rm *ReplicaManager) onDisconnected(env *sim.Env, peer string) {
+	for _, tp := range rm.TPs() {
+		if p := rm.partitions[tp]; p.fetch.InFlight && p.fetch.Leader == peer {
+			p.fetch.InFlight = false
+			env.After(rm.cfg.ReplicaFetchBackoffMs, fetchRetry{TP: tp})
+		}
+	}
+}
+
 // onFetchRefused retries a fetch that reached a leader that was down.
 func (rm *ReplicaManager) onFetchRefused(env *sim.Env, f protocol.FetchRequest) {
 	if p := rm.partitions[f.TP]; p != nil && p.fetch.InFlight && p.fetch.ReqID == f.ReqID {

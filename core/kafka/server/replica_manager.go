@@ -130,6 +130,8 @@ func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 		rm.handleListOffsets(env, m.From, p)
 	case protocol.OffsetsForLeaderEpochRequest:
 		rm.handleOffsetsForLeaderEpoch(env, m.From, p)
+	case sim.Disconnected:
+		rm.onDisconnected(env, p.Peer)
 	case sim.Refused:
 		f, ok := p.Orig.(protocol.FetchRequest)
 		if !ok {
