@@ -31,6 +31,7 @@ type pinger struct {
 	Pongs      []int // durable
 	Pending    []int // volatile
 	Refused    int
+	Resets     int // Disconnected notices
 }
 
 func (p *pinger) Name() string { return p.name }
@@ -44,6 +45,8 @@ func (p *pinger) Receive(env *Env, m Message) {
 		env.Observe(Observation{Event: "ponged", Msgs: []string{"m#" + itoa(int64(v.N))}})
 	case Refused:
 		p.Refused++
+	case Disconnected:
+		p.Resets++
 	}
 }
 func (p *pinger) Fire(env *Env, _ Payload) {
@@ -162,6 +165,36 @@ func TestRequestsToACrashedNodeAreRefused(t *testing.T) {
 	w.Inject(Fault{Kind: FaultCrash, Node: "b"})
 	w.RunUntil(100, nil)
 	assert.Greater(t, pingerOf(w).Refused, 0)
+}
+
+// A crash resets the connections of the nodes whose requests reached the crashed one:
+// each hears it once, a link latency later; a node that only answered requests is not
+// told; a reset on a cut link is lost, like the rest.
+func TestACrashResetsTheConnectionsOfItsClients(t *testing.T) {
+	w := newPingWorld(1, 0)
+	w.RunUntil(30, nil) // a's first pings reached b
+	w.Inject(Fault{Kind: FaultCrash, Node: "b"})
+	w.RunUntil(34, nil)
+	assert.Zero(t, pingerOf(w).Resets, "the reset travels like any message")
+	w.RunUntil(40, nil)
+	assert.Equal(t, 1, pingerOf(w).Resets, "one notice per connection")
+	w.RunUntil(200, nil)
+	assert.Equal(t, 1, pingerOf(w).Resets, "the pings that reach b while it is down are refused, not reset")
+
+	w = newPingWorld(1, 0)
+	w.RunUntil(30, nil)
+	w.Inject(Fault{Kind: FaultCrash, Node: "a"})
+	w.RunUntil(200, nil)
+	for _, l := range w.Trace().Lines {
+		assert.NotContains(t, l.Text, "Disconnected", "b answered requests but made none: it had no connection to a")
+	}
+
+	w = newPingWorld(1, 0)
+	w.RunUntil(30, nil)
+	w.Inject(Fault{Kind: FaultCut, From: "a", To: "b"})
+	w.Inject(Fault{Kind: FaultCrash, Node: "b"})
+	w.RunUntil(200, nil)
+	assert.Zero(t, pingerOf(w).Resets, "lost on the cut link")
 }
 
 func TestTriggeredFaultRunsAtTheProtocolPoint(t *testing.T) {
