@@ -286,7 +286,7 @@ func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.Alte
 	st.PartitionEpoch++
 	env.Send(from, protocol.AlterPartitionResponse{TP: p.TP, State: st.Clone()})
 	// The leader reads the change in the metadata log too, as every broker does.
-	c.broadcast(env, []protocol.TP{p.TP}, "")
+	c.publish(env, []protocol.TP{p.TP}, "")
 }
 
 // since is the tail of the metadata log a broker has not read: the partitions changed
@@ -307,14 +307,6 @@ func (c *Controller) all() []protocol.PartitionState {
 		out = append(out, c.partitions[tp].Clone())
 	}
 	return out
-}
-
-// broadcast appends changed partitions to the metadata log and publishes them.
-func (c *Controller) broadcast(env *sim.Env, tps []protocol.TP, skip string) {
-	if len(tps) == 0 {
-		return
-	}
-	c.publish(env, tps, skip)
 }
 
 // publish appends changed partitions to the metadata log and pushes the log's new
