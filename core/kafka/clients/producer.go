@@ -177,6 +177,10 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 				delete(p.inflight, o.ReqID)
 				return append(p.failAll(env, f, protocol.ErrNetworkException), p.drain(env)...)
 			}
+			if o.Acks != protocol.AcksNone {
+				// A disconnect already failed this request; its refusal says nothing new.
+				return nil
+			}
 			// acks=0: the batch was already counted as sent; the broken connection only
 			// makes the client look for the leader again.
 			for _, pd := range o.Partitions {

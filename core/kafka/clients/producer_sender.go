@@ -161,6 +161,9 @@ func (p *Producer) disconnect(env *sim.Env, broker, err string) []Completion {
 			done = append(done, p.failAll(env, f, err)...)
 		}
 	}
+	// The disconnect may come from stale metadata, so the client asks again at once
+	// (NetworkClient's DefaultMetadataUpdater.handleServerDisconnect).
+	p.md.refresh(env, p.cfg.RequestTimeoutMs)
 	return append(done, p.drain(env)...)
 }
 
