@@ -235,7 +235,7 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
 	if err := json.Unmarshal(data, &rf); err != nil {
 		return scene.Facts{}, fmt.Errorf("facts.json: %w", err)
 	}
-	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, EndMs: rf.EndMs, EndNote: rf.EndNote}
+	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, EndMs: rf.EndMs, EndNote: scene.EndNote(rf.EndNote)}
 	obs, err := os.Open(filepath.Join(runDir, "observations.jsonl"))
 	if err != nil {
 		return scene.Facts{}, err

@@ -53,7 +53,7 @@ func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
 	}
 	assert.Equal(t, outcome(sim.Judge()), outcome(real), "the recorded real run agrees with the simulator")
 	assert.Empty(t, s.Check(real), "and meets the scene's expect")
-	assert.Equal(t, "settled", real.EndNote)
+	assert.Equal(t, scene.EndSettled, real.EndNote)
 }
 
 // replay is a real runner that answers with the recorded run, or with the reports given.

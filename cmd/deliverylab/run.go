@@ -72,6 +72,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 
 func printLedger(w io.Writer, rep scene.Report) {
 	fmt.Fprintf(w, "\nended at %d ms (%s), %d events, trace %s\n", rep.EndMs, rep.EndNote, rep.Events, rep.TraceHash)
+	if rep.EndDetail != "" {
+		fmt.Fprintf(w, "  %s\n", rep.EndDetail)
+	}
 	if rep.Output != "" {
 		fmt.Fprintf(w, "output %s: %s\n", rep.Output, rep.Verdict)
 		for _, f := range rep.Ledger {

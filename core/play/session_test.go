@@ -109,7 +109,7 @@ func TestStateShowsTheClusterAsDrawn(t *testing.T) {
 	s, err := Load("acks-1-lost")
 	require.NoError(t, err)
 	v := s.Version()
-	s.Advance(100)
+	s.Advance(200) // past the first metadata answer and its retry.backoff.ms
 	assert.Greater(t, s.Version(), v)
 	st := s.State()
 	b1 := nodeNamed(st, "broker-1")

@@ -16,7 +16,7 @@ type Facts struct {
 	Effects      map[string]map[string]int         // sink -> message identity -> effects
 	Held         map[string]map[string]fate.Reason // output -> message identity -> where
 	EndMs        int64
-	EndNote      string
+	EndNote      EndNote
 }
 
 // effector is a sink: its effects in the ledger, per message identity.

@@ -21,7 +21,8 @@ type Report struct {
 	TraceHash string                  `json:"traceHash"`
 	Events    int64                   `json:"events"`
 	EndMs     int64                   `json:"endMs"`
-	EndNote   string                  `json:"endNote"`
+	EndNote   EndNote                 `json:"endNote"`
+	EndDetail string                  `json:"endDetail,omitempty"` // why it did not settle
 	Ledger    []check.Fate            `json:"-"`
 }
 
@@ -35,6 +36,7 @@ type OutputReport struct {
 func (r *Run) Judge() Report {
 	rep := r.Scene.Judge(r.Facts())
 	rep.TraceHash, rep.Events = r.World.Trace().Hash(), r.World.EventsRun()
+	rep.EndDetail = r.EndDetail
 	return rep
 }
 
@@ -64,8 +66,13 @@ func (s *Scene) Judge(f Facts) Report {
 func (s *Scene) Check(rep Report) []string {
 	e := s.Expect
 	var bad []string
-	if rep.EndNote == "time limit" {
-		bad = append(bad, "the run did not settle within 10 minutes of virtual time (set stop.ms if it should stop earlier)")
+	switch rep.EndNote {
+	case EndTimeLimit:
+		bad = append(bad, "the run did not settle within 10 minutes of virtual time (set stop.ms if it should stop earlier)"+detail(rep.EndDetail))
+	case EndEvents:
+		bad = append(bad, fmt.Sprintf("the run did not settle within %d events", MaxRunEvents)+detail(rep.EndDetail))
+	case EndFrozen:
+		bad = append(bad, "the run never ended an instant"+detail(rep.EndDetail))
 	}
 	if e.Verdict != "" && rep.Verdict != e.Verdict {
 		bad = append(bad, fmt.Sprintf("verdict: expected %s, got %s", e.Verdict, rep.Verdict))
@@ -101,4 +108,11 @@ func (r *Run) Timeline() []string {
 		}
 	}
 	return lines
+}
+
+func detail(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ": " + d
 }

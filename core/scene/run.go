@@ -7,8 +7,28 @@ type Run struct {
 	Scene   *Scene
 	World   *sim.World
 	Ended   bool
-	EndNote string // settled | stop.ms | time limit
+	EndNote EndNote
+	// EndDetail says more when the run did not settle: what loops in a frozen instant, or
+	// what the run still waited for at its limit.
+	EndDetail string
 }
+
+// EndNote is why a run ended.
+type EndNote string
+
+// The ways a run ends (SCENE-FORMAT.md, When a run ends).
+const (
+	EndSettled   EndNote = "settled"      // nothing the scene cares about can still happen
+	EndStopMs    EndNote = "stop.ms"      // the scene's own end
+	EndTimeLimit EndNote = "time limit"   // MaxRunMs of virtual time without settling
+	EndEvents    EndNote = "event limit"  // MaxRunEvents events without settling
+	EndFrozen    EndNote = "frozen clock" // one instant ran sim.MaxEventsPerInstant events
+)
+
+// MaxRunEvents is how many events a run may take before it is stopped: a busy shipped
+// scene takes a few thousand, a long classroom run a few hundred thousand; a browser tab
+// stays responsive well past this.
+const MaxRunEvents = 5_000_000
 
 // NewRun builds the scene's world.
 func (s *Scene) NewRun() *Run { return &Run{Scene: s, World: s.Build()} }
@@ -38,20 +58,28 @@ func (r *Run) AdvanceUntil(ms int64, pause func(*sim.World) bool) bool {
 		if w.NextEventMs() != w.NowMs() && r.checkSettled() {
 			return true
 		}
+		if w.EventsRun() >= MaxRunEvents {
+			r.end(EndEvents)
+			return true
+		}
 		paused = pause != nil && pause(w)
 		return paused
 	})
-	if !r.Ended && !paused && r.World.NowMs() >= limit {
+	switch {
+	case r.Ended || paused:
+	case r.World.Frozen() != nil:
+		r.end(EndFrozen)
+	case r.World.NowMs() >= limit:
 		r.end(limitNote(r.Scene))
 	}
 	return paused
 }
 
-func limitNote(s *Scene) string {
+func limitNote(s *Scene) EndNote {
 	if s.StopMs > 0 {
-		return "stop.ms"
+		return EndStopMs
 	}
-	return "time limit"
+	return EndTimeLimit
 }
 
 // Step runs one event; it returns false when the run has ended.
@@ -64,9 +92,15 @@ func (r *Run) Step() bool {
 		r.AdvanceTo(r.limitMs())
 		return false
 	}
-	r.World.Step()
+	if !r.World.Step() {
+		r.end(EndFrozen)
+		return false
+	}
 	if r.World.NextEventMs() != r.World.NowMs() {
 		r.checkSettled()
+	}
+	if !r.Ended && r.World.EventsRun() >= MaxRunEvents {
+		r.end(EndEvents)
 	}
 	return !r.Ended
 }
@@ -74,9 +108,12 @@ func (r *Run) Step() bool {
 // ToEnd runs until the run settles or reaches its limit.
 func (r *Run) ToEnd() { r.AdvanceTo(r.limitMs()) }
 
-func (r *Run) end(note string) {
+func (r *Run) end(note EndNote) {
 	r.Ended = true
 	r.EndNote = note
+	if f := r.World.Frozen(); note == EndFrozen && f != nil {
+		r.EndDetail = f.Describe()
+	}
 }
 
 // checkSettled ends a run without stop.ms once it has settled (SCENE-FORMAT.md, When a
@@ -84,7 +121,7 @@ func (r *Run) end(note string) {
 // about can still happen.
 func (r *Run) checkSettled() bool {
 	if r.Scene.StopMs == 0 && r.World.Settled() {
-		r.end("settled")
+		r.end(EndSettled)
 	}
 	return r.Ended
 }

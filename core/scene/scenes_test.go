@@ -45,7 +45,7 @@ func TestShippedScenesMeetTheirExpectations(t *testing.T) {
 			r.ToEnd()
 			rep := r.Judge()
 			assert.Empty(t, s.Check(rep))
-			assert.Equal(t, "settled", r.EndNote)
+			assert.Equal(t, EndSettled, r.EndNote)
 		})
 	}
 }

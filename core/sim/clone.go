@@ -25,5 +25,6 @@ func (w *World) Clone() *World {
 	c.observations = slices.Clone(w.observations)
 	c.narrated = slices.Clone(w.narrated)
 	c.trace.Lines = slices.Clone(w.trace.Lines)
+	c.instant.tally = maps.Clone(w.instant.tally)
 	return &c
 }

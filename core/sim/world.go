@@ -60,6 +60,8 @@ type World struct {
 	trace        Trace
 	eventsRun    int64
 	scheduled    int // fault, narration and start events in the queue
+	instant      instant
+	frozen       *Frozen // set when one instant ran MaxEventsPerInstant events: the run stops
 }
 
 // NewWorld makes an empty world.
@@ -176,9 +178,13 @@ func (w *World) send(from, to string, p Payload) int64 {
 	return id
 }
 
-// Step runs the next event. It returns false when the queue is empty.
+// Step runs the next event. It returns false when the queue is empty, or the clock has
+// frozen (Frozen).
 func (w *World) Step() bool {
-	if len(w.queue) == 0 {
+	if len(w.queue) == 0 || w.frozen != nil {
+		return false
+	}
+	if !w.countInstant(w.queue.peek()) {
 		return false
 	}
 	e := w.queue.pop()
@@ -302,7 +308,9 @@ func (w *World) RunUntil(atMs int64, stop func(*World) bool) {
 		if e == nil || e.AtMs > atMs {
 			break
 		}
-		w.Step()
+		if !w.Step() {
+			return // the clock froze: time does not move past an instant that never ends
+		}
 		if stop != nil && stop(w) {
 			return
 		}

@@ -121,7 +121,7 @@ const maxPollIntervalMs = 300000
 
 // NewConsumer makes a consumer client of a group; clientID names it (client.id).
 func NewConsumer(cfg ConsumerConfig, group, clientID string, bootstrap, topics []string) *Consumer {
-	c := &Consumer{cfg: cfg, group: group, clientID: clientID, md: metadata{Bootstrap: bootstrap, Topics: topics}}
+	c := &Consumer{cfg: cfg, group: group, clientID: clientID, md: metadata{Bootstrap: bootstrap, Topics: topics, BackoffMs: cfg.RetryBackoffMs}}
 	c.Reset()
 	return c
 }

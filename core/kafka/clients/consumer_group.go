@@ -12,7 +12,7 @@ import (
 func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 	switch r := m.Payload.(type) {
 	case protocol.MetadataResponse:
-		c.md.onResponse(env, r, c.cfg.RetryBackoffMs)
+		c.md.onResponse(env, r)
 		c.fetchAll(env)
 	case protocol.FindCoordinatorResponse:
 		c.groupSeq++ // answered: its timeout no longer applies
@@ -198,7 +198,7 @@ func (c *Consumer) onDisconnected(env *sim.Env, peer string) []ConsumerEvent {
 func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 	switch o := r.Orig.(type) {
 	case protocol.MetadataRequest:
-		c.md.onRefused(env, c.cfg.RetryBackoffMs)
+		c.md.onRefused(env)
 	case protocol.OffsetsForLeaderEpochRequest:
 		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
 			delete(c.fetching, o.TP)

@@ -17,6 +17,13 @@ type metadata struct {
 	Next      int // which bootstrap broker to ask next
 	InFlight  bool
 	ReqSeq    int64 // bumps per request, to ignore late timeouts
+	// BackoffMs is retry.backoff.ms: after an answer or a failure the client waits this
+	// long before it asks again (Metadata.timeToAllowUpdate from lastRefreshMs), so a
+	// partition without a leader is not asked about in a loop.
+	BackoffMs   int64
+	Refreshed   bool // an answer or a failure came: RefreshedMs holds
+	RefreshedMs int64
+	RetryAtMs   int64 // when a metadata-retry timer is set for, 0 when none is
 }
 
 func (md *metadata) clone() metadata {
@@ -42,6 +49,7 @@ func (metadataRetry) Describe() string   { return "timer metadata-retry" }
 func (md *metadata) reset() {
 	md.Leaders = map[protocol.TP]protocol.PartitionState{}
 	md.InFlight = false
+	md.Refreshed, md.RetryAtMs = false, 0 // a new process: its timers are gone
 }
 
 // bootstrapBroker is the broker the client asks next.
@@ -57,6 +65,10 @@ func (md *metadata) refresh(env *sim.Env, timeoutMs int64) {
 	if md.InFlight || len(md.Bootstrap) == 0 {
 		return
 	}
+	if at := md.RefreshedMs + md.BackoffMs; md.Refreshed && env.Now() < at {
+		md.retryAt(env, at)
+		return
+	}
 	md.InFlight = true
 	md.ReqSeq++
 	env.Send(md.bootstrapBroker(), protocol.MetadataRequest{Topics: md.Topics})
@@ -67,28 +79,49 @@ func (md *metadata) refresh(env *sim.Env, timeoutMs int64) {
 func (md *metadata) onTimer(env *sim.Env, t sim.Payload, timeoutMs int64) {
 	switch t := t.(type) {
 	case metadataRetry:
+		if env.Now() >= md.RetryAtMs {
+			md.RetryAtMs = 0
+		}
 		md.refresh(env, timeoutMs)
 	case metadataTimeout:
 		if md.InFlight && t.Seq == md.ReqSeq {
 			md.InFlight = false
 			md.Next++
+			md.refreshed(env)
 			md.refresh(env, timeoutMs)
 		}
 	}
 }
 
+// refreshed starts the backoff: an answer and a failure both count (Metadata.update and
+// failedUpdate set lastRefreshMs).
+func (md *metadata) refreshed(env *sim.Env) {
+	md.Refreshed, md.RefreshedMs = true, env.Now()
+}
+
+// retryAt sets the metadata-retry timer for atMs unless one is set already.
+func (md *metadata) retryAt(env *sim.Env, atMs int64) {
+	if md.RetryAtMs != 0 && md.RetryAtMs <= atMs {
+		return
+	}
+	md.RetryAtMs = atMs
+	env.After(atMs-env.Now(), metadataRetry{})
+}
+
 // onRefused moves on to the next bootstrap broker after a refused metadata request.
-func (md *metadata) onRefused(env *sim.Env, backoffMs int64) {
+func (md *metadata) onRefused(env *sim.Env) {
 	md.InFlight = false
 	md.Next++
 	md.ReqSeq++
-	env.After(backoffMs, metadataRetry{})
+	md.refreshed(env)
+	md.retryAt(env, env.Now()+md.BackoffMs)
 }
 
-// onResponse records leaders and, when some partition has none, asks again after
-// backoffMs.
-func (md *metadata) onResponse(env *sim.Env, resp protocol.MetadataResponse, backoffMs int64) {
+// onResponse records leaders and, when some partition has none, asks again once the
+// backoff has passed.
+func (md *metadata) onResponse(env *sim.Env, resp protocol.MetadataResponse) {
 	md.InFlight = false
+	md.refreshed(env)
 	complete := len(resp.Partitions) > 0
 	for _, p := range resp.Partitions {
 		md.Leaders[p.TP] = p
@@ -97,7 +130,7 @@ func (md *metadata) onResponse(env *sim.Env, resp protocol.MetadataResponse, bac
 		}
 	}
 	if !complete {
-		env.After(backoffMs, metadataRetry{})
+		md.retryAt(env, env.Now()+md.BackoffMs)
 	}
 }
 

@@ -65,7 +65,7 @@ func (blockExpiry) Describe() string    { return "timer max-block" }
 
 // NewProducer makes a producer client that bootstraps from the given brokers.
 func NewProducer(cfg ProducerConfig, bootstrap []string, topics []string) *Producer {
-	p := &Producer{cfg: cfg, md: metadata{Bootstrap: bootstrap, Topics: topics}}
+	p := &Producer{cfg: cfg, md: metadata{Bootstrap: bootstrap, Topics: topics, BackoffMs: cfg.RetryBackoffMs}}
 	p.Reset()
 	return p
 }
@@ -138,7 +138,7 @@ func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completio
 func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 	switch r := m.Payload.(type) {
 	case protocol.MetadataResponse:
-		p.md.onResponse(env, r, p.cfg.RetryBackoffMs)
+		p.md.onResponse(env, r)
 		return p.assign(env)
 	case protocol.ProduceResponse:
 		f := p.inflight[r.ReqID]
@@ -171,7 +171,7 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 		p.conns.broken(env, r.To)
 		switch o := r.Orig.(type) {
 		case protocol.MetadataRequest:
-			p.md.onRefused(env, p.cfg.RetryBackoffMs)
+			p.md.onRefused(env)
 		case protocol.ProduceRequest:
 			if f := p.inflight[o.ReqID]; f != nil {
 				delete(p.inflight, o.ReqID)

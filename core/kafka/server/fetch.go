@@ -32,14 +32,22 @@ func (rm *ReplicaManager) handleFetch(env *sim.Env, h hooks, from string, req pr
 		env.Send(from, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Err: protocol.ErrOffsetOutOfRange, HW: p.HW})
 		return
 	}
-	if batches := readable(p, req); len(batches) > 0 || req.MaxWaitMs == 0 {
+	if batches := readable(p, req); len(batches) > 0 {
 		answerFetch(env, from, p, req, batches)
 		return
 	}
-	// Long poll: hold the fetch until data arrives or the wait runs out.
-	rm.fetches.add(delayedFetch{From: from, Req: req, Deadline: env.Now() + req.MaxWaitMs})
-	env.After(req.MaxWaitMs, fetchExpiry{})
+	// Long poll: hold the fetch until data arrives or the wait runs out. Kafka answers at
+	// once when the wait is 0 (ReplicaManager.fetchMessages), but a real round trip then
+	// still takes time; the simulated clock counts whole milliseconds, so an empty answer
+	// comes no sooner than the next one, or a zero wait over a zero-latency link would
+	// fetch for ever in one instant.
+	wait := max(req.MaxWaitMs, minEmptyFetchMs)
+	rm.fetches.add(delayedFetch{From: from, Req: req, Deadline: env.Now() + wait})
+	env.After(wait, fetchExpiry{})
 }
+
+// minEmptyFetchMs is the least time an empty fetch takes.
+const minEmptyFetchMs = 1
 
 // readable is what a fetch may read: up to the LEO for a follower, below the HW for a
 // consumer (R2).

@@ -1,0 +1,119 @@
+package scene
+
+import (
+	"testing"
+
+	"deliverylab/core/sim"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runShape runs a scene given as text to its end and returns its report.
+func runShape(t *testing.T, text string) (*Run, Report) {
+	t.Helper()
+	s, err := Parse(t.Name()+".yaml", []byte(text))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.World.Trace().Keep = false
+	r.ToEnd()
+	require.True(t, r.Ended)
+	return r, r.Judge()
+}
+
+const zeroWaitShape = `
+title: {en: t, zh: t}
+cluster: {brokers: 2, config: {replica.fetch.wait.max.ms: 0}, topics: [{name: t}]}
+network: {latency.ms: 0}
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: t, count: 3, interval.ms: 100}
+`
+
+// The three loops found by the issue-8 review: each ran in one virtual instant for ever.
+func TestAZeroFetchWaitOverAZeroLatencyLinkTakesTime(t *testing.T) {
+	_, rep := runShape(t, zeroWaitShape)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Equal(t, 3, rep.Messages["acked"])
+}
+
+func TestAConsumerZeroFetchWaitTakesTime(t *testing.T) {
+	_, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 2, topics: [{name: t}]}
+network: {latency.ms: 0}
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: t, count: 3, interval.ms: 2000}
+  - consumer: c1
+    group: g
+    topics: [t]
+    config: {fetch.max.wait.ms: 0, auto.offset.reset: earliest}
+`)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Equal(t, 3, rep.Messages["delivered"])
+}
+
+func TestAConsumerWithoutALeaderBacksOffItsMetadataRequests(t *testing.T) {
+	r, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 2, topics: [{name: t, replication.factor: 1, leaders: [broker-1]}]}
+network: {latency.ms: 0}
+apps:
+  - producer: p1
+    config: {acks: 1}
+    send: {topic: t, count: 3, interval.ms: 100}
+  - consumer: c1
+    group: g
+    topics: [t]
+faults:
+  - {at.ms: 1, crash: broker-1}
+`)
+	assert.NotEqual(t, EndFrozen, rep.EndNote)
+	assert.Equal(t, 3, rep.Messages["failed"], "broker-1 never comes back: every send times out")
+	assert.Less(t, r.World.EventsRun(), int64(100_000), "one metadata request per retry.backoff.ms, not a loop")
+}
+
+// A run that never ends an instant stops with a note naming the loop, and a ledger.
+func TestARunWhoseClockFreezesEndsWithANoteAndALedger(t *testing.T) {
+	s, err := Parse("frozen.yaml", []byte(zeroWaitShape))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.World.Trace().Keep = false
+	// Two nodes that answer each other at once, as the zero-wait fetch loop used to.
+	r.World.Add(&bouncer{name: "x", peer: "y", serve: true}, 50)
+	r.World.Add(&bouncer{name: "y", peer: "x"}, 0)
+	r.ToEnd()
+
+	assert.Equal(t, EndFrozen, r.EndNote)
+	assert.Contains(t, r.EndDetail, "the clock stopped at 50 ms")
+	assert.Contains(t, r.EndDetail, "x -> y Bounce")
+	rep := r.Judge()
+	assert.Equal(t, EndFrozen, rep.EndNote)
+	assert.NotEmpty(t, rep.Messages, "the ledger still says what happened to each message")
+	assert.Contains(t, s.Check(rep)[0], "the run never ended an instant: the clock stopped at 50 ms")
+}
+
+// bouncer sends a Bounce at start (serve) and answers each Bounce with another at once.
+type bouncer struct {
+	name, peer string
+	serve      bool
+}
+
+type bounce struct{}
+
+func (bounce) Kind() string     { return "Bounce" }
+func (bounce) Describe() string { return "Bounce" }
+
+func (b *bouncer) Name() string { return b.name }
+func (b *bouncer) Start(env *sim.Env) {
+	if b.serve {
+		env.Send(b.peer, bounce{})
+	}
+}
+func (b *bouncer) Receive(env *sim.Env, m sim.Message) { env.Send(b.peer, bounce{}) }
+func (b *bouncer) Fire(*sim.Env, sim.Payload)          {}
+func (b *bouncer) Crash()                              {}
+func (b *bouncer) Clone() sim.Node                     { c := *b; return &c }
