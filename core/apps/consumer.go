@@ -188,9 +188,17 @@ func (c *Consumer) handle(env *sim.Env, evs []clients.ConsumerEvent) {
 			}
 		case clients.CommitFailed:
 			if c.phase == Committing {
-				// The group moved on; what was polled will be fetched again by the owner.
+				// commitSync threw. After a lost coordinator or a rebalance the group moves
+				// on: what was polled is fetched again by its owner from the committed
+				// offset, and the new assignment starts the next poll. After
+				// default.api.timeout.ms without an answer (TimeoutException) the member is
+				// still in the group: the loop goes on polling, or a commit whose answer
+				// was lost would stop it for good.
 				c.phase = Idle
 				c.pending = nil
+				if e.Err == protocol.ErrTimeoutException {
+					c.poll(env)
+				}
 			}
 		}
 	}

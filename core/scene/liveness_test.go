@@ -117,3 +117,44 @@ func (b *bouncer) Receive(env *sim.Env, m sim.Message) { env.Send(b.peer, bounce
 func (b *bouncer) Fire(*sim.Env, sim.Payload)          {}
 func (b *bouncer) Crash()                              {}
 func (b *bouncer) Clone() sim.Node                     { c := *b; return &c }
+
+// Runs that never settled although every fault had healed.
+func TestACommitWhoseAnswerIsLostIsRetriedAndTheConsumerGoesOn(t *testing.T) {
+	_, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 3, topics: [{name: t, replication.factor: 3}]}
+apps:
+  - producer: p1
+    config: {enable.idempotence: false}
+    send: {topic: t, count: 10, interval.ms: 500}
+  - consumer: c1
+    group: g
+    topics: [t]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest}
+    commit: after-processing
+faults:
+  - {when: {event: offset-committed}, drop: response}
+`)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Equal(t, 10, rep.Messages["delivered"])
+	assert.Equal(t, 1, rep.Errors["REQUEST_TIMED_OUT"], "commitSync timed out once and sent the commit again")
+}
+
+func TestALostListOffsetsRequestIsRetried(t *testing.T) {
+	_, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 3, topics: [{name: t, replication.factor: 3, leaders: [broker-1]}]}
+apps:
+  - producer: p1
+    config: {enable.idempotence: false}
+    send: {topic: t, count: 10, interval.ms: 500}
+  - consumer: c1
+    group: g
+    topics: [t]
+    config: {auto.offset.reset: latest}
+faults:
+  - {at.ms: 3150, cut-oneway: [c1, broker-1], for.ms: 10} # the ListOffsets request of c1
+`)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Less(t, rep.EndMs, int64(40000), "asked again after request.timeout.ms and retry.backoff.ms")
+}

@@ -52,12 +52,13 @@ type Consumer struct {
 	checkedAt    map[protocol.TP]int32
 	failures     map[protocol.TP]int   // fetch failures in a row, for the retry backoff
 	retryAt      map[protocol.TP]int64 // no fetch of the partition before this time
+	resetSeq     map[protocol.TP]int64 // bumps per ListOffsets request, so one retry chain runs
 	groupSeq     int64                 // the group request in flight (find, join, sync, offset fetch)
 	rejoinDue    bool                  // the group is rebalancing: rejoin at the next Poll
 	returned     []string              // identities Poll returned since the last commit
 	reqSeq       int64
 	lastAutoMs   int64
-	commits      map[int64][]string // commit request id -> identities it covers
+	commits      map[int64]pendingCommit // commit request id -> what it commits
 }
 
 // Polled is a record returned by Poll, with its partition and application data.
@@ -89,16 +90,20 @@ type ConsumerEvent struct {
 
 // The consumer's timers.
 type (
-	consumerHeartbeat struct{}              // heartbeat.interval.ms
-	findRetry         struct{}              // look for the coordinator again
-	groupTimeout      struct{ Seq int64 }   // a group request got no answer
-	commitTimeout     struct{ ReqID int64 } // request.timeout.ms of a commit
-	fetchRetry        struct{}              // the fetch backoff is over
+	consumerHeartbeat struct{}                       // heartbeat.interval.ms
+	findRetry         struct{}                       // look for the coordinator again
+	groupTimeout      struct{ Seq int64 }            // a group request got no answer
+	commitTimeout     struct{ ReqID int64 }          // request.timeout.ms of a commit
+	commitRetry       struct{ Commit pendingCommit } // commitSync sends a timed-out commit again
+	fetchRetry        struct{}                       // the fetch backoff is over
 	fetchTimeout      struct {
 		TP    protocol.TP
 		ReqID int64
 	} // a fetch got no answer
-	resetRetry struct{ TP protocol.TP } // ask for the latest offset again
+	resetRetry struct { // ask for the latest offset again
+		TP  protocol.TP
+		Seq int64
+	}
 )
 
 func (consumerHeartbeat) Kind() string     { return "ConsumerHeartbeat" }
@@ -112,6 +117,8 @@ func (consumerHeartbeat) Describe() string { return "timer consumer heartbeat" }
 func (findRetry) Describe() string         { return "timer consumer find" }
 func (groupTimeout) Describe() string      { return "timer consumer group-timeout" }
 func (commitTimeout) Describe() string     { return "timer consumer commit-timeout" }
+func (commitRetry) Kind() string           { return "CommitRetry" }
+func (commitRetry) Describe() string       { return "timer consumer commit-retry" }
 func (fetchRetry) Describe() string        { return "timer consumer fetch" }
 func (t fetchTimeout) Describe() string    { return "timer consumer fetch-timeout " + t.TP.String() }
 func (t resetRetry) Describe() string      { return "timer consumer reset " + t.TP.String() }
@@ -139,9 +146,10 @@ func (c *Consumer) Reset() {
 	c.buffer = map[protocol.TP][]fetched{}
 	c.offsetEpochs = map[protocol.TP]int32{}
 	c.checkedAt = map[protocol.TP]int32{}
-	c.commits = map[int64][]string{}
+	c.commits = map[int64]pendingCommit{}
 	c.failures = map[protocol.TP]int{}
 	c.retryAt = map[protocol.TP]int64{}
+	c.resetSeq = map[protocol.TP]int64{}
 	c.returned = nil
 	c.rejoinDue = false
 }
@@ -162,6 +170,7 @@ func (c *Consumer) Clone() *Consumer {
 	}
 	n.failures = maps.Clone(c.failures)
 	n.retryAt = maps.Clone(c.retryAt)
+	n.resetSeq = maps.Clone(c.resetSeq)
 	n.returned = slices.Clone(c.returned)
 	n.commits = maps.Clone(c.commits)
 	return &n
@@ -289,10 +298,25 @@ func (c *Consumer) Commit(env *sim.Env) bool {
 	for _, tp := range c.assigned {
 		offs = append(offs, protocol.TPOffset{TP: tp, Offset: c.positions[tp]})
 	}
-	c.reqSeq++
-	c.commits[c.reqSeq] = msgs
-	env.Send(c.coordinator, protocol.OffsetCommitRequest{ReqID: c.reqSeq, Group: c.group, Member: c.member,
-		Generation: c.generation, Offsets: offs, Msgs: msgs})
-	env.After(c.cfg.RequestTimeoutMs, commitTimeout{ReqID: c.reqSeq})
+	c.sendCommit(env, pendingCommit{Msgs: msgs, Offsets: offs, SinceMs: env.Now()})
 	return true
+}
+
+// pendingCommit is an offset commit sent and not yet answered.
+type pendingCommit struct {
+	Msgs    []string // the identities it covers, for the ledger
+	Offsets []protocol.TPOffset
+	SinceMs int64 // when the application called commit
+}
+
+// defaultAPITimeoutMs is default.api.timeout.ms (Kafka's default): how long commitSync
+// goes on retrying a commit that got no answer before it throws TimeoutException.
+const defaultAPITimeoutMs = 60000
+
+func (c *Consumer) sendCommit(env *sim.Env, pc pendingCommit) {
+	c.reqSeq++
+	c.commits[c.reqSeq] = pc
+	env.Send(c.coordinator, protocol.OffsetCommitRequest{ReqID: c.reqSeq, Group: c.group, Member: c.member,
+		Generation: c.generation, Offsets: pc.Offsets, Msgs: pc.Msgs})
+	env.After(c.cfg.RequestTimeoutMs, commitTimeout{ReqID: c.reqSeq})
 }

@@ -106,12 +106,22 @@ func (c *Consumer) resetPosition(env *sim.Env, tp protocol.TP) {
 // resetLatest asks the leader for the end of what consumers may read (the HW).
 func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
 	delete(c.positions, tp)
+	c.resetSeq[tp]++
 	if leader := c.md.leader(tp); leader != "" {
 		env.Send(leader, protocol.ListOffsetsRequest{TP: tp})
+		// A request without an answer fails after request.timeout.ms and is tried again
+		// after retry.backoff.ms (OffsetFetcher.resetPositionsAsync, requestFailed).
+		c.resetLater(env, tp, c.cfg.RequestTimeoutMs+c.cfg.RetryBackoffMs)
 		return
 	}
 	c.md.refresh(env, c.cfg.RequestTimeoutMs)
-	env.After(c.cfg.RetryBackoffMs, resetRetry{TP: tp})
+	c.resetLater(env, tp, c.cfg.RetryBackoffMs)
+}
+
+// resetLater asks for the latest offset again after afterMs, unless a newer request
+// has been sent by then.
+func (c *Consumer) resetLater(env *sim.Env, tp protocol.TP, afterMs int64) {
+	env.After(afterMs, resetRetry{TP: tp, Seq: c.resetSeq[tp]})
 }
 
 // noOffset is auto.offset.reset=none with no valid position: poll throws err

@@ -44,7 +44,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 	case protocol.ListOffsetsResponse:
 		if r.Err != "" {
 			c.md.forget(r.TP)
-			env.After(c.cfg.RetryBackoffMs, resetRetry{TP: r.TP})
+			c.resetLater(env, r.TP, c.cfg.RetryBackoffMs)
 			return nil
 		}
 		c.positions[r.TP] = r.Offset
@@ -59,7 +59,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 			return []ConsumerEvent{{Kind: Rebalancing}}
 		}
 	case protocol.OffsetCommitResponse:
-		msgs := c.commits[r.ReqID]
+		msgs := c.commits[r.ReqID].Msgs
 		delete(c.commits, r.ReqID)
 		if r.Err != "" {
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Msgs: msgs})
@@ -183,7 +183,7 @@ func (c *Consumer) onDisconnected(env *sim.Env, peer string) []ConsumerEvent {
 		return out
 	}
 	for _, id := range slices.Sorted(maps.Keys(c.commits)) {
-		msgs := c.commits[id]
+		msgs := c.commits[id].Msgs
 		delete(c.commits, id)
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
 		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs})
@@ -212,7 +212,7 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 			c.fetchFailed(env, o.TP)
 		}
 	case protocol.OffsetCommitRequest:
-		msgs := c.commits[o.ReqID]
+		msgs := c.commits[o.ReqID].Msgs
 		delete(c.commits, o.ReqID)
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
 		c.State = Finding
@@ -230,7 +230,7 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 		}
 	case protocol.ListOffsetsRequest:
 		c.md.forget(o.TP)
-		env.After(c.cfg.RetryBackoffMs, resetRetry{TP: o.TP})
+		c.resetLater(env, o.TP, c.cfg.RetryBackoffMs)
 	}
 	return nil
 }
@@ -257,11 +257,24 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 			c.findCoordinator(env)
 		}
 	case commitTimeout:
-		if msgs, ok := c.commits[t.ReqID]; ok {
+		if pc, ok := c.commits[t.ReqID]; ok {
 			delete(c.commits, t.ReqID)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut, Msgs: msgs})
-			return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrRequestTimedOut, Msgs: msgs}}
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut, Msgs: pc.Msgs})
+			// commitSync retries a commit that got no answer (a retriable error) until
+			// default.api.timeout.ms has passed since it was called, then throws
+			// (ConsumerCoordinator.commitOffsetsSync).
+			if c.State == Stable && env.Now()-pc.SinceMs+c.cfg.RetryBackoffMs < defaultAPITimeoutMs {
+				env.After(c.cfg.RetryBackoffMs, commitRetry{Commit: pc})
+				return nil
+			}
+			return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrTimeoutException, Msgs: pc.Msgs}}
 		}
+	case commitRetry:
+		if c.State == Stable {
+			c.sendCommit(env, t.Commit)
+			return nil
+		}
+		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrTimeoutException, Msgs: t.Commit.Msgs}}
 	case fetchRetry:
 		c.fetchAll(env)
 	case fetchTimeout:
@@ -271,7 +284,7 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 			c.fetchAll(env)
 		}
 	case resetRetry:
-		if c.State == FetchingOffsets {
+		if c.State == FetchingOffsets && t.Seq == c.resetSeq[t.TP] {
 			if _, ok := c.positions[t.TP]; !ok {
 				c.resetLatest(env, t.TP)
 			}
