@@ -64,6 +64,7 @@ type (
 	processedTick struct{} // the head record's processing time is over
 	rewriteTick   struct{} // write again to a sink that was down
 	autoPollTick  struct{} // an idle auto-committing loop polls when a commit is due
+	writeTimeout  struct{ ReqID int64 } // a sink write got no answer in sinkWriteTimeoutMs
 )
 
 func (processedTick) Kind() string     { return "ProcessedTick" }
@@ -72,10 +73,18 @@ func (autoPollTick) Kind() string      { return "AutoPollTick" }
 func (processedTick) Describe() string { return "timer app processed" }
 func (rewriteTick) Describe() string   { return "timer app rewrite" }
 func (autoPollTick) Describe() string  { return "timer app auto-commit" }
+func (writeTimeout) Kind() string      { return "WriteTimeout" }
+func (writeTimeout) Describe() string  { return "timer app write-timeout" }
 
 // sinkRetryMs is how long the application waits before writing again to a sink that
 // refused the connection.
 const sinkRetryMs = 100
+
+// sinkWriteTimeoutMs is how long the application waits for a sink to answer a write
+// before it writes again, as a database client's query timeout would: a write or its
+// answer lost on a cut link would otherwise stop the application for good. Writing
+// again after a lost answer stores the row twice in a table sink: at-least-once.
+const sinkWriteTimeoutMs = 5000
 
 // NewConsumer makes a consumer application.
 func NewConsumer(name string, spec ConsumerSpec, client *clients.Consumer) *Consumer {
@@ -164,6 +173,11 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) {
 		c.finishRecord(env)
 	case rewriteTick:
 		c.write(env)
+	case writeTimeout:
+		if w := t.(writeTimeout); w.ReqID == c.writing && len(c.pending) > 0 {
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkTimeout, Msgs: msgs(c.pending[0])})
+			c.write(env)
+		}
 	case autoPollTick:
 		c.autoArmed = false
 		c.poll(env)
@@ -285,6 +299,7 @@ func (c *Consumer) write(env *sim.Env) {
 	c.reqSeq++
 	c.writing = c.reqSeq
 	env.Send(c.spec.Sink, sinks.Write{ReqID: c.reqSeq, Msg: r.Msg, Key: r.Key, Value: r.Value})
+	env.After(sinkWriteTimeoutMs, writeTimeout{ReqID: c.reqSeq})
 }
 
 // processed marks the head record done and moves on.

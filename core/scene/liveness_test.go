@@ -158,3 +158,25 @@ faults:
 	assert.Equal(t, EndSettled, rep.EndNote)
 	assert.Less(t, rep.EndMs, int64(40000), "asked again after request.timeout.ms and retry.backoff.ms")
 }
+
+func TestASinkWriteLostOnACutIsWrittenAgain(t *testing.T) {
+	_, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 3, topics: [{name: t, replication.factor: 3}]}
+apps:
+  - producer: p1
+    config: {enable.idempotence: false}
+    send: {topic: t, count: 10, interval.ms: 500}
+  - consumer: c1
+    group: g
+    topics: [t]
+    config: {auto.offset.reset: earliest}
+    sink: db
+sinks: [{name: db, kind: table}]
+faults:
+  - {at.ms: 4000, cut: [c1, db], for.ms: 1000}
+`)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Equal(t, 10, rep.Messages["delivered"])
+	assert.Equal(t, 1, rep.Errors["SINK_TIMEOUT"])
+}

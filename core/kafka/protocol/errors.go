@@ -22,6 +22,7 @@ const (
 	ErrDuplicateBrokerRegistration  = "DUPLICATE_BROKER_REGISTRATION"
 	ErrIneligibleReplica            = "INELIGIBLE_REPLICA"
 	ErrSinkUnavailable              = "SINK_UNAVAILABLE" // a write reached a sink that is down
+	ErrSinkTimeout                  = "SINK_TIMEOUT"     // a write got no answer from the sink in time
 )
 
 // ErrorNames lists every error a run can report, for checking expect.errors.
@@ -29,7 +30,7 @@ func ErrorNames() []string {
 	return []string{ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend, ErrRequestTimedOut,
 		ErrUnknownTopicOrPartition, ErrCoordinatorNotAvailable, ErrNotCoordinator, ErrRebalanceInProgress,
 		ErrIllegalGeneration, ErrUnknownMemberID, ErrOffsetOutOfRange, ErrNetworkException, ErrTimeoutException,
-		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable}
+		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout}
 }
 
 // Retriable reports whether a producer retries after this error.
