@@ -50,6 +50,7 @@
     output: { en: "output", zh: "输出" },
     crashed: { en: "The simulation stopped: ", zh: "模拟已停止：" },
     noMessages: { en: "No messages yet.", zh: "还没有消息。" },
+    endWhy: { en: "Why the run stopped:", zh: "运行为何停止：" },
     anomalies: { en: "Anomalies (Jepsen's names)", zh: "异常（Jepsen 的命名）" },
   };
   const FATES = {
@@ -392,6 +393,7 @@
     $("run-end").disabled = s.ended;
     renderCaptions(s);
     renderLedger(s);
+    renderEndWhy(s);
     renderFaults(s);
     renderErrors(s);
     if (changed("trace", (s.trace || []).join("\n"))) $("trace").textContent = keys.trace;
@@ -431,6 +433,15 @@
     note.textContent = t("offScript");
     note.hidden = from < 0;
     ol.scrollTop = ol.scrollHeight;
+  }
+
+  // A run that did not settle says why it stopped (its limit, or a frozen clock) and
+  // what it still waited for, in the page's language.
+  function renderEndWhy(s) {
+    const text = s.ended ? pick(s.endWhy) : "";
+    if (!changed("endWhy", `${lang}|${text}`)) return;
+    $("end-why").hidden = text === "";
+    $("end-why-text").textContent = text;
   }
 
   function renderLedger(s) {

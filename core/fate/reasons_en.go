@@ -27,4 +27,22 @@ var english = map[Code]string{
 	MeansNonmonotonicSend: "out of send order: a producer's next message to a partition landed in the log at or before the one it sent before it (a retried batch behind a later one)",
 	MeansNonmonotonicPoll: "read backwards: a consumer's next record of a partition was at or before the one it polled before, with no rebalance, restart or offset reset to explain it",
 	MeansPollSkip:         "read with a gap: a consumer's next record of a partition skipped over records the log holds, with no rebalance, restart or offset reset to explain it",
+
+	EndedFrozen: "the clock stopped at {ms} ms: {events} events in one instant, going round {loop}",
+	EndedEvents: "the run took {events} events without settling",
+	EndedTime:   "the run did not settle in {ms} ms of virtual time",
+
+	WaitsForLeader:      "{node} waits for a leader of {partition}",
+	WaitsForCoordinator: "{node} waits for the coordinator of group {group}",
+	WaitsToJoin:         "{node} is joining group {group}",
+	WaitsToRead:         "{node} has read {partition} to offset {position}, not to its high watermark {hw}",
+	WaitsToProcess:      "{node} holds records it has not processed or committed yet",
+	WaitsForAcks:        "{node} waits for answers to what it sent",
+	WaitsForMetadata:    "{node} has not heard the controller's latest decision about {partition}",
+	WaitsForFollower:    "{follower} still holds records of {partition} that its leader {node} does not",
+	WaitsForHW:          "the high watermark of {partition} on {node} can still move",
+	WaitsForRebalance:   "group {group} on {node} is rebalancing, or waits for a member's session to time out",
+	WaitsForNode:        "{node} has not settled",
+	WaitsForWire:        "{count} messages are on the wire",
+	WaitsForScript:      "a scripted fault, narration step or start is still ahead",
 }

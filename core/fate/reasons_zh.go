@@ -27,4 +27,22 @@ var chinese = map[Code]string{
 	MeansNonmonotonicSend: "发送乱序：生产者发往一个分区的下一条消息，在日志中落在它之前发送的那条消息处或之前（重试的批次排到了后发的批次后面）",
 	MeansNonmonotonicPoll: "拉取回退：消费者从一个分区拉取的下一条记录位于它之前拉取的记录处或之前，而没有重新平衡、重启或位移重置可以解释",
 	MeansPollSkip:         "拉取跳过：消费者从一个分区拉取的下一条记录跳过了日志中存在的记录，而没有重新平衡、重启或位移重置可以解释",
+
+	EndedFrozen: "时钟停在 {ms} 毫秒：同一时刻发生了 {events} 个事件，一直在重复 {loop}",
+	EndedEvents: "运行经过 {events} 个事件仍未稳定",
+	EndedTime:   "运行在 {ms} 毫秒的虚拟时间内没有稳定",
+
+	WaitsForLeader:      "{node} 在等待 {partition} 的 leader",
+	WaitsForCoordinator: "{node} 在等待消费组 {group} 的协调者",
+	WaitsToJoin:         "{node} 正在加入消费组 {group}",
+	WaitsToRead:         "{node} 在 {partition} 上读到位移 {position}，还没读到高水位 {hw}",
+	WaitsToProcess:      "{node} 还有尚未处理或提交的记录",
+	WaitsForAcks:        "{node} 在等待已发送请求的答复",
+	WaitsForMetadata:    "{node} 还没收到控制器关于 {partition} 的最新决定",
+	WaitsForFollower:    "{follower} 仍持有 {partition} 中其 leader {node} 没有的记录",
+	WaitsForHW:          "{node} 上 {partition} 的高水位仍可能移动",
+	WaitsForRebalance:   "{node} 上的消费组 {group} 正在重新平衡，或在等待某个成员的会话超时",
+	WaitsForNode:        "{node} 尚未稳定",
+	WaitsForWire:        "线路上还有 {count} 条消息",
+	WaitsForScript:      "前面还有脚本中的故障、旁白或节点启动",
 }

@@ -16,7 +16,8 @@ const traceTail = 40
 func (s *Session) State() State {
 	w := s.run.World
 	st := State{Scene: s.sc.Name, Title: Text(s.sc.Title), Summary: Text(s.sc.Summary), NowMs: w.NowMs(),
-		Playing: s.playing, Ended: s.run.Ended, EndNote: string(s.run.EndNote), Version: s.version}
+		Playing: s.playing, Ended: s.run.Ended, EndNote: string(s.run.EndNote), Version: s.version,
+		EndWhy: Text{En: s.run.EndText(fate.En), Zh: s.run.EndText(fate.Zh)}}
 	for _, name := range w.NodeNames() {
 		st.Nodes = append(st.Nodes, nodeState(w, name))
 	}

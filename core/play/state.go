@@ -24,7 +24,8 @@ type State struct {
 	NowMs    int64       `json:"nowMs"`
 	Playing  bool        `json:"playing"`
 	Ended    bool        `json:"ended"`    // the run settled or reached stop.ms / the time limit
-	EndNote  string      `json:"endNote"`  // why it ended ("settled", "stop.ms", "time limit")
+	EndNote  string      `json:"endNote"`  // why it ended ("settled", "stop.ms", "time limit", "event limit", "frozen clock")
+	EndWhy   Text        `json:"endWhy"`   // a run that did not settle: why it stopped, what it waited for
 	Version  uint64      `json:"version"`  // changes whenever anything visible changes
 	Nodes    []NodeState `json:"nodes"`    // in layout order: producers, brokers, consumers, sinks
 	InFlight []Flight    `json:"inFlight"` // messages on the wire, oldest first

@@ -1,6 +1,9 @@
 package scene
 
-import "deliverylab/core/sim"
+import (
+	"deliverylab/core/fate"
+	"deliverylab/core/sim"
+)
 
 // Run is one run of a scene.
 type Run struct {
@@ -9,8 +12,9 @@ type Run struct {
 	Ended   bool
 	EndNote EndNote
 	// EndDetail says more when the run did not settle: what loops in a frozen instant, or
-	// what the run still waited for at its limit.
+	// what the run still waited for at its limit (EndText in English).
 	EndDetail string
+	why       []fate.Reason
 }
 
 // EndNote is why a run ended.
@@ -111,9 +115,8 @@ func (r *Run) ToEnd() { r.AdvanceTo(r.limitMs()) }
 func (r *Run) end(note EndNote) {
 	r.Ended = true
 	r.EndNote = note
-	if f := r.World.Frozen(); note == EndFrozen && f != nil {
-		r.EndDetail = f.Describe()
-	}
+	r.why = r.endWhy(note)
+	r.EndDetail = r.EndText(fate.En)
 }
 
 // checkSettled ends a run without stop.ms once it has settled (SCENE-FORMAT.md, When a

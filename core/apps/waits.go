@@ -1,0 +1,25 @@
+package apps
+
+import (
+	"deliverylab/core/fate"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/sim"
+)
+
+// WaitsFor says what keeps the application from settling: records in hand, then what
+// its client waits for.
+func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
+	if c.client.State == clients.Stable && !c.idle() {
+		return []fate.Reason{fate.Because(fate.WaitsToProcess, "node", c.name)}
+	}
+	return c.client.WaitsFor(v)
+}
+
+// WaitsFor says what keeps the producer application from settling: it has messages to
+// send, or answers to wait for.
+func (p *Producer) WaitsFor(sim.View) []fate.Reason {
+	if p.Done() {
+		return nil
+	}
+	return []fate.Reason{fate.Because(fate.WaitsForAcks, "node", p.name)}
+}

@@ -1,0 +1,23 @@
+package fate
+
+// Why a run ended without settling, and what it still waited for: the run's end note
+// on the page and in the CLI (scene.Run.EndWhy), in every language.
+const (
+	EndedFrozen Code = "ended-frozen" // {ms} {events} {loop}
+	EndedEvents Code = "ended-events" // {events}
+	EndedTime   Code = "ended-time"   // {ms}
+
+	WaitsForLeader      Code = "waits-leader"      // {node} {partition}
+	WaitsForCoordinator Code = "waits-coordinator" // {node} {group}
+	WaitsToJoin         Code = "waits-join"        // {node} {group}
+	WaitsToRead         Code = "waits-read"        // {node} {partition} {position} {hw}
+	WaitsToProcess      Code = "waits-process"     // {node}
+	WaitsForAcks        Code = "waits-acks"        // {node}
+	WaitsForMetadata    Code = "waits-metadata"    // {node} {partition}
+	WaitsForFollower    Code = "waits-follower"    // {node} {partition} {follower}
+	WaitsForHW          Code = "waits-hw"          // {node} {partition}
+	WaitsForRebalance   Code = "waits-rebalance"   // {node} {group}
+	WaitsForNode        Code = "waits-node"        // {node}: a node that says no more
+	WaitsForWire        Code = "waits-wire"        // {count}
+	WaitsForScript      Code = "waits-script"      //
+)
