@@ -61,9 +61,9 @@ type Consumer struct {
 
 // The application's timers.
 type (
-	processedTick struct{} // the head record's processing time is over
-	rewriteTick   struct{} // write again to a sink that was down
-	autoPollTick  struct{} // an idle auto-committing loop polls when a commit is due
+	processedTick struct{}              // the head record's processing time is over
+	rewriteTick   struct{}              // write again to a sink that was down
+	autoPollTick  struct{}              // an idle auto-committing loop polls when a commit is due
 	writeTimeout  struct{ ReqID int64 } // a sink write got no answer in sinkWriteTimeoutMs
 )
 
