@@ -16,6 +16,7 @@ type Output struct {
 	Name    string
 	Effects map[string]int         // message identity -> number of effects
 	Held    map[string]fate.Reason // no effect yet, but still held where it could be delivered: where
+	Past    map[string]fate.Reason // never read, still in a log but below the group's committed offset
 }
 
 // Fate is one message's outcome in one output, and why.
@@ -164,7 +165,7 @@ func (l *Ledger) fate(m string, h *history, out Output) Fate {
 	if where, held := out.Held[m]; held {
 		return Fate{Msg: m, Fate: fate.Unavailable, Reason: fate.Because(fate.NotYetIn, "output", out.Name).Then(where)}
 	}
-	return Fate{Msg: m, Fate: fate.Lost, Reason: ackHow(h).Then(lostWhy(h, out))}
+	return Fate{Msg: m, Fate: fate.Lost, Reason: ackHow(h).Then(lostWhy(m, h, out))}
 }
 
 // ackHow says how a lost message was acknowledged.
@@ -178,7 +179,7 @@ func ackHow(h *history) fate.Reason {
 	return fate.Because(fate.AckedAt, "ms", ms(h.ackedMs))
 }
 
-func lostWhy(h *history, out Output) fate.Reason {
+func lostWhy(m string, h *history, out Output) fate.Reason {
 	switch {
 	case h.truncatedBy != "":
 		return fate.Because(fate.Truncated, "node", h.truncatedBy, "ms", ms(h.truncatedMs))
@@ -186,6 +187,9 @@ func lostWhy(h *history, out Output) fate.Reason {
 		return fate.Because(fate.CrashedBefore, "polled", ms(h.polledMs), "committed", ms(h.committedMs))
 	case h.polled && !h.processed:
 		return fate.Because(fate.NeverProcessed, "polled", ms(h.polledMs))
+	}
+	if where, ok := out.Past[m]; ok && !h.polled {
+		return where
 	}
 	return fate.Because(fate.Gone, "output", out.Name)
 }

@@ -15,6 +15,7 @@ const (
 	HeldAboveHW    Code = "held-above-hw"   // {partition} {broker}
 	HeldForReader  Code = "held-for-reader" // {partition} {broker}
 	HeldUnread     Code = "held-unread"     // {partition} {broker}: below the HW, at or past the committed offset
+	HeldPast       Code = "held-past"       // {partition} {broker}: lost, below the committed offset, never polled
 	AckedAtOffset  Code = "acked-offset"    // {ms} {offset} {partition}: lost, how it was acknowledged
 	AckedNoWait    Code = "acked-acks0"     // {ms}
 	AckedAt        Code = "acked"           // {ms}

@@ -34,6 +34,9 @@ func (r Reader) Reads(topic string) bool { return slices.Contains(r.Topics, topi
 type Held struct {
 	Msg   string
 	Where Reason
+	// Past marks a message the log still holds below the group's committed offset: no
+	// reader of the group will get it again, so it is lost, but not gone.
+	Past bool
 }
 
 // Holder is a node that holds messages (a broker's logs): it says which of them a reader

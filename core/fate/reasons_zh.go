@@ -19,6 +19,7 @@ var chinese = map[Code]string{
 	CrashedBefore:  "，在 {polled} 毫秒被拉取、{committed} 毫秒提交了位移，但消费者在处理前崩溃",
 	NeverProcessed: "，在 {polled} 毫秒被拉取但从未处理，而消费组已提交的位移已越过它",
 	Gone:           "，但已没有任何日志能再交付它，{output} 也从未收到",
+	HeldPast:       "，但它从未被拉取，而消费组已提交的位移已越过它：{broker} 上的 {partition} 仍保存着它，却不会再有人读取",
 	InProgress:     "进行中：尚未被确认",
 	InProgressAck:  "进行中：已确认，尚未进入 {output}",
 

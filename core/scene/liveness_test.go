@@ -3,6 +3,7 @@ package scene
 import (
 	"testing"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/sim"
 
 	"github.com/stretchr/testify/assert"
@@ -157,6 +158,11 @@ faults:
 `)
 	assert.Equal(t, EndSettled, rep.EndNote)
 	assert.Less(t, rep.EndMs, int64(40000), "asked again after request.timeout.ms and retry.backoff.ms")
+	// Reset to the log end, c1 never reads what came before: lost, and the ledger says
+	// the log still holds it rather than that no log does.
+	require.Equal(t, 10, rep.Messages["lost"])
+	assert.Contains(t, rep.Ledger[0].Reason.Text(fate.En), "its group's committed offset is past it: t-0 on broker-1 still holds it")
+	assert.Contains(t, rep.Ledger[0].Reason.Text(fate.Zh), "broker-1 上的 t-0 仍保存着它")
 }
 
 func TestASinkWriteLostOnACutIsWrittenAgain(t *testing.T) {

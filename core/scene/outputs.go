@@ -15,6 +15,9 @@ type Facts struct {
 	Observations []sim.Observation
 	Effects      map[string]map[string]int         // sink -> message identity -> effects
 	Held         map[string]map[string]fate.Reason // output -> message identity -> where
+	// Past is, per output, what a log still holds below the group's committed offset,
+	// never read: lost, and where it still is (the simulator knows; a real run may not).
+	Past map[string]map[string]fate.Reason
 	EndMs        int64
 	EndNote      EndNote
 }
@@ -27,7 +30,7 @@ type effector interface {
 // Facts gathers the facts from the run's world as it stands.
 func (r *Run) Facts() Facts {
 	f := Facts{Observations: r.World.Observations(), Effects: map[string]map[string]int{},
-		Held: map[string]map[string]fate.Reason{}, EndMs: r.World.NowMs(), EndNote: r.EndNote}
+		Held: map[string]map[string]fate.Reason{}, Past: map[string]map[string]fate.Reason{}, EndMs: r.World.NowMs(), EndNote: r.EndNote}
 	for _, k := range r.Scene.Sinks {
 		if e, ok := nodeAs[effector](r.World, k.Name); ok {
 			f.Effects[k.Name] = e.Effects()
@@ -35,7 +38,7 @@ func (r *Run) Facts() Facts {
 	}
 	for _, name := range r.Scene.Outputs() {
 		effects := r.Scene.output(name, f).Effects
-		f.Held[name] = r.held(effects, r.Scene.feeders(name))
+		f.Held[name], f.Past[name] = r.held(effects, r.Scene.feeders(name))
 	}
 	return f
 }
@@ -54,7 +57,7 @@ func (s *Scene) feeders(output string) []ConsumerSpec {
 // output is one output's facts for the ledger: a sink's effects as it reports them, or a
 // consumer's processed records when the consumer itself is the output.
 func (s *Scene) output(name string, f Facts) check.Output {
-	out := check.Output{Name: name, Effects: map[string]int{}, Held: f.Held[name]}
+	out := check.Output{Name: name, Effects: map[string]int{}, Held: f.Held[name], Past: f.Past[name]}
 	if e, ok := f.Effects[name]; ok {
 		out.Effects = e
 	}
@@ -74,12 +77,12 @@ func (s *Scene) output(name string, f Facts) check.Output {
 }
 
 // held asks every node that holds messages (fate.Holder) which of those without an
-// effect the output's consumers could still get; a message held in several places
-// keeps the first.
-func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) map[string]fate.Reason {
-	out := map[string]fate.Reason{}
+// effect the output's consumers could still get, and which a log still holds past the
+// group's committed offset; a message held in several places keeps the first.
+func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) (held, past map[string]fate.Reason) {
+	held, past = map[string]fate.Reason{}, map[string]fate.Reason{}
 	if len(feeders) == 0 {
-		return out
+		return held, past
 	}
 	reader := fate.Reader{Group: feeders[0].Group, Down: true}
 	for _, c := range feeders {
@@ -93,11 +96,18 @@ func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) map[string]fa
 		if !ok {
 			continue
 		}
-		for _, held := range h.Holds(r.World, reader) {
-			if _, seen := out[held.Msg]; !seen && effects[held.Msg] == 0 {
-				out[held.Msg] = held.Where
+		for _, m := range h.Holds(r.World, reader) {
+			into := held
+			if m.Past {
+				into = past
+			}
+			if _, seen := into[m.Msg]; !seen && effects[m.Msg] == 0 {
+				into[m.Msg] = m.Where
 			}
 		}
 	}
-	return out
+	for m := range held {
+		delete(past, m)
+	}
+	return held, past
 }

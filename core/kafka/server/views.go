@@ -176,7 +176,8 @@ func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 			for _, rec := range batch.Records {
 				if m := rec.Msg(); m != "" {
 					if code, held := heldAs(offline, r.Down, rec.Offset, p.HW, from); held {
-						out = append(out, fate.Held{Msg: m, Where: fate.Because(code, "partition", tp.String(), "broker", b.name)})
+						out = append(out, fate.Held{Msg: m, Where: fate.Because(code, "partition", tp.String(), "broker", b.name),
+							Past: code == fate.HeldPast})
 					}
 				}
 			}
@@ -187,13 +188,14 @@ func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 
 // heldAs says why a record at off is held, if it is: by a down replica of a leaderless
 // partition; for a reader whose consumers are all down, from the committed offset; else
-// above the HW, or below it from the committed offset.
+// above the HW, or below it from the committed offset. Below the committed offset it is
+// past: still in the log, but nothing will read it again.
 func heldAs(offline, readerDown bool, off, hw, committed int64) (fate.Code, bool) {
 	switch {
 	case offline:
 		return fate.HeldOffline, true
 	case off < committed && (readerDown || off < hw):
-		return "", false
+		return fate.HeldPast, true // lost all the same: the ledger says where it still is
 	case readerDown:
 		return fate.HeldForReader, true
 	case off >= hw:
