@@ -17,9 +17,9 @@ type Facts struct {
 	Held         map[string]map[string]fate.Reason // output -> message identity -> where
 	// Past is, per output, what a log still holds below the group's committed offset,
 	// never read: lost, and where it still is (the simulator knows; a real run may not).
-	Past map[string]map[string]fate.Reason
-	EndMs        int64
-	EndNote      EndNote
+	Past    map[string]map[string]fate.Reason
+	EndMs   int64
+	EndNote EndNote
 }
 
 // effector is a sink: its effects in the ledger, per message identity.
