@@ -15,6 +15,8 @@ func (c *Consumer) Settled(v sim.View) bool {
 	switch {
 	case c.State == GaveUp:
 		return true
+	case c.State == FetchingOffsets && c.waitsForALeader(v):
+		return true // it cannot become stable until a partition it owns has a leader again
 	case c.State != Stable:
 		return !protocol.CoordinatorAvailable(v, c.group)
 	case c.Buffered() > 0:
@@ -26,4 +28,17 @@ func (c *Consumer) Settled(v sim.View) bool {
 		}
 	}
 	return true
+}
+
+// waitsForALeader reports whether a partition the consumer still needs a starting
+// offset for has no live leader to ask.
+func (c *Consumer) waitsForALeader(v sim.View) bool {
+	for _, tp := range c.assigned {
+		if _, known := c.positions[tp]; !known {
+			if _, live := protocol.LiveLeader(v, tp); !live {
+				return true
+			}
+		}
+	}
+	return false
 }
