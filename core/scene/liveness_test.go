@@ -186,3 +186,22 @@ faults:
 	assert.Equal(t, 10, rep.Messages["delivered"])
 	assert.Equal(t, 1, rep.Errors["SINK_TIMEOUT"])
 }
+
+// A MetadataUpdate lost on a one-way cut: broker-2 learns it leads from the metadata log
+// its heartbeats pull, once the link heals.
+func TestABrokerThatMissedAMetadataUpdateCatchesUp(t *testing.T) {
+	_, rep := runShape(t, `
+title: {en: t, zh: t}
+cluster: {brokers: 2, topics: [{name: t, replication.factor: 2}]}
+apps:
+  - producer: p1
+    config: {enable.idempotence: false}
+    send: {topic: t, count: 10, interval.ms: 1000}
+  - consumer: c1
+    group: g
+    topics: [t]
+faults: [{at.ms: 50, crash: broker-1}, {at.ms: 5000, cut-oneway: [controller, broker-2], for.ms: 10000}]
+`)
+	assert.Equal(t, EndSettled, rep.EndNote)
+	assert.Equal(t, 10, rep.Messages["delivered"])
+}
