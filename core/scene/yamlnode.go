@@ -27,6 +27,7 @@ func (e *Error) Error() string {
 // parser walks a YAML document and stops at the first error.
 type parser struct {
 	file string
+	long map[string]bool // the file's long values, which errors quote in part
 	err  *Error
 }
 
@@ -38,7 +39,7 @@ func (p *parser) fail(n *yaml.Node, key, format string, args ...any) {
 	if n != nil {
 		line = n.Line
 	}
-	p.err = &Error{File: p.file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
+	p.err = newError(p.file, line, key, fmt.Sprintf(format, args...), p.long)
 }
 
 // field is one key of a mapping.
