@@ -32,7 +32,7 @@ func decode(file string, data []byte) (*yaml.Node, map[string]bool, *Error) {
 	} else if err != nil {
 		return nil, nil, yamlError(file, data, err)
 	}
-	if len(doc.Content) == 0 {
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) && doc.Content[0].Value == "" { // nothing, or a lone ---
 		return nil, nil, newError(file, 1, "", "empty file; expected at least cluster and apps", nil)
 	}
 	st := strictWalk{file: file, long: map[string]bool{}}

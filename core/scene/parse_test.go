@@ -215,6 +215,12 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"empty file; expected at least cluster and apps"},
 		},
 		{
+			name: "only a document marker", // yaml.v3 puts its empty value on line 2
+			text: "---",
+			line: 1, key: "",
+			want: []string{"empty file"},
+		},
+		{
 			name: "only a comment",
 			text: "# a scene, some day\n",
 			line: 1, key: "",

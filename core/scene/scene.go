@@ -94,7 +94,7 @@ func Parse(file string, data []byte) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, long: long}
+	p := &parser{file: file, long: long, lines: len(lineStarts(data))}
 	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
 		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
 	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration",
