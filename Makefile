@@ -15,7 +15,7 @@ WASM_TEST_PKGS := ./core/... ./scenes/...
 # Real runs per scene in `make conformance` (real timing varies; CI uses 1).
 CONFORM_RUNS ?= 3
 
-.PHONY: all wasm serve test fmt-check vet test-native test-wasm test-browser browser-deps bench conformance conformance-note clean
+.PHONY: all wasm serve test fmt-check vet test-native fuzz-short test-wasm test-browser browser-deps bench conformance conformance-note clean
 
 all: wasm
 
@@ -38,9 +38,19 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 
-# Everything but the browser tests, which test-browser runs after building the bundle.
+# Everything but the browser tests, which test-browser runs after building the bundle;
+# then a short fuzz pass.
 test-native:
 	$(GO) test $$($(GO) list ./... | grep -v '/browsertest$$')
+	$(MAKE) fuzz-short
+
+# A short pass of each fuzz target (plain `go test` runs only their seeds). One line per
+# target: go test fuzzes one target of one package at a time. A new input that finds
+# something is minimized for at most -fuzzminimizetime, so the pass stays short.
+# FuzzParseScene: scene text into scene.Parse (core/scene/fuzz_parse_test.go).
+FUZZTIME ?= 10s
+fuzz-short:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseScene$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./core/scene
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec "$(WASMEXEC)" $(WASM_TEST_PKGS)

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"deliverylab/core/scene"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,4 +64,64 @@ func TestCheckFailsASceneWhoseExpectationIsWrong(t *testing.T) {
 
 	out.Reset()
 	assert.Equal(t, 0, checkCmd(nil, &out, &errOut), out.String())
+}
+
+// Every refusal of a file exits with 2 and says where and what was expected: a path that
+// does not exist (even one ending in a shipped scene's name), a directory, a file over
+// the size limit (read no further than the limit: /dev/zero ends at once), a scene that
+// YAML accepts but a scene must not hold. A bare shipped name still runs that scene.
+func TestRunRefusesBadPathsAndFilesWithExit2(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(f, []byte(text), 0o644))
+		return f
+	}
+	good, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
+	require.NoError(t, err)
+	dupKey := write("dup.yaml", strings.Replace(string(good), "config: {acks: 1}", "config: {acks: 1, acks: 0}", 1))
+	require.NotEqual(t, string(good), mustRead(t, dupKey), "acks-1-lost has config: {acks: 1}")
+	big := write("big.yaml", string(good)+"#"+strings.Repeat("x", scene.MaxSceneBytes)+"\n")
+	cases := []struct {
+		name string
+		arg  string
+		want []string
+	}{
+		{"a path that does not exist", "/no/dir/acks-1-lost.yaml",
+			[]string{"/no/dir/acks-1-lost.yaml: no such file", "the shipped scene of that name is run by its bare name: acks-1-lost"}},
+		{"a shipped name with .yaml, not here", "acks-1-lost.yaml", []string{"acks-1-lost.yaml: no such file"}},
+		{"a bare name that is not shipped", "no-such-scene", []string{"no-such-scene: no such file", "the bare name of a shipped scene (acks-0-vanish, acks-1-lost,"}},
+		{"a directory", dir, []string{dir + ": is a directory; expected a scene file"}},
+		{"a file over the size limit", big, []string{big + ":1: the file is larger than 262144 bytes"}},
+		{"a key given twice", dupKey, []string{dupKey + ":", ": apps[0].config.acks: key given twice"}},
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases = append(cases, struct {
+			name string
+			arg  string
+			want []string
+		}{"/dev/zero", "/dev/zero", []string{"/dev/zero:1: the file is larger than 262144 bytes"}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			assert.Equal(t, 2, runCmd([]string{c.arg, "--json"}, &out, &errOut))
+			assert.Empty(t, out.String())
+			for _, w := range c.want {
+				assert.Contains(t, errOut.String(), w)
+			}
+			out.Reset()
+			assert.Equal(t, 2, checkCmd([]string{c.arg}, &out, &errOut), "check refuses it too")
+			assert.Contains(t, out.String(), "FAIL "+c.arg+":")
+		})
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, runCmd([]string{"acks-1-lost", "--json"}, &out, &errOut), errOut.String())
+	assert.Contains(t, out.String(), `"scene": "acks-1-lost"`)
+}
+
+func mustRead(t *testing.T, name string) string {
+	data, err := os.ReadFile(name)
+	require.NoError(t, err)
+	return string(data)
 }

@@ -1,10 +1,13 @@
 // Command deliverylab runs Delivery Lab scenes headless, checks their expectations and
 // serves the browser playground.
 //
-//	deliverylab run FILE.yaml [--json]
-//	deliverylab check [FILE ...]
+//	deliverylab run FILE.yaml|NAME [--json]
+//	deliverylab check [FILE.yaml|NAME ...]
 //	deliverylab serve [--addr 127.0.0.1:8080] [--dir web]
 //	deliverylab conform [--runs N] [--dir conformance] [FILE ...]
+//
+// NAME is a shipped scene's bare name (acks-1-lost). A file that is not a valid scene,
+// or a path that does not exist, exits with 2.
 package main
 
 import (
@@ -17,8 +20,8 @@ func main() {
 }
 
 const usage = `usage:
-  deliverylab run FILE.yaml [--json]   run a scene; print the timeline and the ledger (or JSON)
-  deliverylab check [FILE ...]         run scenes (all shipped ones when none is named) and check their expect
+  deliverylab run FILE.yaml|NAME [--json]  run a scene file, or a shipped scene by name; print the timeline and the ledger (or JSON)
+  deliverylab check [FILE.yaml|NAME ...]  run scenes (all shipped ones when none is named) and check their expect
   deliverylab serve [--addr A] [--dir D]  serve the browser playground
   deliverylab conform [--runs N] [FILE ...]  run scenes in the simulator and against a real Kafka cluster, and compare`
 

@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,21 +17,45 @@ import (
 	"deliverylab/scenes"
 )
 
-// loadScene reads a scene from a path, or a shipped scene by name.
+// loadScene reads a scene file, or a shipped scene by its bare name (a name without a
+// slash and without .yaml, such as acks-1-lost) when no file of that name exists. A
+// path that does not exist is an error, never the shipped scene of the same name.
 func loadScene(arg string) (*scene.Scene, error) {
-	data, err := os.ReadFile(arg)
+	data, err := readSceneFile(arg)
+	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".yaml") {
+		if embedded, embErr := scenes.Read(arg); embErr == nil {
+			return scene.Parse(arg, embedded)
+		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		base := strings.TrimSuffix(filepath.Base(arg), ".yaml")
+		if _, embErr := scenes.Read(base); embErr == nil {
+			return nil, fmt.Errorf("%s: no such file; the shipped scene of that name is run by its bare name: %s", arg, base)
+		}
+		return nil, fmt.Errorf("%s: no such file; expected a scene file, or the bare name of a shipped scene (%s)", arg, strings.Join(scenes.Names(), ", "))
+	}
 	if err != nil {
-		name := strings.TrimSuffix(arg, ".yaml")
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			name = name[i+1:]
-		}
-		embedded, embErr := scenes.Read(name)
-		if embErr != nil {
-			return nil, err
-		}
-		data = embedded
+		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return scene.Parse(arg, data)
+}
+
+// readSceneFile reads at most one byte more than a scene file may have, so that a huge
+// file (or /dev/zero) is refused by scene.Parse without being read whole.
+func readSceneFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return nil, errors.New("is a directory; expected a scene file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, scene.MaxSceneBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read it: %w", err)
+	}
+	return data, nil
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -103,12 +130,13 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 			files = append(files, n)
 		}
 	}
-	failed := 0
+	failed, invalid := 0, 0
 	for _, f := range files {
 		s, err := loadScene(f)
 		if err != nil {
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", f, err)
+			fmt.Fprintf(stdout, "FAIL %v\n", err) // the error names the file
 			failed++
+			invalid++
 			continue
 		}
 		r := s.NewRun()
@@ -123,6 +151,11 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if failed > 0 {
 		fmt.Fprintf(stdout, "%d of %d scenes failed\n", failed, len(files))
+	}
+	switch {
+	case invalid > 0:
+		return 2 // a file that is not a valid scene, as for run
+	case failed > 0:
 		return 1
 	}
 	return 0

@@ -1,10 +1,14 @@
 package scene
 
 import (
-	"deliverylab/core/kafka"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+
+	"deliverylab/core/kafka"
+	"deliverylab/core/kafka/protocol"
 )
 
 // nodeNames lists every node a fault may name, in layout order.
@@ -70,4 +74,37 @@ func (s *Scene) Outputs() []string {
 		}
 	}
 	return out
+}
+
+// Kafka's internal topics (Topic.isInternal; __cluster_metadata is KRaft's log, whose
+// creation ControllerApis.createTopics prohibits). The cluster creates them itself, and
+// ReplicaManager.appendToLocalLog refuses a client's append to one ("Cannot append to
+// internal topic"), so a scene's topic may not take their names.
+var internalTopics = []string{protocol.OffsetsTopic, "__transaction_state", "__share_group_state", "__cluster_metadata"}
+
+// topicNameProblem says why Kafka would refuse to create a topic of this name, after
+// the topics already named (ControllerApis.createTopics, then
+// ReplicationControlManager.validateNewTopicNames with Topic.validate and
+// Topic.hasCollision); "" when it would not.
+func topicNameProblem(name string, earlier []kafka.Topic) string {
+	const maxLen = 249 // Topic.MAX_NAME_LENGTH
+	switch {
+	case name == "." || name == "..":
+		return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic name is invalid: '%s' is not allowed", name)
+	case len(utf16.Encode([]rune(name))) > maxLen: // a Java String's length
+		return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic name is invalid: it is longer than the max allowed length %d", maxLen)
+	case strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "":
+		return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic name is invalid: %q contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'", name)
+	case slices.Contains(internalTopics, name):
+		return fmt.Sprintf("%s is one of Kafka's internal topics, which the cluster creates itself and clients may not produce to (INVALID_TOPIC_EXCEPTION: Cannot append to internal topic %s); choose another name", name, name)
+	}
+	for _, t := range earlier {
+		switch {
+		case t.Name == name:
+			return fmt.Sprintf("INVALID_REQUEST: Duplicate topic name: %s is already a topic of this scene", name)
+		case strings.ReplaceAll(t.Name, ".", "_") == strings.ReplaceAll(name, ".", "_"):
+			return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic '%s' collides with existing topic: %s ('.' and '_' collide in Kafka's metric names)", name, t.Name)
+		}
+	}
+	return ""
 }

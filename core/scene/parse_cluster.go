@@ -23,7 +23,7 @@ func (p *parser) cluster(s *Scene, f field) {
 		p.fail(f.value, "cluster.brokers", "missing; expected the number of brokers (1 to 9)")
 		return
 	}
-	s.Cluster.Brokers = int(p.integer(b, "cluster", 1, 9))
+	s.Cluster.Brokers = int(p.integer(b, "cluster", 1, MaxBrokers))
 	if c, ok := m["config"]; ok {
 		p.configMap(c, "cluster.config", func(key string, v props.Value) error {
 			return server.ConfigKeys.Set(&s.Cluster.Config, key, v)
@@ -34,13 +34,19 @@ func (p *parser) cluster(s *Scene, f field) {
 	}
 	for i, tn := range p.list(m["topics"], "cluster") {
 		path := fmt.Sprintf("cluster.topics[%d]", i)
+		if i == MaxTopics {
+			p.fail(tn, path, "a scene may have at most %d topics", MaxTopics)
+			return
+		}
 		tm := p.mapping(tn, path, "name", "partitions", "replication.factor", "leaders")
 		t := kafka.Topic{Name: p.str(tm["name"], path), Partitions: 1, RF: min(3, s.Cluster.Brokers)}
 		if t.Name == "" && p.err == nil {
 			p.fail(tn, path+".name", "missing; expected the topic's name")
+		} else if why := topicNameProblem(t.Name, s.Cluster.Topics); why != "" {
+			p.fail(tm["name"].value, path+".name", "%s", why)
 		}
 		if f, ok := tm["partitions"]; ok {
-			t.Partitions = int(p.integer(f, path, 1, 8))
+			t.Partitions = int(p.integer(f, path, 1, MaxTopicPartitions))
 		}
 		if f, ok := tm["replication.factor"]; ok {
 			t.RF = int(p.integer(f, path, 1, int64(max(s.Cluster.Brokers, 1))))
@@ -142,6 +148,10 @@ func (p *parser) network(s *Scene, f field) {
 func (p *parser) sinks(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
 		path := fmt.Sprintf("sinks[%d]", i)
+		if i == MaxSinks {
+			p.fail(n, path, "a scene may have at most %d sinks", MaxSinks)
+			return
+		}
 		m := p.mapping(n, path, "name", "kind")
 		sk := SinkSpec{Name: p.str(m["name"], path), Kind: "table"}
 		if k, ok := m["kind"]; ok {
@@ -168,6 +178,10 @@ func (p *parser) apps(s *Scene, f field) {
 	}
 	for i, n := range nodes {
 		path := fmt.Sprintf("apps[%d]", i)
+		if i == MaxApps {
+			p.fail(n, path, "a scene may have at most %d applications", MaxApps)
+			return
+		}
 		if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
 			p.fail(n, path, "expected an application: producer, consumer, streams or job")
 			return
@@ -211,8 +225,13 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 		sp := path + ".send"
 		sm := p.mapping(send.value, sp, "topic", "count", "interval.ms", "key", "value")
 		ps.Work = apps.Workload{Topic: p.str(sm["topic"], sp), Count: 1, IntervalMs: 10, Value: "{n}"}
+		at := send.value
 		if c, ok := sm["count"]; ok {
 			ps.Work.Count = int(p.integer(c, sp, 1, 1000))
+			at = c.value
+		}
+		if total := sentBy(s.Producers) + ps.Work.Count; total > MaxMessages && p.err == nil {
+			p.fail(at, sp+".count", "the producers would send %d messages in all; a scene may send at most %d", total, MaxMessages)
 		}
 		if iv, ok := sm["interval.ms"]; ok {
 			ps.Work.IntervalMs = p.integer(iv, sp, 0, MaxRunMs)
@@ -313,4 +332,13 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 		cs.StartMs = p.integer(st, path, 0, MaxRunMs)
 	}
 	s.Consumers = append(s.Consumers, cs)
+}
+
+// sentBy is how many messages the producers send in all.
+func sentBy(ps []ProducerSpec) int {
+	n := 0
+	for _, p := range ps {
+		n += p.Work.Count
+	}
+	return n
 }

@@ -47,6 +47,10 @@ func eventNames() []string {
 
 func (p *parser) faults(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
+		if i == MaxFaults {
+			p.fail(n, fmt.Sprintf("faults[%d]", i), "a scene may have at most %d faults", MaxFaults)
+			return
+		}
 		fs, ok := p.fault(s, n, fmt.Sprintf("faults[%d]", i), false)
 		if !ok {
 			return
@@ -200,11 +204,16 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 	case !known:
 		p.fail(m["event"].value, wp+".event", "expected one of %s, got %q", strings.Join(eventNames(), ", "), t.Event)
 	}
-	if t.Node != "" && !s.hasNode(t.Node) && t.Node != "controller" {
-		p.fail(m["node"].value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), t.Node)
+	// An empty node, message or detail would match any (sim.Trigger): leaving the key
+	// out says that; an empty value is refused like any other unknown one.
+	if n, ok := m["node"]; ok && !s.hasNode(t.Node) && t.Node != "controller" {
+		p.fail(n.value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), t.Node)
 	}
-	if t.Message != "" && !s.hasMessage(t.Message) {
-		p.fail(m["message"].value, wp+".message", "expected a message this scene sends (like %s#1), got %q", s.firstProducer(), t.Message)
+	if msg, ok := m["message"]; ok && !s.hasMessage(t.Message) {
+		p.fail(msg.value, wp+".message", "expected a message this scene sends (like %s#1), got %q", s.firstProducer(), t.Message)
+	}
+	if d, ok := m["detail"]; ok && t.Detail == "" {
+		p.fail(d.value, wp+".detail", "expected the point's detail (see the trigger events); leave detail out to match any")
 	}
 	if c, ok := m["checkpoint"]; ok {
 		p.fail(c.keyN, wp+".checkpoint", "checkpoints come with Flink (a later issue)")
@@ -215,6 +224,10 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 func (p *parser) narration(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
 		path := fmt.Sprintf("narration[%d]", i)
+		if i == MaxCaptions {
+			p.fail(n, path, "a scene may have at most %d captions", MaxCaptions)
+			return
+		}
 		m := p.mapping(n, path, "at.ms", "when", "en", "zh")
 		ns := NarrationSpec{Text: Text{En: p.str(m["en"], path), Zh: p.str(m["zh"], path)}}
 		if p.err == nil && (ns.Text.En == "" || ns.Text.Zh == "") {

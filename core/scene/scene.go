@@ -90,15 +90,11 @@ type NarrationSpec struct {
 // Parse reads a scene file. Errors name the file, the line, the key and what was
 // expected.
 func Parse(file string, data []byte) (*Scene, error) {
-	p := &parser{file: file}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: file, Line: yamlLine(err), Msg: "not valid YAML: " + err.Error()}
+	root, long, err := decode(file, data)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, &Error{File: file, Line: 1, Msg: "empty file; expected at least cluster and apps"}
-	}
-	root := doc.Content[0]
+	p := &parser{file: file, long: long, lines: len(lineStarts(data))}
 	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
 		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
 	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration",
@@ -146,20 +142,3 @@ func Parse(file string, data []byte) (*Scene, error) {
 
 // MaxRunMs is the longest run: ten minutes of virtual time.
 const MaxRunMs = 600000
-
-func yamlLine(err error) int {
-	var line int
-	msg := err.Error()
-	if i := strings.Index(msg, "line "); i >= 0 {
-		for _, c := range msg[i+5:] {
-			if c < '0' || c > '9' {
-				break
-			}
-			line = line*10 + int(c-'0')
-		}
-	}
-	if line == 0 {
-		line = 1
-	}
-	return line
-}

@@ -26,19 +26,25 @@ func (e *Error) Error() string {
 
 // parser walks a YAML document and stops at the first error.
 type parser struct {
-	file string
-	err  *Error
+	file  string
+	long  map[string]bool // the file's long values, which errors quote in part
+	lines int             // the file's lines (0: unknown)
+	err   *Error
 }
 
 func (p *parser) fail(n *yaml.Node, key, format string, args ...any) {
 	if p.err != nil {
 		return
 	}
-	line := 0
+	line := 1
 	if n != nil {
 		line = n.Line
 	}
-	p.err = &Error{File: p.file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
+	if p.lines > 0 {
+		// yaml.v3 puts an empty value at the end of a file on the line after it
+		line = min(max(line, 1), p.lines)
+	}
+	p.err = newError(p.file, line, key, fmt.Sprintf(format, args...), p.long)
 }
 
 // field is one key of a mapping.
