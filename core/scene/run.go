@@ -29,11 +29,6 @@ const (
 	EndFrozen    EndNote = "frozen clock" // one instant ran sim.MaxEventsPerInstant events
 )
 
-// MaxRunEvents is how many events a run may take before it is stopped: a busy shipped
-// scene takes a few thousand, a long classroom run a few hundred thousand; a browser tab
-// stays responsive well past this.
-const MaxRunEvents = 5_000_000
-
 // NewRun builds the scene's world.
 func (s *Scene) NewRun() *Run { return &Run{Scene: s, World: s.Build()} }
 
