@@ -39,7 +39,9 @@ func (b *Broker) GroupOffsets(tp protocol.TP) []protocol.GroupOffset {
 // reach it still holds records it does not (they will be truncated), and its HW can no
 // longer move. As the group coordinator: no rebalance or takeover is pending.
 func (b *Broker) Settled(v sim.View) bool {
-	for _, tp := range b.replicas.TPs() {
+	// Asked at every instant: the answer does not depend on the order of the partitions,
+	// so they are not sorted first.
+	for tp := range b.replicas.partitions {
 		st, ok := protocol.ControllerState(v, tp)
 		if ok && st.Leader == b.name && !b.partitionSettled(v, st) {
 			return false
