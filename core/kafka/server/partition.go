@@ -179,14 +179,6 @@ func (p *Partition) divergenceTruncation(leaderEpoch int32, leaderEnd int64) (in
 	}
 }
 
-// epochAt is the leader epoch of the record at offset, or -1 past the log end.
-func (p *Partition) epochAt(offset int64) int32 {
-	for _, b := range p.Log.Read(offset, offset+1) {
-		return b.LeaderEpoch
-	}
-	return -1
-}
-
 // crash drops what the broker held in memory.
 func (p *Partition) crash() {
 	p.truncated = nil

@@ -39,7 +39,9 @@ func (b *Broker) GroupOffsets(tp protocol.TP) []protocol.GroupOffset {
 // reach it still holds records it does not (they will be truncated), and its HW can no
 // longer move. As the group coordinator: no rebalance or takeover is pending.
 func (b *Broker) Settled(v sim.View) bool {
-	for _, tp := range b.replicas.TPs() {
+	// Asked at every instant: the answer does not depend on the order of the partitions,
+	// so they are not sorted first.
+	for tp := range b.replicas.partitions {
 		st, ok := protocol.ControllerState(v, tp)
 		if ok && st.Leader == b.name && !b.partitionSettled(v, st) {
 			return false
@@ -64,21 +66,12 @@ func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
 	return p.HW >= p.LEO() || len(st.ISR) <= 1 || len(st.ISR) < b.cfg.EffectiveMinISR(len(st.Replicas))
 }
 
-// diverges reports whether this broker's replica has a record the leader's does not.
+// diverges reports whether this broker's replica has a record the leader's does not. It
+// compares the epochs of the two logs, not their records (storage.Log.Diverges), so the
+// settle check, asked at every instant, costs no more as the logs grow.
 func (b *Broker) diverges(tp protocol.TP, leader *Partition) bool {
 	p := b.replicas.partitions[tp]
-	if p == nil {
-		return false
-	}
-	if p.LEO() > leader.LEO() {
-		return true
-	}
-	for _, batch := range p.Log.Batches() {
-		if leader.epochAt(batch.BaseOffset) != batch.LeaderEpoch || leader.epochAt(batch.LastOffset()) != batch.LeaderEpoch {
-			return true
-		}
-	}
-	return false
+	return p != nil && leader.Log.Diverges(&p.Log)
 }
 
 // Show implements show.Shower: the broker and each of its replicas; on the leader of a

@@ -15,6 +15,15 @@ import (
 type Log struct {
 	batches []protocol.RecordBatch
 	epochs  []EpochEntry
+	// runs says where each run of records with one leader epoch begins, oldest first: the
+	// boundaries of the log itself, which the epoch cache only approximates (it also holds
+	// an epoch a leader began at its log end and never wrote in, and it never takes an
+	// epoch below its last). Kept on append and truncation, so that comparing two logs
+	// costs their epochs, not their records.
+	runs []EpochEntry
+	// irregular is set while the log holds a batch that Problems reports (empty, or with
+	// an epoch below the one before): the runs alone do not decide divergence then.
+	irregular bool
 }
 
 // EpochEntry says that leader epoch Epoch began at StartOffset (KIP-101).
@@ -67,8 +76,20 @@ func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 		b.Records[i].Offset = base + int64(i)
 	}
 	l.AssignEpochStart(b.LeaderEpoch, base)
+	if len(b.Records) == 0 || b.LeaderEpoch < l.LastEpoch() {
+		l.irregular = true
+	}
+	l.addRun(b)
 	l.batches = append(l.batches, b)
 	return b
+}
+
+// addRun starts a run at the batch unless it goes on with the last run's epoch (an empty
+// batch holds no record, so it starts none).
+func (l *Log) addRun(b protocol.RecordBatch) {
+	if n := len(l.runs); len(b.Records) > 0 && (n == 0 || l.runs[n-1].Epoch != b.LeaderEpoch) {
+		l.runs = append(l.runs, EpochEntry{Epoch: b.LeaderEpoch, StartOffset: b.BaseOffset})
+	}
 }
 
 // AssignEpochStart records that epoch starts at offset, unless the cache already knows
@@ -117,7 +138,26 @@ func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
 	for len(l.epochs) > 0 && l.epochs[len(l.epochs)-1].StartOffset >= offset {
 		l.epochs = l.epochs[:len(l.epochs)-1]
 	}
+	for len(l.runs) > 0 && l.runs[len(l.runs)-1].StartOffset >= offset {
+		l.runs = l.runs[:len(l.runs)-1]
+	}
+	if l.irregular {
+		l.recheck() // rare: only a log with a batch Problems reports
+	}
 	return removed
+}
+
+// recheck rebuilds the runs and the irregular flag from the batches.
+func (l *Log) recheck() {
+	l.runs, l.irregular = nil, false
+	last := int32(-1)
+	for _, b := range l.batches {
+		if len(b.Records) == 0 || b.LeaderEpoch < last {
+			l.irregular = true
+		}
+		last = b.LeaderEpoch
+		l.addRun(b)
+	}
 }
 
 // EndOffsetForEpoch answers OffsetsForLeaderEpoch: the largest epoch at or below epoch
@@ -153,5 +193,5 @@ func (l *Log) EpochStart(epoch int32) int64 {
 // Clone copies the log. Batches are never changed in place once appended, so the copy
 // shares their records.
 func (l *Log) Clone() Log {
-	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs)}
+	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular}
 }
