@@ -12,6 +12,7 @@ const (
 	WaitsToJoin         Code = "waits-join"        // {node} {group}
 	WaitsToRead         Code = "waits-read"        // {node} {partition} {position} {hw}
 	WaitsToProcess      Code = "waits-process"     // {node}
+	WaitsForCommit      Code = "waits-commit"      // {node}
 	WaitsForAcks        Code = "waits-acks"        // {node}
 	WaitsForMetadata    Code = "waits-metadata"    // {node} {partition}
 	WaitsForFollower    Code = "waits-follower"    // {node} {partition} {follower}

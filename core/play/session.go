@@ -57,7 +57,7 @@ func LoadSource(file string, data []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, run: sc.NewRun(), version: 1}
+	s := &Session{sc: sc, run: newRun(sc), version: 1}
 	s.run.AdvanceTo(0) // the nodes boot at 0 ms: show them up from the first frame
 	return s, nil
 }
@@ -119,7 +119,7 @@ func (s *Session) SeekTo(ms int64) error {
 	if ms < 0 {
 		return fmt.Errorf("seek: expected a time of 0 ms or more, got %d", ms)
 	}
-	run := s.sc.NewRun()
+	run := newRun(s.sc)
 	var kept []injected
 	for _, f := range s.injected {
 		if f.AtMs > ms {
@@ -166,4 +166,12 @@ func (s *Session) inFlight(id int64) bool {
 		}
 	}
 	return false
+}
+
+// newRun builds a run of the scene whose trace keeps only its tail: the page shows the
+// last traceTail lines, and a long run's whole text would fill the tab's memory.
+func newRun(sc *scene.Scene) *scene.Run {
+	r := sc.NewRun()
+	r.World.Trace().Tail = traceTail
+	return r
 }

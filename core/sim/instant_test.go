@@ -39,3 +39,16 @@ func TestABusyInstantThatEndsIsNotFrozen(t *testing.T) {
 	runAll(w)
 	assert.Nil(t, w.Frozen())
 }
+
+func TestATraceWithATailKeepsTheEndAndHashesEverything(t *testing.T) {
+	full, tail := newPingWorld(1, 0), newPingWorld(1, 0)
+	tail.Trace().Tail = 5
+	runAll(full)
+	runAll(tail)
+	assert.Equal(t, full.Trace().Hash(), tail.Trace().Hash())
+	lines := full.Trace().Lines
+	require.Greater(t, len(lines), 10)
+	got := tail.Trace().Lines
+	assert.Less(t, len(got), 10)
+	assert.Equal(t, lines[len(lines)-len(got):], got, "the tail is the end of the whole trace")
+}

@@ -7,7 +7,10 @@ import "strconv"
 type Trace struct {
 	Keep  bool
 	Lines []Line
-	hash  uint64
+	// Tail, when above 0, keeps only about the last Tail lines: for a reader (the page)
+	// that shows the end of the trace, and must not hold a long run's whole text.
+	Tail int
+	hash uint64
 }
 
 // Line is one trace line: "42 send #7 p1->broker-1 Produce …".
@@ -32,6 +35,9 @@ func (t *Trace) add(line Line) {
 	t.hash *= 1099511628211
 	if t.Keep {
 		t.Lines = append(t.Lines, line)
+		if t.Tail > 0 && len(t.Lines) >= 2*t.Tail {
+			t.Lines = append([]Line(nil), t.Lines[len(t.Lines)-t.Tail:]...)
+		}
 	}
 }
 
