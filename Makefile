@@ -39,7 +39,10 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 
 # Everything but the browser tests, which test-browser runs after building the bundle.
+# First a short fuzz pass over random fault schedules (go test -fuzz takes one target at
+# a time; it writes any failing input to core/scene/testdata/fuzz/FuzzFaultSchedule).
 test-native:
+	$(GO) test -run '^$$' -fuzz '^FuzzFaultSchedule$$' -fuzztime 20s ./core/scene
 	$(GO) test $$($(GO) list ./... | grep -v '/browsertest$$')
 
 test-wasm:

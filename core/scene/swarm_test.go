@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +17,10 @@ import (
 // so any one of them reruns alone (TestSwarm logs the scene and k of every finding).
 const swarmSeed = 8
 
-// swarmSchedules is how many random schedules TestSwarm runs; -short runs a handful
-// (the js/wasm test run under Node is many times slower).
+// swarmSchedules is how many random schedules TestSwarm runs; -short, and the js/wasm
+// test run (under Node, many times slower; `make test-wasm`), run a handful.
 func swarmSchedules() int {
-	if testing.Short() {
+	if testing.Short() || runtime.GOOS == "js" {
 		return 8
 	}
 	return 300
@@ -95,7 +96,7 @@ func TestSwarm(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: the schedule does not make a scene:\n%s\n%v", key, g.scheduleText(fs), err)
 		}
-		res, err := checkScheduleRun(fmt.Sprintf("%s+swarm-%d.yaml", g.name, k), text)
+		res, err := checkScheduleRun(fmt.Sprintf("%s+swarm-%d.yaml", g.name, k), text, 0)
 		if err == nil {
 			err = swarmEnd(res, healed(fs))
 		}
