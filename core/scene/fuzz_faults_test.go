@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"deliverylab/core/sim"
 )
 
 // scheduleRun is what one run of a scene under a fault schedule left.
@@ -99,56 +102,48 @@ func checkScheduleRun(file string, text []byte, maxEvents int64) (scheduleRun, e
 // fuzzSeeds are the fault shapes of issue 8 that a fuzz pass starts from, each over a
 // shipped scene that has the nodes it names.
 func fuzzSeeds(gs []genScene) []fuzzSeed {
-	byName := map[string]genScene{}
-	for _, g := range gs {
-		byName[g.name] = g
-	}
-	sceneIndex := func(name string) byte {
-		for i, g := range gs {
-			if g.name == name {
-				return byte(i)
-			}
-		}
-		panic("no shipped scene " + name)
+	byName := map[string]int{}
+	for i, g := range gs {
+		byName[g.name] = i
 	}
 	kind := func(k string) int { return index(genKinds, k) }
-	event := func(e string) int {
-		for i, s := range genEvents {
-			if string(s.Event) == e {
-				return i
-			}
+	eventIn := func(specs []sim.EventSpec, e string) int {
+		i := slices.IndexFunc(specs, func(s sim.EventSpec) bool { return string(s.Event) == e })
+		if i < 0 {
+			panic("no event " + e + " here")
 		}
-		panic("no event " + e)
+		return i
 	}
-	response := func(e string) int {
-		for i, s := range genResponseEvents {
-			if string(s.Event) == e {
-				return i
-			}
+	event := func(e string) int { return eventIn(genEvents, e) }
+	response := func(e string) int { return eventIn(genResponseEvents, e) }
+	sceneIndex := func(g genScene) byte { return byte(byName[g.name]) }
+	shipped := func(name string) genScene {
+		i, ok := byName[name]
+		if !ok {
+			panic("no shipped scene " + name)
 		}
-		panic("no response event " + e)
+		return gs[i]
 	}
-	safe := byName["acks-all-safe"]
-	commit := byName["commit-after-processing"]
+	safe, commit := shipped("acks-all-safe"), shipped("commit-after-processing")
 	return []fuzzSeed{
 		// A lost MetadataUpdate: the controller's pushes to broker-2 are lost for 10 s
 		// after broker-1 crashed, so broker-2 must learn it leads some other way.
-		{"metadata-update-lost", sceneIndex(safe.name), encodeSchedule([]genFault{
+		{"metadata-update-lost", sceneIndex(safe), encodeSchedule([]genFault{
 			{Kind: kind("crash"), AtMs: 50, A: index(safe.wire, "broker-1")},
 			{Kind: kind("cut-oneway"), AtMs: 5000, A: index(safe.wire, "controller"), B: index(safe.wire, "broker-2"), ForMs: 10000},
 		})},
 		// A dropped offset-commit response: the consumer's commit times out.
-		{"commit-response-dropped", sceneIndex(commit.name), encodeSchedule([]genFault{
+		{"commit-response-dropped", sceneIndex(commit), encodeSchedule([]genFault{
 			{Kind: kind("drop"), When: true, Response: true, Event: response("offset-committed")},
 		})},
 		// A 10 ms cut between the consumer and its leader as it is given its partition,
 		// when it asks for offsets (OffsetFetch, then ListOffsets or its first fetch).
-		{"offsets-request-cut", sceneIndex(commit.name), encodeSchedule([]genFault{
+		{"offsets-request-cut", sceneIndex(commit), encodeSchedule([]genFault{
 			{Kind: kind("cut"), When: true, Event: event("assigned"), OnNode: 1 + commit.reporterIndex("assigned", "c1"),
 				A: index(commit.wire, "c1"), B: index(commit.wire, "broker-1"), ForMs: 10},
 		})},
 		// A one-second cut between the consumer and its sink, from its first poll.
-		{"sink-cut", sceneIndex(commit.name), encodeSchedule([]genFault{
+		{"sink-cut", sceneIndex(commit), encodeSchedule([]genFault{
 			{Kind: kind("cut"), When: true, Event: event("polled"), OnNode: 1 + commit.reporterIndex("polled", "c1"),
 				A: index(commit.wire, "c1"), B: index(commit.wire, "db"), ForMs: 1000},
 		})},
