@@ -39,18 +39,21 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 
 # Everything but the browser tests, which test-browser runs after building the bundle;
-# then a short fuzz pass.
+# then a short pass of each fuzz target.
 test-native:
 	$(GO) test $$($(GO) list ./... | grep -v '/browsertest$$')
 	$(MAKE) fuzz-short
 
 # A short pass of each fuzz target (plain `go test` runs only their seeds). One line per
-# target: go test fuzzes one target of one package at a time. A new input that finds
-# something is minimized for at most -fuzzminimizetime, so the pass stays short.
+# target: go test fuzzes one target of one package at a time, and writes any failing
+# input to core/scene/testdata/fuzz/<target>. A new input that finds something is
+# minimized for at most -fuzzminimizetime, so the pass stays short.
 # FuzzParseScene: scene text into scene.Parse (core/scene/fuzz_parse_test.go).
+# FuzzFaultSchedule: bytes into a fault schedule over a shipped scene (fuzz_faults_test.go).
 FUZZTIME ?= 10s
 fuzz-short:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseScene$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./core/scene
+	$(GO) test -run '^$$' -fuzz '^FuzzFaultSchedule$$' -fuzztime 20s -fuzzminimizetime 5s ./core/scene
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec "$(WASMEXEC)" $(WASM_TEST_PKGS)

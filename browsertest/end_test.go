@@ -19,8 +19,8 @@ func TestARunThatCannotSettleSaysWhatItWaitedFor(t *testing.T) {
 	p.waitJS(60*time.Second, `window.deliverylab.state().ended`)
 	s := p.state()
 	require.Equal(t, "time limit", s.EndNote)
-	assert.Contains(t, s.EndWhy.En, "c1 holds records it has not processed or committed yet")
-	assert.Contains(t, s.EndWhy.Zh, "c1 还有尚未处理或提交的记录")
+	assert.Contains(t, s.EndWhy.En, "c1 keeps writing to db, which does not answer")
+	assert.Contains(t, s.EndWhy.Zh, "c1 一直在向 db 写入，而它没有应答")
 
 	p.waitJS(10*time.Second, `!document.getElementById("end-why").hidden`)
 	assert.Equal(t, s.EndWhy.En, eval[string](p, `document.getElementById("end-why-text").textContent`))

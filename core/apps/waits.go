@@ -10,6 +10,9 @@ import (
 // its client waits for.
 func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
 	if c.client.State == clients.Stable && !c.idle() {
+		if c.writing != 0 {
+			return []fate.Reason{fate.Because(fate.WaitsForSink, "node", c.name, "sink", c.spec.Sink)}
+		}
 		if c.phase == Idle && len(c.pending) == 0 && c.writing == 0 && !c.working {
 			return []fate.Reason{fate.Because(fate.WaitsForCommit, "node", c.name)}
 		}

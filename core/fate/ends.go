@@ -13,6 +13,7 @@ const (
 	WaitsToRead         Code = "waits-read"        // {node} {partition} {position} {hw}
 	WaitsToProcess      Code = "waits-process"     // {node}
 	WaitsForCommit      Code = "waits-commit"      // {node}
+	WaitsForSink        Code = "waits-sink"        // {node} {sink}
 	WaitsForAcks        Code = "waits-acks"        // {node}
 	WaitsForMetadata    Code = "waits-metadata"    // {node} {partition}
 	WaitsForFollower    Code = "waits-follower"    // {node} {partition} {follower}

@@ -38,6 +38,7 @@ var english = map[Code]string{
 	WaitsToJoin:         "{node} is joining group {group}",
 	WaitsToRead:         "{node} has read {partition} to offset {position}, not to its high watermark {hw}",
 	WaitsToProcess:      "{node} holds records it has not processed or committed yet",
+	WaitsForSink:        "{node} keeps writing to {sink}, which does not answer",
 	WaitsForCommit:      "{node} waits for the answer to an offset commit (with auto.commit.interval.ms: 0 one is always on the way)",
 	WaitsForAcks:        "{node} waits for answers to what it sent",
 	WaitsForMetadata:    "{node} has not heard the controller's latest decision about {partition}",

@@ -38,6 +38,7 @@ var chinese = map[Code]string{
 	WaitsToJoin:         "{node} 正在加入消费组 {group}",
 	WaitsToRead:         "{node} 在 {partition} 上读到位移 {position}，还没读到高水位 {hw}",
 	WaitsToProcess:      "{node} 还有尚未处理或提交的记录",
+	WaitsForSink:        "{node} 一直在向 {sink} 写入，而它没有应答",
 	WaitsForCommit:      "{node} 在等待位移提交的答复（auto.commit.interval.ms: 0 时总有一个提交在路上）",
 	WaitsForAcks:        "{node} 在等待已发送请求的答复",
 	WaitsForMetadata:    "{node} 还没收到控制器关于 {partition} 的最新决定",

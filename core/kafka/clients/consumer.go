@@ -59,6 +59,11 @@ type Consumer struct {
 	reqSeq       int64
 	lastAutoMs   int64
 	commits      map[int64]pendingCommit // commit request id -> what it commits
+	// resume: the coordinator was lost while the member was stable; if it is found on the
+	// same broker, the member goes on with its generation and assignment, and parked
+	// commits are sent again (ConsumerCoordinator.markCoordinatorUnknown keeps both).
+	resume bool
+	parked []pendingCommit
 }
 
 // Polled is a record returned by Poll, with its partition and application data.
@@ -152,6 +157,7 @@ func (c *Consumer) Reset() {
 	c.resetSeq = map[protocol.TP]int64{}
 	c.returned = nil
 	c.rejoinDue = false
+	c.resume, c.parked = false, nil
 }
 
 // Clone copies the client.
@@ -173,6 +179,7 @@ func (c *Consumer) Clone() *Consumer {
 	n.resetSeq = maps.Clone(c.resetSeq)
 	n.returned = slices.Clone(c.returned)
 	n.commits = maps.Clone(c.commits)
+	n.parked = slices.Clone(c.parked)
 	return &n
 }
 
@@ -197,7 +204,7 @@ func (c *Consumer) Buffered() int {
 }
 
 // PendingCommits counts commits sent and not yet answered.
-func (c *Consumer) PendingCommits() int { return len(c.commits) }
+func (c *Consumer) PendingCommits() int { return len(c.commits) + len(c.parked) }
 
 // AutoCommitIntervalMs is auto.commit.interval.ms.
 func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitIntervalMs }

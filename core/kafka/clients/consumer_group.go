@@ -21,15 +21,20 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 			c.findLater(env)
 			return nil
 		}
+		if c.resumeWith(env, r.Coordinator) {
+			return nil
+		}
 		c.coordinator = r.Coordinator
+		failed := c.failParked(protocol.ErrIllegalGeneration)
 		c.rejoin(env)
+		return failed
 	case protocol.JoinGroupResponse:
 		c.groupSeq++
 		if c.State != Joining {
 			return nil
 		}
 		if r.Err != "" {
-			c.findLater(env)
+			c.onGroupError(env, r.Err) // NOT_COORDINATOR: find it again, then join
 			return nil
 		}
 		c.generation = r.Generation
@@ -59,10 +64,14 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 			return []ConsumerEvent{{Kind: Rebalancing}}
 		}
 	case protocol.OffsetCommitResponse:
-		msgs := c.commits[r.ReqID].Msgs
+		pc := c.commits[r.ReqID]
+		msgs := pc.Msgs
 		delete(c.commits, r.ReqID)
 		if r.Err != "" {
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Msgs: msgs})
+			if evs, handled := c.retryCommit(env, pc, r.Err); handled {
+				return evs
+			}
 			if r.Err == protocol.ErrRequestTimedOut {
 				// ConsumerCoordinator.OffsetCommitResponseHandler: a commit the coordinator
 				// timed out marks the coordinator unknown, as COORDINATOR_NOT_AVAILABLE does.
@@ -159,6 +168,7 @@ func (c *Consumer) onGroupError(env *sim.Env, err string) {
 		}
 	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable:
 		if c.State != Finding {
+			c.resume = c.State == Stable
 			c.State = Finding
 			c.findLater(env)
 		}

@@ -13,9 +13,17 @@ import (
 // reports it instead of panicking.
 func (l *Log) Problems() []string {
 	var bad []string
+	start := min(l.checked, len(l.batches))
 	next := int64(0)
 	var lastEpoch int32 = -1
-	for _, b := range l.batches {
+	if start > 0 {
+		// The checked batches are contiguous with rising epochs: the last one says where
+		// the next must begin and the highest epoch so far.
+		prev := l.batches[start-1]
+		next, lastEpoch = prev.NextOffset(), prev.LeaderEpoch
+	}
+	for i, b := range l.batches[start:] {
+		found := len(bad)
 		if len(b.Records) == 0 {
 			bad = append(bad, fmt.Sprintf("an empty batch at offset %d", b.BaseOffset))
 			continue
@@ -34,6 +42,9 @@ func (l *Log) Problems() []string {
 		}
 		lastEpoch = max(lastEpoch, b.LeaderEpoch)
 		bad = append(bad, controlProblems(b)...)
+		if len(bad) == 0 && found == 0 && l.checked == start+i {
+			l.checked = start + i + 1
+		}
 	}
 	return bad
 }

@@ -1,0 +1,66 @@
+package clients
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// retryCommit handles a commit that failed because the coordinator is not there for now
+// (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, or REQUEST_TIMED_OUT from the coordinator)
+// while the member is stable, as commitSync does: the coordinator is marked unknown
+// (ConsumerCoordinator.OffsetCommitResponseHandler) and the commit is parked, to be sent
+// again once it is found, until default.api.timeout.ms has passed since the commit was
+// called; then it fails with TimeoutException (commitOffsetsSync). It reports false for
+// any other failure, which the caller handles.
+func (c *Consumer) retryCommit(env *sim.Env, pc pendingCommit, err string) ([]ConsumerEvent, bool) {
+	switch err {
+	case protocol.ErrCoordinatorNotAvailable, protocol.ErrNotCoordinator, protocol.ErrRequestTimedOut:
+	default:
+		return nil, false
+	}
+	if c.State != Stable {
+		return nil, false
+	}
+	timedOut := env.Now()-pc.SinceMs+c.cfg.RetryBackoffMs >= defaultAPITimeoutMs
+	if !timedOut {
+		c.parked = append(c.parked, pc)
+	}
+	c.onGroupError(env, protocol.ErrCoordinatorNotAvailable)
+	if timedOut {
+		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrTimeoutException, Msgs: pc.Msgs}}, true
+	}
+	return nil, true
+}
+
+// resumeWith ends a rediscovery: a member that lost its coordinator while stable, and
+// finds it on the same broker, goes on with its generation and assignment (a heartbeat
+// tells it if the group moved on meanwhile) and sends its parked commits again. A
+// coordinator on another broker does not know the member (this simulation keeps group
+// membership in the coordinator's memory, not in __consumer_offsets), so it rejoins.
+func (c *Consumer) resumeWith(env *sim.Env, coordinator string) bool {
+	resume := c.resume && coordinator == c.coordinator && c.generation > 0
+	c.resume = false
+	if !resume {
+		return false
+	}
+	c.State = Stable
+	parked := c.parked
+	c.parked = nil
+	for _, pc := range parked {
+		c.sendCommit(env, pc)
+	}
+	c.fetchAll(env)
+	return true
+}
+
+// failParked fails the parked commits as commitSync would with ILLEGAL_GENERATION: the
+// member rejoins, and the new generation's
+// commits start afresh.
+func (c *Consumer) failParked(err string) []ConsumerEvent {
+	var out []ConsumerEvent
+	for _, pc := range c.parked {
+		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: err, Msgs: pc.Msgs})
+	}
+	c.parked = nil
+	return out
+}
