@@ -45,6 +45,8 @@ var english = map[Code]string{
 	WaitsForFollower:    "{follower} still holds records of {partition} that its leader {node} does not",
 	WaitsForHW:          "the high watermark of {partition} on {node} can still move",
 	WaitsForRebalance:   "group {group} on {node} is rebalancing, or waits for a member's session to time out",
+	WaitsForFence:       "the controller waits for the session of {broker}, which is down, to expire",
+	WaitsToRegister:     "{broker} is registering with the controller, which still fences it",
 	WaitsForNode:        "{node} has not settled",
 	WaitsForWire:        "{count} messages are on the wire",
 	WaitsForScript:      "a scripted fault, narration step or start is still ahead",

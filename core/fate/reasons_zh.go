@@ -45,6 +45,8 @@ var chinese = map[Code]string{
 	WaitsForFollower:    "{follower} 仍持有 {partition} 中其 leader {node} 没有的记录",
 	WaitsForHW:          "{node} 上 {partition} 的高水位仍可能移动",
 	WaitsForRebalance:   "{node} 上的消费组 {group} 正在重新平衡，或在等待某个成员的会话超时",
+	WaitsForFence:       "控制器在等待已宕机的 {broker} 的会话过期",
+	WaitsToRegister:     "{broker} 正在向控制器注册，控制器仍隔离着它",
 	WaitsForNode:        "{node} 尚未稳定",
 	WaitsForWire:        "线路上还有 {count} 条消息",
 	WaitsForScript:      "前面还有脚本中的故障、旁白或节点启动",

@@ -1,10 +1,12 @@
 package scene
 
 import (
+	"strings"
 	"testing"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/sim"
+	"deliverylab/scenes"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -204,4 +206,18 @@ faults: [{at.ms: 50, crash: broker-1}, {at.ms: 5000, cut-oneway: [controller, br
 `)
 	assert.Equal(t, EndSettled, rep.EndNote)
 	assert.Equal(t, 10, rep.Messages["delivered"])
+}
+
+// The election's MetadataUpdate to the new leader is lost on a 20 ms cut, and later
+// pushes arrive: broker-2 must not skip the record it missed (a KRaft broker reads the
+// metadata log in order), so its heartbeat fetches it and it leads orders-0. Found by
+// the swarm (seed 12, schedule 181): before, broker-2 took the later pushes' offset as
+// its own, never learnt it led, and the run waited for ever.
+func TestABrokerDoesNotSkipAMetadataRecordItMissed(t *testing.T) {
+	data, err := scenes.Read("acks-1-lost")
+	require.NoError(t, err)
+	text := strings.Replace(string(data), "faults:\n", "faults:\n  - {when: {event: elected, node: controller}, cut: [controller, broker-2], for.ms: 20}\n", 1)
+	_, rep := runShape(t, text)
+	assert.Equal(t, EndSettled, rep.EndNote, rep.EndDetail)
+	assert.Equal(t, 9, rep.Messages["delivered"])
 }

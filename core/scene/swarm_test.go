@@ -3,8 +3,10 @@ package scene
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +17,16 @@ import (
 
 // swarmSeed is the swarm's root seed: schedule k draws its bytes from PCG(swarmSeed, k),
 // so any one of them reruns alone (TestSwarm logs the scene and k of every finding).
-const swarmSeed = 8
+// DELIVERYLAB_SWARM_SEED and DELIVERYLAB_SWARM_N explore further without changing the
+// test `make test` runs.
+var swarmSeed = envInt("DELIVERYLAB_SWARM_SEED", 8)
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
 
 // swarmSchedules is how many random schedules TestSwarm runs; -short, and the js/wasm
 // test run (under Node, many times slower; `make test-wasm`), run a handful.
@@ -23,12 +34,12 @@ func swarmSchedules() int {
 	if testing.Short() || runtime.GOOS == "js" {
 		return 8
 	}
-	return 300
+	return envInt("DELIVERYLAB_SWARM_N", 300)
 }
 
 // swarmSchedule draws schedule k's bytes.
 func swarmSchedule(k int) []byte {
-	rng := rand.New(rand.NewPCG(swarmSeed, uint64(k)))
+	rng := rand.New(rand.NewPCG(uint64(swarmSeed), uint64(k)))
 	b := make([]byte, 1+maxGenFaults*faultRecordBytes)
 	for i := range b {
 		b[i] = byte(rng.Uint32())

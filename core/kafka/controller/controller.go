@@ -159,7 +159,7 @@ func (c *Controller) onRegistration(env *sim.Env, from string, p protocol.Broker
 		s.RegisteredAt = c.metadataOffset
 	} // else the registration was resent after it was accepted: it changes nothing
 	s.LastHeartbeatMs = env.Now()
-	c.send(env, from, c.all())
+	c.send(env, from, 0, c.all())
 	env.Send(from, protocol.BrokerRegistrationResponse{})
 }
 
@@ -183,7 +183,7 @@ func (c *Controller) onHeartbeat(env *sim.Env, from string, hb protocol.BrokerHe
 		c.unfence(env, hb.Broker)
 	}
 	if hb.MetadataOffset < c.metadataOffset {
-		c.send(env, from, c.since(hb.MetadataOffset))
+		c.send(env, from, hb.MetadataOffset, c.since(hb.MetadataOffset))
 	}
 	env.Send(from, protocol.BrokerHeartbeatResponse{Fenced: s.Fenced})
 }
@@ -314,6 +314,7 @@ func (c *Controller) all() []protocol.PartitionState {
 // read them with their next heartbeat (onHeartbeat).
 func (c *Controller) publish(env *sim.Env, tps []protocol.TP, skip string) {
 	var states []protocol.PartitionState
+	from := c.metadataOffset
 	for _, tp := range tps {
 		c.metadataOffset++
 		c.changedAt[tp] = c.metadataOffset
@@ -321,13 +322,13 @@ func (c *Controller) publish(env *sim.Env, tps []protocol.TP, skip string) {
 	}
 	for _, b := range c.brokers {
 		if b != skip && !c.Fenced(b) {
-			c.send(env, b, states)
+			c.send(env, b, from, states)
 		}
 	}
 }
 
-func (c *Controller) send(env *sim.Env, to string, states []protocol.PartitionState) {
-	env.Send(to, protocol.MetadataUpdate{Partitions: states, Fenced: c.fenced(), Offset: c.metadataOffset})
+func (c *Controller) send(env *sim.Env, to string, from int64, states []protocol.PartitionState) {
+	env.Send(to, protocol.MetadataUpdate{Partitions: states, Fenced: c.fenced(), Offset: c.metadataOffset, From: from})
 }
 
 func (c *Controller) fenced() []string {

@@ -1,6 +1,10 @@
 package group
 
-import "deliverylab/core/sim"
+import (
+	"slices"
+
+	"deliverylab/core/sim"
+)
 
 // memberOf is a consumer application: the member id of its client's incarnation.
 type memberOf interface {
@@ -13,18 +17,35 @@ type memberOf interface {
 // member is up (its session will time out and its partitions move on, R20).
 func (c *Coordinator) Settled(v sim.View) bool {
 	for _, g := range c.groups {
-		var up, down bool
-		for id, m := range g.Members {
-			n, isUp := v.Node(m.ClientID)
-			if app, ok := n.(memberOf); isUp && ok && app.MemberID() == id {
-				up = true
-			} else {
-				down = true
-			}
-		}
-		if up && (g.State == PreparingRebalance || down) {
+		if !groupSettled(v, g) {
 			return false
 		}
 	}
 	return true
+}
+
+// Unsettled names the groups that can still move, sorted: what a run at its limit
+// waits for.
+func (c *Coordinator) Unsettled(v sim.View) []string {
+	var out []string
+	for name, g := range c.groups {
+		if !groupSettled(v, g) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func groupSettled(v sim.View, g *group) bool {
+	var up, down bool
+	for id, m := range g.Members {
+		n, isUp := v.Node(m.ClientID)
+		if app, ok := n.(memberOf); isUp && ok && app.MemberID() == id {
+			up = true
+		} else {
+			down = true
+		}
+	}
+	return !up || (g.State != PreparingRebalance && !down)
 }

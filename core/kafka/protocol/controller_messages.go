@@ -62,6 +62,11 @@ type MetadataUpdate struct {
 	Partitions []PartitionState
 	Fenced     []string // every broker fenced now (the broker registration records)
 	Offset     int64    // the metadata log's end once these records are read
+	// From is where these records begin: the log's end before them. A broker that has
+	// not read up to From missed records (a lost push) and must not skip them: it keeps
+	// its offset, and its next heartbeat fetches what it missed, as a KRaft broker reads
+	// the metadata log in order.
+	From int64
 }
 
 func (MetadataUpdate) Kind() string { return "MetadataUpdate" }

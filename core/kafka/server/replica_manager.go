@@ -113,7 +113,10 @@ func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 	switch p := m.Payload.(type) {
 	case protocol.MetadataUpdate:
 		if p.Offset >= rm.metadataOffset {
-			rm.metadataOffset, rm.fenced = p.Offset, slices.Clone(p.Fenced)
+			rm.fenced = slices.Clone(p.Fenced)
+			if p.From <= rm.metadataOffset {
+				rm.metadataOffset = p.Offset // read in order: nothing missed before these
+			}
 		}
 		rm.applyMetadata(env, h, p.Partitions)
 	case protocol.AlterPartitionResponse:

@@ -51,19 +51,29 @@ func (b *Broker) Settled(v sim.View) bool {
 }
 
 func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
+	code, _ := b.partitionWait(v, st)
+	return code == ""
+}
+
+// partitionWait says what a partition this broker leads still waits for ("" for
+// nothing), and which follower when it is one.
+func (b *Broker) partitionWait(v sim.View, st protocol.PartitionState) (fate.Code, string) {
 	seen, ok := b.replicas.meta[st.TP]
 	if !ok || seen.LeaderEpoch != st.LeaderEpoch || seen.PartitionEpoch != st.PartitionEpoch {
-		return false // it has not heard of the latest election or ISR change yet
+		return fate.WaitsForMetadata, "" // it has not heard of the latest election or ISR change yet
 	}
 	p := b.replicas.partitions[st.TP]
 	for _, f := range st.Replicas {
 		n, up := v.Node(f)
 		if fb, isBroker := n.(*Broker); isBroker && f != b.name && up && v.Reachable(f, b.name) && fb.diverges(st.TP, p) {
-			return false
+			return fate.WaitsForFollower, f
 		}
 	}
 	// With others in the ISR the HW still moves: they catch up or are shrunk out.
-	return p.HW >= p.LEO() || len(st.ISR) <= 1 || len(st.ISR) < b.cfg.EffectiveMinISR(len(st.Replicas))
+	if p.HW >= p.LEO() || len(st.ISR) <= 1 || len(st.ISR) < b.cfg.EffectiveMinISR(len(st.Replicas)) {
+		return "", ""
+	}
+	return fate.WaitsForHW, ""
 }
 
 // diverges reports whether this broker's replica has a record the leader's does not. It
