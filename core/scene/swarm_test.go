@@ -38,13 +38,43 @@ func swarmSchedules() int {
 }
 
 // swarmSchedule draws schedule k's bytes.
-func swarmSchedule(k int) []byte {
-	rng := rand.New(rand.NewPCG(uint64(swarmSeed), uint64(k)))
+func swarmSchedule(k int) []byte { return swarmScheduleOf(swarmSeed, k) }
+
+// swarmScheduleOf draws schedule k of the swarm with root seed seed.
+func swarmScheduleOf(seed, k int) []byte {
+	rng := rand.New(rand.NewPCG(uint64(seed), uint64(k)))
 	b := make([]byte, 1+maxGenFaults*faultRecordBytes)
 	for i := range b {
 		b[i] = byte(rng.Uint32())
 	}
 	return b
+}
+
+// swarmRegressions are schedules of other swarm seeds (DELIVERYLAB_SWARM_SEED) that
+// found a bug: each runs on every TestSwarmRegressions, whatever the seed.
+var swarmRegressions = []struct {
+	Seed, K int
+	Bug     string
+}{
+	{12, 181, "a broker took a later MetadataUpdate's offset after missing one, and never learnt it led"},
+	{13, 52, "a late answer to a commit the client had sent again was taken as the answer to an empty commit, and the coordinator appended an empty batch"},
+	{13, 677, "the same, on auto-commit-async-loses"},
+}
+
+func TestSwarmRegressions(t *testing.T) {
+	gs, err := shippedGenScenes()
+	require.NoError(t, err)
+	for _, r := range swarmRegressions {
+		g := gs[r.K%len(gs)]
+		fs := decodeSchedule(swarmScheduleOf(r.Seed, r.K))
+		text, err := g.withSchedule(fs)
+		require.NoError(t, err)
+		res, err := checkScheduleRun(fmt.Sprintf("%s+swarm-%d-%d.yaml", g.name, r.Seed, r.K), text, 0)
+		if err == nil {
+			err = swarmEnd(res, healed(fs) && !g.downForGood)
+		}
+		assert.NoError(t, err, "seed %d #%d (%s): %s\n%s", r.Seed, r.K, g.name, r.Bug, g.scheduleText(fs))
+	}
 }
 
 // timeLimitNeedsNote says whether a run that stops at the time limit (with a fault that

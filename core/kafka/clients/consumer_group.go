@@ -64,7 +64,10 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 			return []ConsumerEvent{{Kind: Rebalancing}}
 		}
 	case protocol.OffsetCommitResponse:
-		pc := c.commits[r.ReqID]
+		pc, waiting := c.commits[r.ReqID]
+		if !waiting {
+			return nil // a commit it gave up on or sent again: this answer is late
+		}
 		msgs := pc.Msgs
 		delete(c.commits, r.ReqID)
 		if r.Err != "" {

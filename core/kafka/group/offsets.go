@@ -20,6 +20,12 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 		env.Send(from, protocol.OffsetCommitResponse{ReqID: req.ReqID, Err: err})
 		return
 	}
+	if len(req.Offsets) == 0 {
+		// Nothing to store: answered at once, with nothing appended (storeOffsets with no
+		// offsets to write calls back without an append).
+		env.Send(from, protocol.OffsetCommitResponse{ReqID: req.ReqID})
+		return
+	}
 	records := make([]protocol.Record, len(req.Offsets))
 	for i, o := range req.Offsets {
 		records[i] = protocol.Record{Body: protocol.OffsetCommit{Group: req.Group, TP: o.TP, Offset: o.Offset}}
