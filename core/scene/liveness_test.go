@@ -121,9 +121,9 @@ func (b *bouncer) Fire(*sim.Env, sim.Payload)          {}
 func (b *bouncer) Crash()                              {}
 func (b *bouncer) Clone() sim.Node                     { c := *b; return &c }
 
-// Runs that never settled although every fault had healed.
-func TestACommitWhoseAnswerIsLostIsRetriedAndTheConsumerGoesOn(t *testing.T) {
-	_, rep := runShape(t, `
+// tenMessages is a cluster of three brokers, a producer of ten messages and consumer c1
+// of group g, for the consumer's config and the faults that follow it.
+const tenMessages = `
 title: {en: t, zh: t}
 cluster: {brokers: 3, topics: [{name: t, replication.factor: 3}]}
 apps:
@@ -133,7 +133,11 @@ apps:
   - consumer: c1
     group: g
     topics: [t]
-    config: {enable.auto.commit: false, auto.offset.reset: earliest}
+`
+
+// Runs that never settled although every fault had healed.
+func TestACommitWhoseAnswerIsLostIsRetriedAndTheConsumerGoesOn(t *testing.T) {
+	_, rep := runShape(t, tenMessages+`    config: {enable.auto.commit: false, auto.offset.reset: earliest}
     commit: after-processing
 faults:
   - {when: {event: offset-committed}, drop: response}
@@ -144,17 +148,7 @@ faults:
 }
 
 func TestALostListOffsetsRequestIsRetried(t *testing.T) {
-	_, rep := runShape(t, `
-title: {en: t, zh: t}
-cluster: {brokers: 3, topics: [{name: t, replication.factor: 3, leaders: [broker-1]}]}
-apps:
-  - producer: p1
-    config: {enable.idempotence: false}
-    send: {topic: t, count: 10, interval.ms: 500}
-  - consumer: c1
-    group: g
-    topics: [t]
-    config: {auto.offset.reset: latest}
+	_, rep := runShape(t, strings.Replace(tenMessages, "replication.factor: 3}", "replication.factor: 3, leaders: [broker-1]}", 1)+`    config: {auto.offset.reset: latest}
 faults:
   - {at.ms: 3150, cut-oneway: [c1, broker-1], for.ms: 10} # the ListOffsets request of c1
 `)
@@ -168,17 +162,7 @@ faults:
 }
 
 func TestASinkWriteLostOnACutIsWrittenAgain(t *testing.T) {
-	_, rep := runShape(t, `
-title: {en: t, zh: t}
-cluster: {brokers: 3, topics: [{name: t, replication.factor: 3}]}
-apps:
-  - producer: p1
-    config: {enable.idempotence: false}
-    send: {topic: t, count: 10, interval.ms: 500}
-  - consumer: c1
-    group: g
-    topics: [t]
-    config: {auto.offset.reset: earliest}
+	_, rep := runShape(t, tenMessages+`    config: {auto.offset.reset: earliest}
     sink: db
 sinks: [{name: db, kind: table}]
 faults:
