@@ -30,3 +30,19 @@ func TestLoadSourceRefusesAsTheCLIDoes(t *testing.T) {
 	_, err = LoadSource("editor.yaml", []byte(strings.Repeat("#", scene.MaxSceneBytes+1)))
 	assert.ErrorContains(t, err, "editor.yaml:1: the file is larger than 262144 bytes")
 }
+
+// A fault typed on the page is read as strictly as a scene file, and a long bad value
+// comes back short.
+func TestAnInjectedFaultIsReadStrictly(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	err = s.Inject(`{crash: broker-1, crash: broker-2}`)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "crash: key given twice")
+	err = s.Inject(`{crash: !!str broker-1}`)
+	require.Error(t, err)
+	err = s.Inject("{crash: " + strings.Repeat("x", 100000) + "}")
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 300)
+	assert.Empty(t, s.State().Faults, "nothing was injected")
+}

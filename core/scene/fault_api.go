@@ -12,12 +12,16 @@ import (
 // as {"crash": "broker-1"} or {"drop": "message", "id": 42}); it happens now, so it
 // takes neither at.ms nor when.
 func (s *Scene) ParseFault(text string) (sim.Fault, error) {
-	p := &parser{file: "fault"}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
-		return sim.Fault{}, fmt.Errorf("fault: expected a mapping such as {crash: broker-1}, got %q", text)
+	// The scene file's strict reading: one document, no tags, aliases or repeated keys,
+	// and errors that quote a short prefix of what was typed.
+	n, long, derr := decode("fault", []byte(text))
+	p := &parser{file: "fault", long: long}
+	switch {
+	case derr != nil && derr.Key != "":
+		return sim.Fault{}, fmt.Errorf("fault: %s: %s", derr.Key, derr.Msg)
+	case derr != nil || n.Kind != yaml.MappingNode:
+		return sim.Fault{}, fmt.Errorf("fault: expected a mapping such as {crash: broker-1}, got %q", cutRunes(text, quoteRunes))
 	}
-	n := doc.Content[0]
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i < len(n.Content); i += 2 {
 			if k := n.Content[i].Value; k == "at.ms" || k == "when" {
