@@ -55,6 +55,11 @@ func (t *Table[T]) NotYet(name, why string) *Table[T] {
 func (t *Table[T]) Set(c *T, key string, v Value) error {
 	set, ok := t.keys[key]
 	if !ok {
+		if near, ok := closest(key, t.Keys()); ok {
+			// The real clients and brokers only log a key they do not know
+			// (AbstractConfig.logUnused) and go on without it: a typo is silently inert.
+			return fmt.Errorf("unknown key; did you mean %s? A real %s client or broker only logs a warning for a key it does not know and goes on without it, so the setting would silently do nothing", near, t.system)
+		}
 		return fmt.Errorf("unknown key; expected one of: %s", strings.Join(t.Keys(), ", "))
 	}
 	return set(c, v)

@@ -53,9 +53,15 @@ func TestParseRejectsBadScenes(t *testing.T) {
 		},
 		{
 			name: "unknown Kafka property",
-			text: strings.Replace(parseGood, "acks: all,", "ack: all,", 1),
-			line: 8, key: "apps[0].config.ack",
+			text: strings.Replace(parseGood, "acks: all,", "colour: all,", 1),
+			line: 8, key: "apps[0].config.colour",
 			want: []string{"unknown key", "acks", "linger.ms"},
+		},
+		{
+			name: "misspelt Kafka property",
+			text: strings.Replace(parseGood, "acks: all,", "enabled.idempotence: false, acks: all,", 1),
+			line: 8, key: "apps[0].config.enabled.idempotence",
+			want: []string{"unknown key; did you mean enable.idempotence?", "only logs a warning for a key it does not know"},
 		},
 		{
 			name: "missing cluster",
