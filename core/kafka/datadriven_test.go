@@ -200,13 +200,13 @@ func (h *harness) start() {
 
 func (h *harness) addProducer(td *datadriven.TestData) error {
 	cfg := clients.DefaultProducerConfig()
-	cfg.EnableIdempotence = false // the idempotent producer is not modelled yet
+	cfg.EnableIdempotence = false // unless the test sets enable.idempotence=true
 	for _, a := range td.CmdArgs[1:] {
 		if err := clients.ProducerKeys.Set(&cfg, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
 			return fmt.Errorf("%s: %w", a.Key, err)
 		}
 	}
-	if err := cfg.Resolve(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return err
 	}
 	name := h.arg(td, 0)
