@@ -374,7 +374,7 @@ type producerApp struct {
 }
 
 func (p *producerApp) Name() string                        { return p.name }
-func (p *producerApp) Start(*sim.Env)                      {}
+func (p *producerApp) Start(env *sim.Env)                  { p.client.Start(env) }
 func (p *producerApp) Crash()                              { p.client.Reset() }
 func (p *producerApp) Clone() sim.Node                     { c := *p; c.client = p.client.Clone(); return &c }
 func (p *producerApp) Receive(env *sim.Env, m sim.Message) { p.report(env, p.client.Receive(env, m)) }

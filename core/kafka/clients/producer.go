@@ -125,6 +125,15 @@ func (p *Producer) Clone() *Producer {
 	return &c
 }
 
+// Start is the producer's start: an idempotent producer asks for its producer id at
+// once, as the Sender thread's first runOnce does, before any record is sent. (A
+// producer not started asks at its first send.)
+func (p *Producer) Start(env *sim.Env) {
+	if p.idem != nil && p.idem.Init == initNone {
+		p.sendInitProducerId(env)
+	}
+}
+
 // Idle reports whether nothing is buffered, blocked or in flight.
 func (p *Producer) Idle() bool {
 	return len(p.inflight) == 0 && len(p.waiting) == 0 && p.blocked == nil && len(p.queueTPs()) == 0

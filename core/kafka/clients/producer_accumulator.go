@@ -25,6 +25,9 @@ type batch struct {
 	PID     int64
 	Epoch   int16
 	BaseSeq int32
+	// SeqReset: an epoch bump renumbered the batch after it was first sent
+	// (ProducerBatch.sequenceHasBeenReset)
+	SeqReset bool
 }
 
 func (b *batch) msgs() []string { return protocol.NewBatch(b.Records).Msgs() }

@@ -151,7 +151,7 @@ func (s *idempotence) bump(p *Producer) {
 		st := s.part(tp)
 		seq := int32(0)
 		for _, b := range p.tracked(tp) {
-			b.PID, b.Epoch, b.BaseSeq = s.PID, s.Epoch, seq
+			b.PID, b.Epoch, b.BaseSeq, b.SeqReset = s.PID, s.Epoch, seq, true
 			seq += int32(len(b.Records))
 		}
 		*st = seqState{PID: s.PID, Epoch: s.Epoch, NextSeq: seq, LastAcked: -1}
@@ -258,7 +258,9 @@ func (p *Producer) canRetryIdempotent(b *batch, err string) bool {
 	}
 	unresolvedNext, unresolved := s.Unresolved[b.TP]
 	isNext := b.BaseSeq-st.LastAcked == 1
-	if !unresolved && !isNext {
+	if !unresolved && (b.SeqReset || !isNext) {
+		// A batch renumbered by an epoch bump while it was on the wire comes back
+		// refused: it is retried with its new sequence (sequenceHasBeenReset).
 		return true
 	}
 	if !unresolved || unresolvedNext == b.BaseSeq {
