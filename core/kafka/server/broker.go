@@ -8,7 +8,9 @@
 // Where the rules live: partition_hw.go (the high watermark advances), partition_isr.go
 // (ISR shrink and expand), produce.go (acks and min.insync.replicas), fetch.go (what a
 // fetch may read, KIP-320 divergence), fetcher.go (the follower's side), isr.go
-// (AlterPartition), purgatory.go (requests that wait).
+// (AlterPartition), purgatory.go (requests that wait), producer_state.go (the leader's
+// answer to an idempotent batch; the state itself lives with the log, in package
+// storage), producer_ids.go (InitProducerId and the blocks of producer ids).
 package server
 
 import (

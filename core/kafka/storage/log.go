@@ -1,6 +1,7 @@
 // Package storage is a broker's durable state of one partition replica, as Kafka's
-// storage module keeps it: the log of record batches (UnifiedLog) and the leader-epoch
-// cache (LeaderEpochFileCache) that KIP-101 truncation reads.
+// storage module keeps it: the log of record batches (UnifiedLog), the leader-epoch
+// cache (LeaderEpochFileCache) that KIP-101 truncation reads, and the idempotent
+// producers' state derived from the batches (ProducerStateManager, producer_state.go).
 package storage
 
 import (
