@@ -33,12 +33,18 @@ import (
 //	producer NAME [producer config key=value ...]      a producer client, booting now
 //	consumer NAME group=G topics=(T,...) [consumer config key=value ...]
 //	send NAME [n=N] [topic=T] [key=K]                  hand N records to a producer now
+//	raw NAME                                           a bare client that sends what it is
+//	                                                   told and prints what comes back
+//	forge NAME to=BROKER tp=TP pid=N epoch=N seq=N     the raw client sends a Produce of n
+//	  [n=N] [acks=all|1]                               records with that producer identity
+//	init-pid NAME to=BROKER                            the raw client sends InitProducerId
 //	commit NAME                                        a consumer commits its positions
 //	run ms=N [nowire]                                  run N ms of virtual time (nowire:
 //	                                                   leave out sends and receipts)
 //	crash NODE | restart NODE | cut A B | heal A B     faults, now, or with
 //	  [when=EVENT] [message=MSG]                       at the first such protocol point
-//	log TP                                             every replica of a partition
+//	log TP                                             every replica of a partition, and
+//	                                                   its producer state
 //	state TP                                           the controller's record of it
 //	committed GROUP TP                                 the group's committed offset
 //	coordinator GROUP                                  the group's __consumer_offsets
@@ -93,7 +99,13 @@ func (h *harness) run(td *datadriven.TestData) error {
 		return h.addProducer(td)
 	case "consumer":
 		return h.addConsumer(td)
-	case "send", "commit":
+	case "raw":
+		name := h.arg(td, 0)
+		r := &rawApp{name: name}
+		h.apps[name] = r
+		h.w.Add(r, h.w.NowMs())
+		h.step(h.w.NowMs())
+	case "send", "commit", "forge", "init-pid":
 		return h.act(td)
 	case "run":
 		return h.advance(td)
@@ -188,13 +200,13 @@ func (h *harness) start() {
 
 func (h *harness) addProducer(td *datadriven.TestData) error {
 	cfg := clients.DefaultProducerConfig()
-	cfg.EnableIdempotence = false // the idempotent producer is not modelled yet
+	cfg.EnableIdempotence = false // unless the test sets enable.idempotence=true
 	for _, a := range td.CmdArgs[1:] {
 		if err := clients.ProducerKeys.Set(&cfg, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
 			return fmt.Errorf("%s: %w", a.Key, err)
 		}
 	}
-	if err := cfg.Resolve(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return err
 	}
 	name := h.arg(td, 0)
@@ -330,7 +342,19 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 			for _, r := range batch.Records {
 				bodies = append(bodies, r.Body.Describe())
 			}
-			fmt.Fprintf(b, "  %d..%d e%d %s\n", batch.BaseOffset, batch.LastOffset(), batch.LeaderEpoch, strings.Join(bodies, " "))
+			pid := ""
+			if batch.HasProducerID() {
+				pid = fmt.Sprintf(" pid=%d e%d seq=%d..%d", batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence, batch.LastSequence())
+			}
+			fmt.Fprintf(b, "  %d..%d e%d %s%s\n", batch.BaseOffset, batch.LastOffset(), batch.LeaderEpoch, strings.Join(bodies, " "), pid)
+		}
+		for _, id := range p.Log.ProducerIDs() {
+			e, _ := p.Log.Producer(id)
+			var cached []string
+			for _, m := range e.Batches {
+				cached = append(cached, fmt.Sprintf("%d..%d@%d", m.FirstSeq, m.LastSeq, m.FirstOffset))
+			}
+			fmt.Fprintf(b, "  producer pid=%d epoch=%d last five: %s\n", id, e.Epoch, strings.Join(cached, " "))
 		}
 	}
 }
@@ -350,7 +374,7 @@ type producerApp struct {
 }
 
 func (p *producerApp) Name() string                        { return p.name }
-func (p *producerApp) Start(*sim.Env)                      {}
+func (p *producerApp) Start(env *sim.Env)                  { p.client.Start(env) }
 func (p *producerApp) Crash()                              { p.client.Reset() }
 func (p *producerApp) Clone() sim.Node                     { c := *p; c.client = p.client.Clone(); return &c }
 func (p *producerApp) Receive(env *sim.Env, m sim.Message) { p.report(env, p.client.Receive(env, m)) }
@@ -429,4 +453,52 @@ func (c *consumerApp) handle(env *sim.Env, evs []clients.ConsumerEvent) {
 			env.Note("stopped " + e.Err)
 		}
 	}
+}
+
+// rawApp sends hand-made requests, as a client with any producer identity would, so that
+// a test can put the broker's producer state rules to work one by one.
+type rawApp struct {
+	name string
+	seq  int64 // request ids
+	sent int   // records sent, for their identities
+}
+
+func (r *rawApp) Name() string                  { return r.name }
+func (r *rawApp) Start(*sim.Env)                {}
+func (r *rawApp) Crash()                        {}
+func (r *rawApp) Clone() sim.Node               { c := *r; return &c }
+func (r *rawApp) Receive(*sim.Env, sim.Message) {}
+func (r *rawApp) Fire(*sim.Env, sim.Payload)    {}
+
+func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error {
+	var to string
+	td.ScanArgs(t, "to", &to)
+	r.seq++
+	if td.Cmd == "init-pid" {
+		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
+		return nil
+	}
+	var tp, acks string
+	var pid int64
+	var epoch, seq, n = 0, 0, 1
+	td.ScanArgs(t, "tp", &tp)
+	td.ScanArgs(t, "pid", &pid)
+	td.ScanArgs(t, "epoch", &epoch)
+	td.ScanArgs(t, "seq", &seq)
+	td.MaybeScanArgs(t, "n", &n)
+	td.MaybeScanArgs(t, "acks", &acks)
+	var records []protocol.Record
+	for range n {
+		r.sent++
+		records = append(records, protocol.DataRecord(fmt.Sprintf("%s#%d", r.name, r.sent), "", strconv.Itoa(r.sent)))
+	}
+	b := protocol.NewBatch(records)
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = pid, int16(epoch), int32(seq)
+	a := protocol.AcksAll
+	if acks == "1" {
+		a = protocol.AcksLeader
+	}
+	env.Send(to, protocol.ProduceRequest{ReqID: r.seq, Acks: a, TimeoutMs: 30000,
+		Partitions: []protocol.ProducePartition{{TP: parseTP(tp), Batch: b}}})
+	return nil
 }

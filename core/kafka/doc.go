@@ -4,12 +4,14 @@
 //
 //	protocol/    what every role shares: topic partitions, record batches, the requests
 //	             and responses on the wire, error names, the protocol points (events)
-//	storage/     a replica's durable log and its leader-epoch cache (UnifiedLog)
+//	storage/     a replica's durable log, its leader-epoch cache (UnifiedLog) and its
+//	             producer state (ProducerStateManager)
 //	server/      the broker: replica manager, Partition (high watermark, ISR), the
-//	             purgatory of waiting requests, follower fetching
+//	             purgatory of waiting requests, follower fetching, producer ids
 //	group/       the group coordinator: membership, rebalances, committed offsets
-//	controller/  the KRaft controller: broker sessions, fencing, elections, ISR changes
-//	clients/     the producer and consumer clients
+//	controller/  the KRaft controller: broker sessions, fencing, elections, ISR changes,
+//	             producer id blocks
+//	clients/     the producer (idempotent or not) and consumer clients
 //
 // This package builds a cluster from a scene's description (cluster.go). Every node is
 // a sim.Node: a state machine with durable and volatile state. ../../shared/FIDELITY.md

@@ -36,6 +36,7 @@ type Producer struct {
 	batchSeq int64
 	rr       int64 // round-robin position for unkeyed sends
 	conns    connections
+	idem     *idempotence // nil unless enable.idempotence
 }
 
 // Completion tells the application how a message's send ended.
@@ -78,6 +79,12 @@ func (p *Producer) Reset() {
 	p.waiting = nil
 	p.blocked = nil
 	p.conns = connections{}
+	p.idem = nil
+	if p.cfg.EnableIdempotence {
+		// A new process gets a new producer id: what it sends again is not
+		// recognised as a retry (R12).
+		p.idem = newIdempotence()
+	}
 }
 
 // Clone copies the client.
@@ -114,7 +121,17 @@ func (p *Producer) Clone() *Producer {
 		c.blocked = &b
 	}
 	c.conns = maps.Clone(p.conns)
+	c.idem = p.idem.clone()
 	return &c
+}
+
+// Start is the producer's start: an idempotent producer asks for its producer id at
+// once, as the Sender thread's first runOnce does, before any record is sent. (A
+// producer not started asks at its first send.)
+func (p *Producer) Start(env *sim.Env) {
+	if p.idem != nil && p.idem.Init == initNone {
+		p.sendInitProducerId(env)
+	}
 }
 
 // Idle reports whether nothing is buffered, blocked or in flight.
@@ -136,6 +153,9 @@ func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completio
 
 // Receive handles responses; it returns the sends that ended.
 func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
+	if done, ok := p.onIdempotenceMessage(env, m); ok {
+		return done
+	}
 	switch r := m.Payload.(type) {
 	case protocol.MetadataResponse:
 		p.md.onResponse(env, r)
@@ -155,6 +175,7 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 			b := f.Batches[i]
 			b.InFlight = false
 			if part.Err == "" {
+				p.acked(b)
 				p.remove(b)
 				done = append(done, Completion{Msgs: b.msgs(), TP: part.TP, Offset: part.BaseOffset})
 				continue
@@ -196,6 +217,9 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 
 // Fire handles the client's timers; it returns the sends that ended.
 func (p *Producer) Fire(env *sim.Env, t sim.Payload) []Completion {
+	if done, ok := p.fireIdempotence(env, t); ok {
+		return done
+	}
 	switch t := t.(type) {
 	case metadataTimeout, metadataRetry:
 		p.md.onTimer(env, t, p.cfg.RequestTimeoutMs)

@@ -20,6 +20,14 @@ type batch struct {
 	Attempts  int64
 	InFlight  bool
 	Bytes     int64 // taken from buffer.memory until the batch is done
+	// the idempotent producer's identity of the batch, set when it is first drained
+	HasSeq  bool
+	PID     int64
+	Epoch   int16
+	BaseSeq int32
+	// SeqReset: an epoch bump renumbered the batch after it was first sent
+	// (ProducerBatch.sequenceHasBeenReset)
+	SeqReset bool
 }
 
 func (b *batch) msgs() []string { return protocol.NewBatch(b.Records).Msgs() }
@@ -155,6 +163,8 @@ func (p *Producer) sendable(env *sim.Env, tp protocol.TP) *batch {
 	}
 	switch {
 	case first == nil, inflight && p.cfg.MaxInFlight == 1:
+		return nil
+	case p.idem != nil && p.stopDrain(first):
 		return nil
 	case first.Attempts > 0:
 		if first.ReadyAtMs > env.Now() {

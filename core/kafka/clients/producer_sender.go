@@ -38,6 +38,9 @@ func (p *Producer) inflightTo(broker string) int {
 func (p *Producer) drain(env *sim.Env) []Completion {
 	p.unblock(env)
 	var done []Completion
+	if p.idem != nil && !p.prepareIdempotent(env) {
+		return nil // no producer id yet: nothing goes out
+	}
 	for {
 		byLeader := map[string][]*batch{}
 		needMeta := false
@@ -76,7 +79,12 @@ func (p *Producer) sendRequest(env *sim.Env, leader string, batches []*batch) []
 	req := protocol.ProduceRequest{ReqID: p.reqSeq, Acks: p.cfg.Acks, TimeoutMs: p.cfg.RequestTimeoutMs}
 	for _, b := range batches {
 		b.Attempts++
-		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: protocol.NewBatch(b.Records)})
+		rb := protocol.NewBatch(b.Records)
+		if p.idem != nil {
+			p.assignSequence(b)
+			rb.ProducerID, rb.ProducerEpoch, rb.BaseSequence = b.PID, b.Epoch, b.BaseSeq
+		}
+		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: rb})
 	}
 	env.Send(leader, req)
 	if p.cfg.Acks == protocol.AcksNone {
@@ -124,13 +132,26 @@ func (p *Producer) failed(env *sim.Env, b *batch, err string) []Completion {
 		p.md.forget(b.TP)
 	}
 	expired := env.Now()-b.CreatedMs >= p.cfg.DeliveryTimeoutMs
-	if protocol.Retriable(err) && b.Attempts <= p.cfg.Retries && !expired {
+	retriable := protocol.Retriable(err)
+	if p.idem != nil && b.HasSeq && b.Attempts <= p.cfg.Retries && !expired {
+		retriable = p.canRetryIdempotent(b, err)
+	}
+	if retriable && b.Attempts <= p.cfg.Retries && !expired {
 		wait := backoffMs(env, p.cfg.RetryBackoffMs, p.cfg.RetryBackoffMaxMs, int(b.Attempts))
 		b.ReadyAtMs = env.Now() + wait
 		env.After(wait, drainTick{})
 		q := slices.DeleteFunc(slices.Clone(p.queues[b.TP]), func(x *batch) bool { return x == b })
+		if p.idem != nil && b.HasSeq {
+			// The idempotent producer keeps the queue in sequence order
+			// (RecordAccumulator.insertInSequenceOrder).
+			p.queues[b.TP] = reenqueueInSequenceOrder(q, b)
+			return nil
+		}
 		p.queues[b.TP] = append([]*batch{b}, q...)
 		return nil
+	}
+	if p.idem != nil {
+		p.failedIdempotent(b, err, b.Attempts <= p.cfg.Retries)
 	}
 	p.remove(b)
 	if expired {
@@ -181,6 +202,7 @@ func (p *Producer) expire(env *sim.Env, id int64) []Completion {
 					delete(p.inflight, rid)
 				}
 			}
+			p.expiredIdempotent(b)
 			p.remove(b)
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException, Partition: tp.String(), Msgs: b.msgs()})
 			return append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}}, p.drain(env)...)

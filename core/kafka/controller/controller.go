@@ -34,6 +34,9 @@ type Controller struct {
 	// partition states only).
 	metadataOffset int64
 	changedAt      map[protocol.TP]int64 // the metadata offset of each partition's last change
+	// nextProducerID is the first producer id not yet handed to a broker (the
+	// ProducerIdsRecord of the metadata log).
+	nextProducerID int64
 }
 
 // brokerSession is a broker's registration and its session (BrokerHeartbeatManager).
@@ -123,6 +126,8 @@ func (c *Controller) Receive(env *sim.Env, m sim.Message) {
 		c.onHeartbeat(env, m.From, p)
 	case protocol.AlterPartition:
 		c.onAlterPartition(env, m.From, p)
+	case protocol.AllocateProducerIdsRequest:
+		c.onAllocateProducerIds(env, m.From, p)
 	}
 }
 
@@ -344,4 +349,18 @@ func (c *Controller) fenced() []string {
 // Show implements show.Shower.
 func (c *Controller) Show(sim.View) show.Node {
 	return show.Node{Kind: show.Controller, Detail: "KRaft quorum"}
+}
+
+// onAllocateProducerIds hands a registered broker the next block of producer ids, in
+// order of asking, so that no id goes to two producers
+// (ProducerIdControlManager.generateNextProducerId; a request from a past incarnation
+// is refused, as a stale broker epoch is).
+func (c *Controller) onAllocateProducerIds(env *sim.Env, from string, p protocol.AllocateProducerIdsRequest) {
+	if s := c.sessions[p.Broker]; s == nil || s.Incarnation != p.Incarnation {
+		env.Send(from, protocol.AllocateProducerIdsResponse{Err: protocol.ErrStaleBrokerEpoch})
+		return
+	}
+	start := c.nextProducerID
+	c.nextProducerID += protocol.ProducerIDBlockSize
+	env.Send(from, protocol.AllocateProducerIdsResponse{Start: start, Len: protocol.ProducerIDBlockSize})
 }

@@ -23,6 +23,10 @@ const (
 	ErrIneligibleReplica            = "INELIGIBLE_REPLICA"
 	ErrSinkUnavailable              = "SINK_UNAVAILABLE" // a write reached a sink that is down
 	ErrSinkTimeout                  = "SINK_TIMEOUT"     // a write got no answer from the sink in time
+	ErrOutOfOrderSequenceNumber     = "OUT_OF_ORDER_SEQUENCE_NUMBER"
+	ErrInvalidProducerEpoch         = "INVALID_PRODUCER_EPOCH"
+	ErrCoordinatorLoadInProgress    = "COORDINATOR_LOAD_IN_PROGRESS"
+	ErrStaleBrokerEpoch             = "STALE_BROKER_EPOCH"
 )
 
 // ErrorNames lists every error a run can report, for checking expect.errors.
@@ -30,7 +34,8 @@ func ErrorNames() []string {
 	return []string{ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend, ErrRequestTimedOut,
 		ErrUnknownTopicOrPartition, ErrCoordinatorNotAvailable, ErrNotCoordinator, ErrRebalanceInProgress,
 		ErrIllegalGeneration, ErrUnknownMemberID, ErrOffsetOutOfRange, ErrNetworkException, ErrTimeoutException,
-		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout}
+		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout,
+		ErrOutOfOrderSequenceNumber, ErrInvalidProducerEpoch, ErrCoordinatorLoadInProgress}
 }
 
 // Retriable reports whether a producer retries after this error.

@@ -51,7 +51,7 @@ func (ProduceRequest) Kind() string { return "Produce" }
 func (m ProduceRequest) Describe() string {
 	parts := make([]string, len(m.Partitions))
 	for i, p := range m.Partitions {
-		parts[i] = fmt.Sprintf("%s [%s]", p.TP, rangeText([]RecordBatch{p.Batch}))
+		parts[i] = fmt.Sprintf("%s [%s]%s", p.TP, rangeText([]RecordBatch{p.Batch}), producerText(p.Batch))
 	}
 	return fmt.Sprintf("Produce req=%d %s acks=%s", m.ReqID, strings.Join(parts, " "), m.Acks)
 }

@@ -8,7 +8,9 @@
 // Where the rules live: partition_hw.go (the high watermark advances), partition_isr.go
 // (ISR shrink and expand), produce.go (acks and min.insync.replicas), fetch.go (what a
 // fetch may read, KIP-320 divergence), fetcher.go (the follower's side), isr.go
-// (AlterPartition), purgatory.go (requests that wait).
+// (AlterPartition), purgatory.go (requests that wait), producer_state.go (the leader's
+// answer to an idempotent batch; the state itself lives with the log, in package
+// storage), producer_ids.go (InitProducerId and the blocks of producer ids).
 package server
 
 import (
@@ -31,8 +33,9 @@ type Broker struct {
 	registered    bool
 	registrations int
 
-	replicas ReplicaManager
-	groups   group.Coordinator
+	replicas    ReplicaManager
+	groups      group.Coordinator
+	producerIDs producerIDManager // volatile
 }
 
 // NewBroker makes a broker with empty logs.
@@ -60,6 +63,7 @@ func (b *Broker) Start(env *sim.Env) {
 	b.incarnation++
 	b.registered, b.registrations = false, 0
 	b.groups.Reset()
+	b.producerIDs.reset()
 	b.register(env)
 	env.After(b.cfg.BrokerHeartbeatIntervalMs, heartbeatTick{})
 	b.replicas.start(env)
@@ -93,6 +97,7 @@ func (b *Broker) Crash() {
 	b.registered = false
 	b.replicas.crash()
 	b.groups.Reset()
+	b.producerIDs.reset()
 }
 
 // Clone implements sim.Node.
@@ -100,6 +105,7 @@ func (b *Broker) Clone() sim.Node {
 	c := *b
 	c.replicas = b.replicas.clone()
 	c.groups = b.groups.Clone()
+	c.producerIDs = b.producerIDs.clone()
 	return &c
 }
 
@@ -109,9 +115,21 @@ func (b *Broker) Receive(env *sim.Env, m sim.Message) {
 		env.Send(m.From, protocol.ApiVersionsResponse{})
 		return
 	}
-	if resp, ok := m.Payload.(protocol.BrokerRegistrationResponse); ok {
-		b.onRegistrationResponse(env, resp)
+	switch p := m.Payload.(type) {
+	case protocol.BrokerRegistrationResponse:
+		b.onRegistrationResponse(env, p)
 		return
+	case protocol.InitProducerIdRequest:
+		b.handleInitProducerId(env, m.From, p)
+		return
+	case protocol.AllocateProducerIdsResponse:
+		b.producerIDs.onResponse(p)
+		return
+	case sim.Refused:
+		if _, ok := p.Orig.(protocol.AllocateProducerIdsRequest); ok {
+			b.producerIDs.asking = false
+			return
+		}
 	}
 	if b.replicas.handle(env, b, m) {
 		return

@@ -179,8 +179,10 @@ func (p *Partition) divergenceTruncation(leaderEpoch int32, leaderEnd int64) (in
 	}
 }
 
-// crash drops what the broker held in memory.
+// crash drops what the broker held in memory; the producer state is rebuilt from the
+// log, as a restarted broker loads it (UnifiedLog.loadProducerState).
 func (p *Partition) crash() {
+	p.Log.RecoverProducerState()
 	p.truncated = nil
 	p.state = protocol.PartitionState{}
 	p.leader = nil

@@ -21,6 +21,14 @@ func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req 
 		case req.Acks == protocol.AcksAll && len(p.state.ISR) < rm.minISR(p):
 			part.Err = protocol.ErrNotEnoughReplicas
 		default:
+			chk := p.Log.CheckProducer(pd.Batch)
+			if chk.Err != "" || chk.Duplicate {
+				part = rm.producerDecision(env, pd, part, chk)
+				if chk.Duplicate {
+					appended = append(appended, p)
+				}
+				break
+			}
 			stored := p.appendAsLeader(pd.Batch)
 			part.BaseOffset, part.LastOffset = stored.BaseOffset, stored.LastOffset()
 			env.Observe(sim.Observation{Event: protocol.Appended, Partition: pd.TP.String(), Offset: stored.BaseOffset, Msgs: part.Msgs})

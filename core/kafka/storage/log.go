@@ -1,6 +1,7 @@
 // Package storage is a broker's durable state of one partition replica, as Kafka's
-// storage module keeps it: the log of record batches (UnifiedLog) and the leader-epoch
-// cache (LeaderEpochFileCache) that KIP-101 truncation reads.
+// storage module keeps it: the log of record batches (UnifiedLog), the leader-epoch
+// cache (LeaderEpochFileCache) that KIP-101 truncation reads, and the idempotent
+// producers' state derived from the batches (ProducerStateManager, producer_state.go).
 package storage
 
 import (
@@ -29,6 +30,8 @@ type Log struct {
 	// it). Tests check invariants at every instant; a whole walk would make a long run
 	// quadratic.
 	checked int
+	// producers is the producer state (producer_state.go), derived from the batches.
+	producers map[int64]*ProducerStateEntry
 }
 
 // EpochEntry says that leader epoch Epoch began at StartOffset (KIP-101).
@@ -86,6 +89,7 @@ func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 	}
 	l.addRun(b)
 	l.batches = append(l.batches, b)
+	l.updateProducer(b)
 	return b
 }
 
@@ -150,6 +154,9 @@ func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
 	if l.irregular {
 		l.recheck() // rare: only a log with a batch Problems reports
 	}
+	if l.producers != nil {
+		l.rebuildProducerState()
+	}
 	return removed
 }
 
@@ -200,5 +207,5 @@ func (l *Log) EpochStart(epoch int32) int64 {
 // shares their records.
 func (l *Log) Clone() Log {
 	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
-		checked: l.checked}
+		checked: l.checked, producers: cloneProducers(l.producers)}
 }

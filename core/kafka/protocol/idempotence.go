@@ -1,0 +1,88 @@
+package protocol
+
+import "fmt"
+
+// The idempotent producer's messages: InitProducerId (client to any broker) and
+// AllocateProducerIds (broker to controller, KIP-730), and a batch's sequence range.
+
+// InitProducerIdRequest asks a broker for a producer id and epoch. Without a
+// transactional id any broker answers it from its block of ids
+// (TransactionCoordinator.handleInitProducerId with a null transactional id).
+type InitProducerIdRequest struct {
+	request
+	ReqID int64
+}
+
+func (InitProducerIdRequest) Kind() string { return "InitProducerId" }
+func (m InitProducerIdRequest) Describe() string {
+	return fmt.Sprintf("InitProducerId req=%d", m.ReqID)
+}
+
+// InitProducerIdResponse gives a new producer id at epoch 0, or an error
+// (COORDINATOR_LOAD_IN_PROGRESS while the broker waits for a block of ids).
+type InitProducerIdResponse struct {
+	ReqID         int64
+	Err           string
+	ProducerID    int64
+	ProducerEpoch int16
+}
+
+func (InitProducerIdResponse) Kind() string { return "InitProducerIdResponse" }
+func (m InitProducerIdResponse) Describe() string {
+	if m.Err != "" {
+		return fmt.Sprintf("InitProducerIdResponse req=%d %s", m.ReqID, m.Err)
+	}
+	return fmt.Sprintf("InitProducerIdResponse req=%d pid=%d epoch=%d", m.ReqID, m.ProducerID, m.ProducerEpoch)
+}
+
+// AllocateProducerIdsRequest asks the controller for a block of producer ids (KIP-730).
+type AllocateProducerIdsRequest struct {
+	request
+	Broker      string
+	Incarnation int64
+}
+
+func (AllocateProducerIdsRequest) Kind() string { return "AllocateProducerIds" }
+func (m AllocateProducerIdsRequest) Describe() string {
+	return "AllocateProducerIds " + m.Broker
+}
+
+// AllocateProducerIdsResponse hands a broker the ids Start .. Start+Len-1, which no
+// other broker gets (ProducerIdControlManager.generateNextProducerId).
+type AllocateProducerIdsResponse struct {
+	Err   string
+	Start int64
+	Len   int64
+}
+
+func (AllocateProducerIdsResponse) Kind() string { return "AllocateProducerIdsResponse" }
+func (m AllocateProducerIdsResponse) Describe() string {
+	if m.Err != "" {
+		return "AllocateProducerIdsResponse " + m.Err
+	}
+	return fmt.Sprintf("AllocateProducerIdsResponse ids=%d..%d", m.Start, m.Start+m.Len-1)
+}
+
+// ProducerIDBlockSize is how many ids the controller hands a broker at a time
+// (ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE).
+const ProducerIDBlockSize = 1000
+
+// HasProducerID reports whether the batch comes from an idempotent producer.
+func (b RecordBatch) HasProducerID() bool { return b.ProducerID != NoProducerID }
+
+// LastSequence is the sequence of the batch's last record (RecordBatch.lastSequence:
+// a sequence wraps from 2147483647 to 0).
+func (b RecordBatch) LastSequence() int32 {
+	if b.BaseSequence == NoSequence {
+		return NoSequence
+	}
+	return int32((int64(b.BaseSequence) + int64(len(b.Records)) - 1) % (1 << 31))
+}
+
+// producerText is " pid=7 e0 seq=0..4" for an idempotent batch, "" otherwise.
+func producerText(b RecordBatch) string {
+	if !b.HasProducerID() {
+		return ""
+	}
+	return fmt.Sprintf(" pid=%d e%d seq=%d..%d", b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.LastSequence())
+}
