@@ -16,7 +16,7 @@ import (
 var replicationAndProducerScenes = []string{
 	"acks-all-isr-of-one", "producer-default-acks", "reordered-key", "producer-blocked",
 	"zombie-leader-rejoins", "kip-101-leader-epochs", "kip-101-truncate-to-hw", "coordinator-follows-group-id",
-	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable",
+	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -23,6 +23,7 @@ var lessons = []string{
 	"producer-default-acks",
 	"not-enough-replicas",
 	"retry-duplicate",
+	"idempotent-retry",
 	"reordered-key",
 	"producer-blocked",
 	"zombie-leader-rejoins",

@@ -82,6 +82,7 @@ func (p *Producer) Start(env *sim.Env) {
 			}
 		}
 	}
+	p.client.Start(env) // an idempotent producer asks for its producer id first
 	env.After(0, sendTick{})
 }
 
@@ -206,6 +207,9 @@ func (p *Producer) Show(sim.View) show.Node {
 			acked++
 		}
 	}
-	return show.Node{Kind: show.Producer, Detail: fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked),
-		Blocked: p.stalled}
+	detail := fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)
+	if id := p.client.Identity(); id != "" {
+		detail += " · " + id
+	}
+	return show.Node{Kind: show.Producer, Detail: detail, Blocked: p.stalled}
 }

@@ -293,3 +293,18 @@ func TestStateShowsTruncatedRecordsForAWhile(t *testing.T) {
 	s.Advance(4000) // 13000 ms: three seconds on, gone
 	assert.Empty(t, cut())
 }
+
+// An idempotent producer shows its producer id, epoch and next sequence numbers on the
+// canvas; until InitProducerId is answered, that it waits for one.
+func TestStateShowsTheIdempotentProducersIdentity(t *testing.T) {
+	s, err := Load("idempotent-retry")
+	require.NoError(t, err)
+	s.Advance(1)
+	assert.Contains(t, nodeNamed(s.State(), "p1").Detail, "pid ?")
+	s.Advance(2500)
+	assert.Contains(t, nodeNamed(s.State(), "p1").Detail, "pid 0 e0 orders-0:")
+	r, err := Load("retry-duplicate")
+	require.NoError(t, err)
+	r.Advance(2500)
+	assert.NotContains(t, nodeNamed(r.State(), "p1").Detail, "pid", "not idempotent: no producer id")
+}

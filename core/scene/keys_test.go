@@ -278,6 +278,9 @@ var keysRows = []keysRow{
 	{key: "producer.config.max.block.ms",
 		pre: append(append([]keysEdit(nil), keysOneRecordBatches...), keysEdit{"apps/0/config/buffer.memory", "100"}),
 		set: keysEdit{"apps/0/config/max.block.ms", "0"}},
+	// p1#2's answer is lost and the batch sent again: the idempotent producer asks for a
+	// producer id first, and its retry is answered with the original offset, not appended
+	{key: "producer.config.enable.idempotence", pre: keysDroppedResponse, set: keysEdit{"apps/0/config/enable.idempotence", "true"}},
 	// p1#2's answer is lost: with one request in flight to its broker, p1#4 waits behind it
 	{key: "producer.config.max.in.flight.requests.per.connection",
 		pre: append([]keysEdit{{"apps/0/send/interval.ms", "100"}}, keysDroppedResponse...),
@@ -472,7 +475,6 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 // accepted. TestKeysExceptions asserts exactly that.
 var keysExceptions = map[string]string{
 	"producer.config.transactional.id":   "only null is accepted until transactions are modelled; null is the default",
-	"producer.config.enable.idempotence": "true is refused until idempotence is modelled; false is what every parsed run has",
 	"consumer.config.isolation.level":    "only read_uncommitted is accepted until transactions are modelled; it is the default",
 	"sinks[].kind":                       "only table is accepted until the exactly-once sinks; table is the default",
 	// The broker bounds only decide whether a consumer's session.timeout.ms is accepted
@@ -538,9 +540,8 @@ func TestKeysExceptions(t *testing.T) {
 	t.Run("producer.config.enable.idempotence", func(t *testing.T) {
 		// with acks=1 the default gives way silently, as in Kafka: false either way
 		same(t, acks1, keysEdit{"apps/0/config/enable.idempotence", "false"})
-		refused(t, keysBase, keysEdit{"apps/0/config/enable.idempotence", "true"}, "not modelled yet")
-		// acks=all keeps Kafka's default, true, which is refused in turn
-		refused(t, keysBase, keysEdit{"apps/0/config", "{acks: all}"}, "set enable.idempotence: false")
+		// set explicitly, a conflict is an error naming both keys (R11)
+		refused(t, acks1, keysEdit{"apps/0/config/enable.idempotence", "true"}, "acks must be all in order to use the idempotent producer")
 	})
 	t.Run("consumer.config.isolation.level", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"apps/1/config/isolation.level", "read_uncommitted"})

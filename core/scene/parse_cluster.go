@@ -206,7 +206,7 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ProducerKeys.Set(&ps.Config, key, v) })
 	}
 	if p.err == nil {
-		if err := ps.Config.Resolve(); err != nil {
+		if err := ps.Config.Check(); err != nil {
 			at := n
 			if c, ok := m["config"]; ok {
 				at = c.value

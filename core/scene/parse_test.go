@@ -302,15 +302,12 @@ func TestParseAcksAcceptsWhatKafkaAccepts(t *testing.T) {
 	}
 	t.Run("without enable.idempotence", func(t *testing.T) {
 		// acks=1 and acks=0 make Kafka's default idempotence give way silently; acks=all
-		// keeps it, and the idempotent producer is not modelled yet.
-		for value, ok := range map[string]bool{"1": true, "0": true, "all": false, "-1": false} {
+		// keeps it: the producer is idempotent.
+		for value, idempotent := range map[string]bool{"1": false, "0": false, "all": true, "-1": true} {
 			text := strings.Replace(parseGood, "{acks: all, enable.idempotence: false}", "{acks: "+value+"}", 1)
-			_, err := Parse("acks.yaml", []byte(text))
-			if ok {
-				assert.NoError(t, err, value)
-			} else {
-				assert.ErrorContains(t, err, "set enable.idempotence: false", value)
-			}
+			s, err := Parse("acks.yaml", []byte(text))
+			require.NoError(t, err, value)
+			assert.Equal(t, idempotent, s.Producers[0].Config.EnableIdempotence, value)
 		}
 	})
 }

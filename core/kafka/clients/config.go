@@ -128,18 +128,6 @@ func parseAcks(v props.Value, out *protocol.Acks) error {
 	return nil
 }
 
-// Resolve is Check, and refuses the idempotent producer, whose scenes wait for their
-// conformance run against real Kafka.
-func (c *ProducerConfig) Resolve() error {
-	if err := c.Check(); err != nil {
-		return err
-	}
-	if c.EnableIdempotence {
-		return fmt.Errorf("the idempotent producer (enable.idempotence=true, Kafka's default with acks=all since 3.0) is not modelled yet: it comes with the idempotence issue; set enable.idempotence: false")
-	}
-	return nil
-}
-
 // Check checks the producer configuration as KafkaProducer's constructor does
 // (ProducerConfig.postProcessAndValidateIdempotenceConfigs; R11): idempotence needs
 // acks=all, retries > 0 and max.in.flight.requests.per.connection <= 5; set explicitly,

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -347,4 +348,23 @@ func (p *Producer) fireIdempotence(env *sim.Env, t sim.Payload) ([]Completion, b
 		return nil, true
 	}
 	return nil, false
+}
+
+// Identity is what the canvas shows of an idempotent producer: its producer id and
+// epoch, and the next sequence number of each partition it has written to ("pid 0 e0
+// orders-0:3"); "pid ?" while it waits for an id; "" when it is not idempotent.
+func (p *Producer) Identity() string {
+	s := p.idem
+	switch {
+	case s == nil:
+		return ""
+	case s.Init != initDone:
+		return "pid ?"
+	}
+	out := fmt.Sprintf("pid %d e%d", s.PID, s.Epoch)
+	tps := slices.SortedFunc(maps.Keys(s.Parts), protocol.CompareTP)
+	for _, tp := range tps {
+		out += fmt.Sprintf(" %s:%d", tp, s.Parts[tp].NextSeq)
+	}
+	return out
 }
