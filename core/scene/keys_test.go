@@ -474,9 +474,9 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 // they accept equals the default, or they only decide whether another key's value is
 // accepted. TestKeysExceptions asserts exactly that.
 var keysExceptions = map[string]string{
-	"producer.config.transactional.id":   "only null is accepted until transactions are modelled; null is the default",
-	"consumer.config.isolation.level":    "only read_uncommitted is accepted until transactions are modelled; it is the default",
-	"sinks[].kind":                       "only table is accepted until the exactly-once sinks; table is the default",
+	"producer.config.transactional.id": "only null is accepted until transactions are modelled; null is the default",
+	"consumer.config.isolation.level":  "only read_uncommitted is accepted until transactions are modelled; it is the default",
+	"sinks[].kind":                     "only table is accepted until the exactly-once sinks; table is the default",
 	// The broker bounds only decide whether a consumer's session.timeout.ms is accepted
 	// (Kafka answers JoinGroup with INVALID_SESSION_TIMEOUT); the parser checks them, so
 	// a scene that parses runs the same whatever they are.
