@@ -17,6 +17,7 @@ var replicationAndProducerScenes = []string{
 	"acks-all-isr-of-one", "producer-default-acks", "reordered-key", "producer-blocked",
 	"zombie-leader-rejoins", "kip-101-leader-epochs", "kip-101-truncate-to-hw", "coordinator-follows-group-id",
 	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
+	"idempotence-ends-at-restart",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

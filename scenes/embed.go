@@ -24,6 +24,7 @@ var lessons = []string{
 	"not-enough-replicas",
 	"retry-duplicate",
 	"idempotent-retry",
+	"idempotence-ends-at-restart",
 	"reordered-key",
 	"producer-blocked",
 	"zombie-leader-rejoins",
