@@ -23,12 +23,8 @@ func (r *Run) endWhy(note EndNote) []fate.Reason {
 		if f == nil {
 			return nil
 		}
-		loop := make([]string, len(f.Loop))
-		for i, s := range f.Loop {
-			loop[i] = s.What + " ×" + strconv.Itoa(s.Count)
-		}
 		// A frozen run waits for nothing: it loops.
-		return []fate.Reason{fate.Because(fate.EndedFrozen, "ms", itoa(f.AtMs), "events", itoa(f.Events), "loop", strings.Join(loop, ", "))}
+		return []fate.Reason{fate.Because(fate.EndedFrozen, "ms", itoa(f.AtMs), "events", itoa(f.Events), "loop", f.Steps())}
 	case EndEvents:
 		head = fate.Because(fate.EndedEvents, "events", itoa(w.EventsRun()))
 	case EndTimeLimit:

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"deliverylab/core/sim"
 )
@@ -19,7 +18,6 @@ type scheduleRun struct {
 	Hash   string
 	EndMs  int64
 	Events int64
-	Wall   time.Duration
 	// Broken is the first invariant violation, with when it was seen ("" if none).
 	Broken string
 	// CutShort says the run was stopped at its test's event budget, before its end.
@@ -44,7 +42,6 @@ func runSchedule(file string, text []byte, checks bool, maxEvents int64) (schedu
 	if err != nil {
 		return scheduleRun{}, err
 	}
-	start := time.Now()
 	r := s.NewRun()
 	r.World.Trace().Keep = false
 	var out scheduleRun
@@ -69,7 +66,6 @@ func runSchedule(file string, text []byte, checks bool, maxEvents int64) (schedu
 	}
 	out.Note, out.Detail = r.EndNote, r.EndDetail
 	out.Hash, out.EndMs, out.Events = r.World.Trace().Hash(), r.World.NowMs(), r.World.EventsRun()
-	out.Wall = time.Since(start)
 	if !r.Ended && out.Broken == "" && !out.CutShort {
 		return out, fmt.Errorf("the run stopped at %d ms without an end note", out.EndMs)
 	}

@@ -34,12 +34,17 @@ type LoopStep struct {
 
 // Describe is the one-line note a run that froze ends with.
 func (f *Frozen) Describe() string {
+	return fmt.Sprintf("the clock stopped at %d ms: %d events in one instant; of the last %d: %s",
+		f.AtMs, f.Events, loopWindow, f.Steps())
+}
+
+// Steps lists the loop's steps with their counts: "a -> b Ping ×1000, b -> a Pong ×1000".
+func (f *Frozen) Steps() string {
 	steps := make([]string, len(f.Loop))
 	for i, s := range f.Loop {
-		steps[i] = fmt.Sprintf("%s (%d×)", s.What, s.Count)
+		steps[i] = fmt.Sprintf("%s ×%d", s.What, s.Count)
 	}
-	return fmt.Sprintf("the clock stopped at %d ms: %d events in one instant; of the last %d: %s",
-		f.AtMs, f.Events, loopWindow, strings.Join(steps, ", "))
+	return strings.Join(steps, ", ")
 }
 
 // instant counts the events of the current virtual millisecond.

@@ -1,7 +1,7 @@
 package storage
 
 import (
-	"math/rand"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -41,25 +41,25 @@ func TestDivergesComparesEpochRuns(t *testing.T) {
 // looking up both ends of every batch answers (the check the settle test ran before),
 // and that the epoch runs are those of the batches.
 func TestDivergesIsTheBatchWalk(t *testing.T) {
-	rng := rand.New(rand.NewSource(8))
+	rng := rand.New(rand.NewPCG(8, 0))
 	outcomes := map[bool]int{}
 	irregular := 0
 	for round := 0; round < 3000; round++ {
 		logs := [2]*Log{{}, {}}
 		epoch := int32(0)
-		for step := 0; step < 1+rng.Intn(30); step++ {
-			l, other := logs[rng.Intn(2)], logs[rng.Intn(2)]
-			if rng.Intn(3) == 0 {
+		for step := 0; step < 1+rng.IntN(30); step++ {
+			l, other := logs[rng.IntN(2)], logs[rng.IntN(2)]
+			if rng.IntN(3) == 0 {
 				l.Problems() // as the tests' per-instant checks do: it remembers what it checked
 			}
-			switch op := rng.Intn(10); {
+			switch op := rng.IntN(10); {
 			case op < 4:
 				e := epoch
-				if rng.Intn(20) == 0 {
+				if rng.IntN(20) == 0 {
 					e-- // a batch Problems reports: the epoch goes back
 				}
-				n := rng.Intn(4)
-				if n == 0 && rng.Intn(5) != 0 {
+				n := rng.IntN(4)
+				if n == 0 && rng.IntN(5) != 0 {
 					n = 1 // empty batches, which Problems reports too, now and then
 				}
 				msgs := make([]string, n)
@@ -71,7 +71,7 @@ func TestDivergesIsTheBatchWalk(t *testing.T) {
 				l.AppendAsFollower(other.Read(l.LEO(), other.LEO()))
 			case op < 8:
 				if lo := l.LEO(); lo > 0 {
-					l.TruncateTo(rng.Int63n(lo + 1))
+					l.TruncateTo(rng.Int64N(lo + 1))
 				}
 			case op < 9:
 				epoch++
