@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -30,6 +31,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * processing: async the records go to a worker and polls go on. Commits are reported
  * when Kafka's client says they succeeded (a ConsumerInterceptor's onCommit, which sees
  * auto-commits too), with the identities of the records they cover.
+ * <p>
+ * A write the sink refuses on its unique key ("D") is done all the same: the dedup-table
+ * recipe, the record was processed before, move on.
+ * <p>
+ * With commit: with-results the application stores its offsets in its (transactional)
+ * sink instead of Kafka, as KafkaConsumer's javadoc "Storing Offsets Outside Kafka" shows:
+ * it never commits to Kafka (enable.auto.commit is false), each write carries the
+ * record's next offset so that the row and the offset are stored in one transaction, and
+ * when partitions are assigned it reads the group's offsets from the sink and seeks to
+ * them. A partition the sink has no offset for keeps Kafka's usual position.
  */
 final class ConsumerApp {
     private final Plan.Consumer spec;
@@ -38,12 +49,17 @@ final class ConsumerApp {
     private final AtomicInteger inHand = new AtomicInteger();
     private final AtomicBoolean batchProcessed = new AtomicBoolean();
     private SinkWriter sink;
+    /** commit: with-results: the offsets live in the sink, with the results. */
+    private final boolean withResults;
     private volatile boolean joined;
 
     /** The records poll returned that no commit covers yet, oldest first. */
     private static final List<ConsumerRecord<String, String>> uncommitted = new ArrayList<>();
 
-    ConsumerApp(Plan.Consumer spec) { this.spec = spec; }
+    ConsumerApp(Plan.Consumer spec) {
+        this.spec = spec;
+        this.withResults = spec.commit.equals("with-results");
+    }
 
     void run() throws Exception {
         Properties props = new Properties();
@@ -110,7 +126,7 @@ final class ConsumerApp {
 
     private void process(ConsumerRecord<String, String> r) throws InterruptedException {
         Thread.sleep(spec.processingMs);
-        if (sink != null) sink.write(r);
+        if (sink != null) sink.write(r, withResults ? spec.group : null);
         Observation o = new Observation("", "processed").msgs(ids(r)).at(r.topic() + "-" + r.partition(), r.offset());
         if (sink != null) o.output = spec.sink;
         AppMain.observe(o);
@@ -168,6 +184,28 @@ final class ConsumerApp {
             o.assigned = tps;
             AppMain.observe(o);
             joined = true;
+            if (withResults && sink != null) seekToStored(partitions);
+        }
+
+        /**
+         * Moves each assigned partition to the offset the sink stored with the results,
+         * the next record after the last one written. This runs inside poll, on the
+         * consumer's thread, before it fetches from the new assignment: where seek belongs.
+         * A partition without a stored offset keeps Kafka's usual position (its committed
+         * offset, which this application never writes, else auto.offset.reset).
+         */
+        private void seekToStored(Collection<TopicPartition> partitions) {
+            Map<String, Long> stored;
+            try {
+                stored = sink.readOffsets(spec.group);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the application is stopping: nothing to resume
+                return;
+            }
+            for (TopicPartition tp : partitions) {
+                Long offset = stored.get(tp.topic() + "-" + tp.partition());
+                if (offset != null) consumer.seek(tp, offset);
+            }
         }
     }
 
@@ -203,7 +241,13 @@ final class ConsumerApp {
         public void configure(Map<String, ?> configs) {}
     }
 
-    /** Writes rows to the sink; a sink that is down refuses, and the write is tried again. */
+    /**
+     * The application's one connection to its sink. Requests are sequential (synchronized:
+     * with processing: async the worker writes while the consumer thread may read
+     * offsets), each waits for its answer, and while the sink is down — it refuses the
+     * connection or breaks it — the request is tried again every 100 ms on a new
+     * connection, with an "error" observation SINK_UNAVAILABLE each time.
+     */
     private static final class SinkWriter {
         private final String consumer;
         private final int port;
@@ -217,18 +261,44 @@ final class ConsumerApp {
             this.port = port;
         }
 
-        void write(ConsumerRecord<String, String> r) throws InterruptedException {
+        /**
+         * Writes the record: "W\tid\tmsg\tkey\tvalue", and with a group (commit:
+         * with-results) "\tgroup\ttopic-partition\tnextOffset", the offset to resume at
+         * once this row is stored. Either answer is done: "A" stored, "D" refused by a
+         * unique key because an earlier delivery of the record is stored already.
+         */
+        void write(ConsumerRecord<String, String> r, String group) throws InterruptedException {
             String msg = ids(r).isEmpty() ? "" : ids(r).get(0);
+            String fields = msg + "\t" + (r.key() == null ? "" : r.key()) + "\t" + r.value();
+            if (group != null) fields += "\t" + group + "\t" + r.topic() + "-" + r.partition() + "\t" + (r.offset() + 1);
+            request("W", fields, List.of(msg));
+        }
+
+        /** The offsets the sink stores for the group: "R\tid\tgroup", answered "O\tid\ttp=off,…". */
+        Map<String, Long> readOffsets(String group) throws InterruptedException {
+            String[] answer = request("R", group, null).split("\t", -1);
+            Map<String, Long> out = new HashMap<>();
+            if (answer.length < 3 || answer[2].isEmpty()) return out;
+            for (String entry : answer[2].split(",")) {
+                int eq = entry.lastIndexOf('=');
+                out.put(entry.substring(0, eq), Long.parseLong(entry.substring(eq + 1)));
+            }
+            return out;
+        }
+
+        /** Sends "kind\tid\tfields" until the sink answers; returns the answer line. */
+        private synchronized String request(String kind, String fields, List<String> msgs) throws InterruptedException {
             while (true) {
                 try {
                     if (socket == null) connect();
                     seq++;
-                    out.println("W\t" + seq + "\t" + msg + "\t" + (r.key() == null ? "" : r.key()) + "\t" + r.value());
-                    if (in.readLine() != null) return;
+                    out.println(kind + "\t" + seq + "\t" + fields);
+                    String answer = in.readLine();
+                    if (answer != null) return answer;
                     throw new IOException("the sink closed the connection");
                 } catch (IOException e) {
-                    socket = null;
-                    AppMain.observe(new Observation("", "error").msgs(List.of(msg)).err("SINK_UNAVAILABLE"));
+                    disconnect();
+                    AppMain.observe(new Observation("", "error").msgs(msgs).err("SINK_UNAVAILABLE"));
                     Thread.sleep(100);
                 }
             }
@@ -240,6 +310,16 @@ final class ConsumerApp {
             out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8);
             in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             out.println(consumer);
+        }
+
+        /** Drops a broken connection; the next try makes a new one. */
+        private void disconnect() {
+            try {
+                if (socket != null) socket.close();
+            } catch (IOException e) {
+                // closed already
+            }
+            socket = null;
         }
     }
 }

@@ -71,7 +71,7 @@ public final class Run implements AutoCloseable {
         this.proxy = new Proxy(net, recorder, dir);
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
-            Sink sink = new Sink(s.name, net, recorder);
+            Sink sink = new Sink(s.name, s.kind, net, recorder);
             sinks.put(s.name, sink);
             sinkPorts.put(s.name, sink.port());
         }

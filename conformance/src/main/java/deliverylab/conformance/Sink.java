@@ -9,28 +9,77 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A sink of kind table, as the simulator's: every write is a row, so a re-delivered
- * record is a duplicate row. Consumer applications write to it over TCP, one line a
- * write ("W\tid\tmsg\tkey\tvalue", answered "A\tid"), each way delayed by the scene's
- * latency between the consumer and the sink; a crashed sink refuses connections.
+ * A sink, as the simulator's core/sinks: a database that consumer applications write to.
+ * Its stored state survives a crash; a crash only breaks its connections and refuses new
+ * ones until it restarts. The kinds:
+ * <ul>
+ * <li>table: every write appends a row, so a re-delivered record is a duplicate row.
+ * <li>unique-key: one row per record key ("" for a null key). A write whose key already
+ *     has a row is refused, as a primary key refuses it: nothing is stored, the sink
+ *     observes "duplicate-refused" and answers "D". This is the dedup-table recipe.
+ * <li>upsert: one row per record key; a write replaces that key's row (its message and
+ *     value), an idempotent PUT.
+ * <li>transactional: rows appended as in a table, and, when the write carries them, the
+ *     consumer's offsets stored in the same transaction (both or neither): the "storing
+ *     offsets outside Kafka" pattern of KafkaConsumer's javadoc.
+ * <li>counter: a dashboard total; each write adds the record's value (a whole number).
+ * </ul>
+ * A message's effects are, for table and transactional, the rows carrying its identity;
+ * for unique-key and upsert, the rows present at the end; for counter, how many times it
+ * was folded into the total.
+ * <p>
+ * The protocol is TCP, one line a request, one line an answer; the first line a writer
+ * sends is its name. Each way is delayed by the scene's latency between the writer and
+ * the sink, and lost when that link is cut.
+ * <ul>
+ * <li>"W\tid\tmsg\tkey\tvalue": a write, answered "A\tid" (stored) or "D\tid" (refused
+ *     by a unique key). A consumer with commit: with-results adds
+ *     "\tgroup\ttopic-partition\tnextOffset" (for example "\tdash\torders-0\t8", the
+ *     record's offset + 1), which a transactional sink stores with the row.
+ * <li>"R\tid\tgroup": the offsets a transactional sink stores for the group, answered
+ *     "O\tid\ttp=offset,tp=offset" sorted by topic-partition ("O\tid\t" when none).
+ * </ul>
  */
 final class Sink implements AutoCloseable {
+    static final Set<String> KINDS = Set.of("table", "unique-key", "upsert", "transactional", "counter");
+
+    /** A stored row: the identity of the message it came from, and the record's value. */
+    private record Row(String msg, String value) {}
+
     private final String name;
+    private final String kind;
     private final Network net;
     private final Run.Recorder recorder;
+    /** table, transactional: the message identity of every row, in write order. */
     private final List<String> rows = new ArrayList<>();
+    /** unique-key, upsert: the row of each record key. */
+    private final Map<String, Row> byKey = new LinkedHashMap<>();
+    /** transactional: per group, the next offset to read of each topic-partition. */
+    private final Map<String, Map<String, Long>> offsets = new HashMap<>();
+    /**
+     * counter: the dashboard's total, and how many times each message was added to it
+     * (what the verdict judges: the effects in the final value).
+     */
+    private long total;
+    private final Map<String, Integer> folded = new LinkedHashMap<>();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final int port;
     private volatile ServerSocket server;
 
-    Sink(String name, Network net, Run.Recorder recorder) {
+    Sink(String name, String kind, Network net, Run.Recorder recorder) {
+        if (!KINDS.contains(kind)) throw new IllegalArgumentException("sink " + name + ": unknown kind " + kind);
         this.name = name;
+        this.kind = kind;
         this.net = net;
         this.recorder = recorder;
         this.port = Cluster.freePort();
@@ -51,7 +100,7 @@ final class Sink implements AutoCloseable {
         t.start();
     }
 
-    /** The sink crashed: its connections break and new ones are refused; its rows stay. */
+    /** The sink crashed: its connections break and new ones are refused; what it stored stays. */
     synchronized void crash() {
         close();
     }
@@ -76,33 +125,97 @@ final class Sink implements AutoCloseable {
         }
     }
 
+    /** Serves one writer's connection: each request in turn, each way delayed, lost on a cut link. */
     private void serve(Socket s) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
              PrintWriter out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8)) {
-            String consumer = in.readLine(); // the first line names the writer
+            String writer = in.readLine(); // the first line names the writer
             for (String line; (line = in.readLine()) != null; ) {
                 String[] f = line.split("\t", -1);
-                long latency = net.latencyMs(consumer, name);
-                Thread.sleep(latency);
-                if (net.isCut(consumer, name)) continue; // lost on the way
-                synchronized (this) {
-                    rows.add(f[2]);
-                }
-                Observation o = new Observation(name, "written").msgs(List.of(f[2]));
-                o.output = name;
-                recorder.record(o);
-                Thread.sleep(net.latencyMs(name, consumer));
-                if (net.isCut(name, consumer)) continue;
-                out.println("A\t" + f[1]);
+                Thread.sleep(net.latencyMs(writer, name));
+                if (net.isCut(writer, name)) continue; // lost on the way
+                String answer = switch (f[0]) {
+                    case "W" -> write(s, f);
+                    case "R" -> read(s, f);
+                    default -> throw new IOException("sink " + name + ": unknown request " + line);
+                };
+                if (answer == null) return; // the sink crashed while the request was on its way
+                Thread.sleep(net.latencyMs(name, writer));
+                if (net.isCut(name, writer)) continue;
+                out.println(answer);
             }
         } catch (IOException | InterruptedException e) {
             // the writer went away, or the sink crashed
         }
     }
 
+    /**
+     * A write: stores it as the kind says and observes it (outside the lock: a trigger on
+     * the observation may crash this sink). Returns the answer, or null when the sink
+     * crashed before the request arrived.
+     */
+    private String write(Socket s, String[] f) throws IOException {
+        if (f.length != 5 && f.length != 8) throw new IOException("sink " + name + ": bad write " + String.join("\t", f));
+        String id = f[1];
+        String msg = f[2];
+        Boolean stored = store(s, f);
+        if (stored == null) return null;
+        Observation o = new Observation(name, stored ? "written" : "duplicate-refused").msgs(List.of(msg));
+        o.output = name;
+        recorder.record(o);
+        return (stored ? "A\t" : "D\t") + id;
+    }
+
+    /**
+     * Stores a write in one critical section, which is the database's transaction: the
+     * row and (transactional, with-results) the offset are stored both or neither, and a
+     * crash either comes before it (nothing stored) or after it. Returns whether it was
+     * stored (false: a unique key refused it), or null when the sink is down.
+     */
+    private synchronized Boolean store(Socket s, String[] f) {
+        if (s.isClosed()) return null; // crashed meanwhile: the request reached a dead sink
+        String msg = f[2];
+        String key = f[3];
+        String value = f[4];
+        switch (kind) {
+            case "table" -> rows.add(msg);
+            case "unique-key" -> {
+                if (byKey.containsKey(key)) return false; // the primary key refuses the insert
+                byKey.put(key, new Row(msg, value));
+            }
+            case "upsert" -> byKey.put(key, new Row(msg, value));
+            case "transactional" -> {
+                Long next = f.length == 8 ? Long.valueOf(f[7]) : null; // parsed first: a bad line stores neither
+                rows.add(msg);
+                if (next != null) offsets.computeIfAbsent(f[5], g -> new HashMap<>()).put(f[6], next);
+            }
+            case "counter" -> {
+                total += Long.parseLong(value);
+                folded.merge(msg, 1, Integer::sum);
+            }
+            default -> throw new IllegalStateException(kind);
+        }
+        return true;
+    }
+
+    /** A read of a group's stored offsets: the answer, or null when the sink crashed meanwhile. */
+    private synchronized String read(Socket s, String[] f) throws IOException {
+        if (f.length != 3) throw new IOException("sink " + name + ": bad read " + String.join("\t", f));
+        if (s.isClosed()) return null;
+        StringJoiner list = new StringJoiner(",");
+        new TreeMap<>(offsets.getOrDefault(f[2], Map.of())).forEach((tp, off) -> list.add(tp + "=" + off));
+        return "O\t" + f[1] + "\t" + list;
+    }
+
+    /** Each message identity's effects, as SCENE-FORMAT.md's Fates defines them for this kind. */
     synchronized Map<String, Integer> effects() {
         Map<String, Integer> out = new LinkedHashMap<>();
-        for (String r : rows) out.merge(r, 1, Integer::sum);
+        switch (kind) {
+            case "table", "transactional" -> rows.forEach(m -> out.merge(m, 1, Integer::sum));
+            case "unique-key", "upsert" -> byKey.values().forEach(r -> out.merge(r.msg(), 1, Integer::sum));
+            case "counter" -> out.putAll(folded);
+            default -> throw new IllegalStateException(kind);
+        }
         return out;
     }
 
