@@ -17,7 +17,8 @@ var replicationAndProducerScenes = []string{
 	"acks-all-isr-of-one", "producer-default-acks", "reordered-key", "producer-blocked",
 	"zombie-leader-rejoins", "kip-101-leader-epochs", "kip-101-truncate-to-hw", "coordinator-follows-group-id",
 	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
-	"idempotence-ends-at-restart",
+	"idempotence-ends-at-restart", "idempotence-is-per-partition", "dashboard-counter-overcounts",
+	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"deliverylab/core/check"
 	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 	"deliverylab/scenes"
@@ -109,10 +110,24 @@ func printLedger(w io.Writer, rep scene.Report) {
 		}
 	}
 	fmt.Fprintf(w, "messages: %s\n", counts(rep.Messages))
+	if t := rep.Total; t != nil {
+		fmt.Fprintf(w, "total: shown %d, expected %d%s\n", t.Shown, t.Expected, totalGap(*t))
+	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprintf(w, "errors: %s\n", counts(rep.Errors))
 	}
 	fmt.Fprintf(w, "anomalies: %s\n", counts(rep.Anomalies))
+}
+
+// totalGap says by how much a counter's shown total is off.
+func totalGap(t check.Total) string {
+	switch {
+	case t.Shown > t.Expected:
+		return fmt.Sprintf(" (overcounts by %d)", t.Shown-t.Expected)
+	case t.Shown < t.Expected:
+		return fmt.Sprintf(" (undercounts by %d)", t.Expected-t.Shown)
+	}
+	return ""
 }
 
 func counts(m map[string]int) string {

@@ -20,6 +20,9 @@ const (
 	CommitBeforeProcessing CommitPolicy = "before-processing" // commitSync right after poll: at-most-once
 	CommitAfterProcessing  CommitPolicy = "after-processing"  // commitSync after the batch is processed: at-least-once
 	CommitNone             CommitPolicy = "none"              // never commits
+	// with-results: never commits to Kafka; each row goes to a transactional sink with the
+	// offset after it, and on each assignment the consumer seeks to the offsets stored there.
+	CommitWithResults CommitPolicy = "with-results"
 )
 
 // ConsumerSpec is how a consumer application processes what it polls.
@@ -57,6 +60,8 @@ type Consumer struct {
 	reqSeq    int64
 	working   bool // async worker busy
 	autoArmed bool
+	reading   int64 // request id of the offsets read in flight (with-results), 0 if none
+	readGen   int32 // the generation of the assignment the read is for
 }
 
 // The application's timers.
@@ -88,6 +93,9 @@ const sinkWriteTimeoutMs = 5000
 
 // NewConsumer makes a consumer application.
 func NewConsumer(name string, spec ConsumerSpec, client *clients.Consumer) *Consumer {
+	if spec.Commit == CommitWithResults {
+		client.ListenForAssignment()
+	}
 	return &Consumer{name: name, spec: spec, client: client}
 }
 
@@ -106,6 +114,7 @@ func (c *Consumer) Crash() {
 	c.writing = 0
 	c.working = false
 	c.autoArmed = false
+	c.reading = 0
 }
 
 // Clone implements sim.Node.
@@ -118,7 +127,7 @@ func (c *Consumer) Clone() sim.Node {
 
 // idle reports whether the application has nothing in hand.
 func (c *Consumer) idle() bool {
-	return c.phase == Idle && len(c.pending) == 0 && c.writing == 0 && !c.working && c.client.PendingCommits() == 0
+	return c.phase == Idle && len(c.pending) == 0 && c.writing == 0 && !c.working && c.reading == 0 && c.client.PendingCommits() == 0
 }
 
 // Settled implements sim.Settler: nothing in hand, and nothing left for the client to
@@ -151,15 +160,24 @@ func (c *Consumer) Show(sim.View) show.Node {
 func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 	switch p := m.Payload.(type) {
 	case sinks.WriteAck:
+		// A duplicate refused by a unique key was written before: the dedup recipe
+		// takes it as done.
 		if p.ReqID == c.writing {
 			c.writing = 0
 			c.processed(env)
 		}
 		return
+	case sinks.Offsets:
+		c.seekStored(env, p)
+		return
 	case sim.Refused:
 		if w, ok := p.Orig.(sinks.Write); ok && w.ReqID == c.writing {
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable, Msgs: []string{w.Msg}})
 			env.After(sinkRetryMs, rewriteTick{})
+			return
+		}
+		if r, ok := p.Orig.(sinks.ReadOffsets); ok {
+			c.onReadRefused(env, r)
 			return
 		}
 	}
@@ -168,6 +186,9 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 
 // Fire runs processing timers and the client's timers.
 func (c *Consumer) Fire(env *sim.Env, t sim.Payload) {
+	if c.fireRead(env, t) {
+		return
+	}
 	switch t.(type) {
 	case processedTick:
 		c.finishRecord(env)
@@ -191,6 +212,9 @@ func (c *Consumer) handle(env *sim.Env, evs []clients.ConsumerEvent) {
 		switch e.Kind {
 		case clients.RecordsReady, clients.AssignedNow, clients.Rebalancing:
 			c.poll(env)
+		case clients.PartitionsAssigned:
+			c.readGen = c.client.Generation()
+			c.readOffsets(env)
 		case clients.Committed:
 			if c.phase == Committing {
 				c.phase = Idle
@@ -298,7 +322,7 @@ func (c *Consumer) write(env *sim.Env) {
 	r := c.pending[0]
 	c.reqSeq++
 	c.writing = c.reqSeq
-	env.Send(c.spec.Sink, sinks.Write{ReqID: c.reqSeq, Msg: r.Msg, Key: r.Key, Value: r.Value})
+	env.Send(c.spec.Sink, c.withOffset(sinks.Write{ReqID: c.reqSeq, Msg: r.Msg, Key: r.Key, Value: r.Value}, r.TP, r.Offset))
 	env.After(sinkWriteTimeoutMs, writeTimeout{ReqID: c.reqSeq})
 }
 

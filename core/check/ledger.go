@@ -17,6 +17,16 @@ type Output struct {
 	Effects map[string]int         // message identity -> number of effects
 	Held    map[string]fate.Reason // no effect yet, but still held where it could be delivered: where
 	Past    map[string]fate.Reason // never read, still in a log but below the group's committed offset
+	// Values: a counter's output, the value each message adds to the total; nil for
+	// other outputs.
+	Values map[string]int64
+}
+
+// Total is a counter's total as the dashboard shows it, beside the one it should show:
+// every message that was acknowledged or reached it, added once.
+type Total struct {
+	Shown    int64 `json:"shown"`
+	Expected int64 `json:"expected"`
 }
 
 // Fate is one message's outcome in one output, and why.
@@ -32,6 +42,7 @@ type Result struct {
 	Verdict string
 	Counts  map[string]int // sent, acked, delivered, duplicated, lost, unavailable, failed
 	Fates   []Fate
+	Total   *Total // a counter's output only
 }
 
 // history is what the observations say about one message.
@@ -132,9 +143,27 @@ func (l *Ledger) Judge(out Output) Result {
 		f := l.fate(m, h, out)
 		r.Counts[string(f.Fate)]++
 		r.Fates = append(r.Fates, f)
+		r.Total = addToTotal(r.Total, out, f)
 	}
 	r.Verdict = Verdict(r.Counts[string(fate.Lost)], r.Counts[string(fate.Duplicated)])
 	return r
+}
+
+// addToTotal counts one message into a counter's totals: shown as often as it was
+// added, expected once unless it failed (never acknowledged, never added).
+func addToTotal(t *Total, out Output, f Fate) *Total {
+	if out.Values == nil {
+		return nil
+	}
+	if t == nil {
+		t = &Total{}
+	}
+	v := out.Values[f.Msg]
+	t.Shown += int64(out.Effects[f.Msg]) * v
+	if f.Fate != fate.Failed {
+		t.Expected += v
+	}
+	return t
 }
 
 // Verdict names the guarantee a run showed (SCENE-FORMAT.md, Fates and verdict).

@@ -54,7 +54,7 @@ func (s *Session) State() State {
 
 func (s *Session) ledger() Ledger {
 	rep := s.run.Judge()
-	l := Ledger{Output: rep.Output, Verdict: rep.Verdict, Counts: rep.Messages}
+	l := Ledger{Output: rep.Output, Verdict: rep.Verdict, Counts: rep.Messages, Total: rep.Total}
 	if !s.run.Ended {
 		// Only delivered and duplicated are known before the end; the rest is pending,
 		// and the counts say the same as the list.

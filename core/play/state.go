@@ -1,6 +1,9 @@
 package play
 
-import "deliverylab/core/show"
+import (
+	"deliverylab/core/check"
+	"deliverylab/core/show"
+)
 
 // Text is a caption or title in both of the playground's languages.
 type Text struct {
@@ -94,6 +97,9 @@ type Ledger struct {
 	// Anomalies are Jepsen's Kafka anomalies over the whole run, once it has ended (before
 	// that, none: a later poll or acknowledgement can still make or explain one).
 	Anomalies []AnomalyCount `json:"anomalies"`
+	// Total: a counter output's total as the dashboard shows it, and the one it should
+	// show (the page gives the expected one once the run has ended).
+	Total *check.Total `json:"total,omitempty"`
 }
 
 // AnomalyCount is one of Jepsen's anomalies (check.AnomalyNames, Jepsen's name in both

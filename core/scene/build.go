@@ -29,7 +29,7 @@ func (s *Scene) Build() *sim.World {
 		w.Add(apps.NewConsumer(c.Name, c.Spec, cl), c.StartMs)
 	}
 	for _, k := range s.Sinks {
-		w.Add(sinks.NewTable(k.Name), 0)
+		w.Add(sinks.New(k.Kind, k.Name), 0)
 	}
 	for _, f := range s.Faults {
 		if f.When != nil {

@@ -153,6 +153,7 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 		if cs.Spec.Sink != "" && !s.hasSink(cs.Spec.Sink) {
 			p.fail(appsN, "apps consumer "+cs.Name+" sink", "expected a sink of sinks, got %q", cs.Spec.Sink)
 		}
+		p.sinkFits(s, cs, appsN)
 	}
 	for _, k := range s.Sinks {
 		p.uniqueName(seen, k.Name, m["sinks"].value, "sinks "+k.Name)

@@ -58,6 +58,17 @@ type keysEdit struct{ path, value string }
 
 // Situations: faults and settings that make a key matter, applied to both runs.
 var (
+	// c1 writes each record to db and crashes after processing p1#2, before its commit:
+	// the restarted c1 gets p1#2 again (each message has a key of its own).
+	keysRedelivery = []keysEdit{
+		{"apps/0/send/key", `"k{n}"`},
+		{"apps/1/sink", "db"},
+		{"apps/1/commit", "after-processing"},
+		{"apps/1/config/session.timeout.ms", "6000"},
+		{"apps/1/config/heartbeat.interval.ms", "2000"},
+		{"faults", "[{when: {node: c1, event: processed, message: p1#2}, crash: c1, for.ms: 100}]"},
+		{"stop.ms", "12000"},
+	}
 	// broker-3 crashes early and is fenced fast, so the ISR shrinks to two.
 	keysFollowerDown = []keysEdit{
 		{"cluster/config/broker.heartbeat.interval.ms", "100"},
@@ -208,6 +219,7 @@ var keysRows = []keysRow{
 	{key: "consumer.sink", set: keysEdit{"apps/1/sink", "db"}},
 	{key: "consumer.start.ms", set: keysEdit{"apps/1/start.ms", "200"}},
 	{key: "sinks[].name", set: keysEdit{"sinks/0/name", "db2"}},
+	{key: "sinks[].kind", pre: keysRedelivery, set: keysEdit{"sinks/0/kind", "unique-key"}},
 
 	// faults: each must change what happens, not only add its own trace line
 	{key: "faults", set: keysEdit{"faults", "[{at.ms: 300, crash: broker-2}]"}, effect: true},
@@ -476,7 +488,6 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 var keysExceptions = map[string]string{
 	"producer.config.transactional.id": "only null is accepted until transactions are modelled; null is the default",
 	"consumer.config.isolation.level":  "only read_uncommitted is accepted until transactions are modelled; it is the default",
-	"sinks[].kind":                     "only table is accepted until the exactly-once sinks; table is the default",
 	// The broker bounds only decide whether a consumer's session.timeout.ms is accepted
 	// (Kafka answers JoinGroup with INVALID_SESSION_TIMEOUT); the parser checks them, so
 	// a scene that parses runs the same whatever they are.
@@ -546,10 +557,6 @@ func TestKeysExceptions(t *testing.T) {
 	t.Run("consumer.config.isolation.level", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"apps/1/config/isolation.level", "read_uncommitted"})
 		refused(t, keysBase, keysEdit{"apps/1/config/isolation.level", "read_committed"}, "not modelled yet")
-	})
-	t.Run("sinks[].kind", func(t *testing.T) {
-		same(t, keysBase, keysEdit{"sinks/0/kind", "table"})
-		refused(t, keysBase, keysEdit{"sinks/0/kind", "upsert"}, "not modelled yet")
 	})
 	t.Run("cluster.config.group.min.session.timeout.ms", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "1000"})
@@ -660,14 +667,16 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 	situation := map[string][]keysEdit{
 		"sent": nil, "appended": nil, "replicated": nil, "responded": nil, "acked": nil,
 		"polled": nil, "processed": nil, "offset-committed": nil, "started": nil, "assigned": nil,
-		"written":   withSink,
-		"crashed":   crashRestart,
-		"restarted": crashRestart,
-		"failed":    failing,
-		"error":     failing,
-		"elected":   truncation,
-		"truncated": truncation,
-		"offline":   keysNoLiveISR,
+		"written": withSink,
+		// a unique key refuses the record re-delivered after c1's crash
+		"duplicate-refused": append(append([]keysEdit(nil), keysRedelivery...), keysEdit{"sinks/0/kind", "unique-key"}),
+		"crashed":           crashRestart,
+		"restarted":         crashRestart,
+		"failed":            failing,
+		"error":             failing,
+		"elected":           truncation,
+		"truncated":         truncation,
+		"offline":           keysNoLiveISR,
 		// the coordinator removes c1 when its session runs out
 		"member-removed":      consumerGone,
 		"truncation-detected": consumerPastTruncation,

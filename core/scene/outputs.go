@@ -1,6 +1,9 @@
 package scene
 
 import (
+	"slices"
+	"strconv"
+
 	"deliverylab/core/apps"
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
@@ -61,6 +64,9 @@ func (s *Scene) output(name string, f Facts) check.Output {
 	if e, ok := f.Effects[name]; ok {
 		out.Effects = e
 	}
+	if s.sinkKind(name) != "" {
+		out.Values = s.wholeValues(name)
+	}
 	for _, c := range s.Consumers {
 		if c.Name != name || c.Spec.Sink != "" {
 			continue
@@ -72,6 +78,32 @@ func (s *Scene) output(name string, f Facts) check.Output {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// wholeValues is the value of every message that can reach a sink, when all of them are
+// whole numbers: what a dashboard over the sink adds up (a counter's total, or SUM(value)
+// over a table's rows). It is nil when some value is not a number (the parser makes sure
+// a counter's are).
+func (s *Scene) wholeValues(sink string) map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range s.feeders(sink) {
+		for _, p := range s.Producers {
+			if !slices.Contains(c.Topics, p.Work.Topic) {
+				continue
+			}
+			for n := 1; n <= p.Work.Count; n++ {
+				v, err := strconv.ParseInt(apps.Expand(p.Work.Value, n), 10, 64)
+				if err != nil {
+					return nil
+				}
+				out[p.Name+"#"+strconv.Itoa(n)] = v
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

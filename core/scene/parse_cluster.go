@@ -9,6 +9,7 @@ import (
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/server"
 	"deliverylab/core/props"
+	"deliverylab/core/sinks"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -153,16 +154,13 @@ func (p *parser) sinks(s *Scene, f field) {
 			return
 		}
 		m := p.mapping(n, path, "name", "kind")
-		sk := SinkSpec{Name: p.str(m["name"], path), Kind: "table"}
+		sk := SinkSpec{Name: p.str(m["name"], path), Kind: sinks.TableKind}
 		if k, ok := m["kind"]; ok {
-			sk.Kind = p.str(k, path)
-		}
-		switch sk.Kind {
-		case "table":
-		case "unique-key", "upsert", "transactional", "counter":
-			p.fail(m["kind"].value, path+".kind", "%s is not modelled yet (it comes with the exactly-once sinks issue); use table", sk.Kind)
-		default:
-			p.fail(n, path+".kind", "expected table (unique-key, upsert, transactional and counter come later), got %q", sk.Kind)
+			kind, err := sinks.ParseKind(p.str(k, path))
+			if err != nil {
+				p.fail(k.value, path+".kind", "%s", err.Error())
+			}
+			sk.Kind = kind
 		}
 		if sk.Name == "" {
 			p.fail(n, path+".name", "missing; expected the sink's name")
@@ -307,8 +305,10 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 			if cs.Config.EnableAutoCommit {
 				p.fail(c.value, path+".commit", "%s requires enable.auto.commit: false (Kafka's default is true)", cs.Spec.Commit)
 			}
-		case "with-results":
-			p.fail(c.value, path+".commit", "with-results needs a transactional sink, which comes with the exactly-once sinks issue")
+		case apps.CommitWithResults:
+			if cs.Config.EnableAutoCommit {
+				p.fail(c.value, path+".commit", "with-results requires enable.auto.commit: false (Kafka's default is true)")
+			}
 		default:
 			p.fail(c.value, path+".commit", "expected auto, before-processing, after-processing, with-results or none, got %q", cs.Spec.Commit)
 		}

@@ -110,7 +110,7 @@ type PlanTrigger struct {
 // does itself. A fault waiting for another one (a leader election inside the
 // controller, say) could never fire there.
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
-	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, protocol.Appended,
+	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Appended,
 	protocol.Responded, protocol.Replicated}
 
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a

@@ -23,13 +23,16 @@ type Report struct {
 	EndMs     int64                   `json:"endMs"`
 	EndNote   EndNote                 `json:"endNote"`
 	EndDetail string                  `json:"endDetail,omitempty"` // why it did not settle
-	Ledger    []check.Fate            `json:"-"`
+	// Total: a counter output's total as shown, beside the one it should show.
+	Total  *check.Total `json:"total,omitempty"`
+	Ledger []check.Fate `json:"-"`
 }
 
 // OutputReport is one output's verdict.
 type OutputReport struct {
 	Verdict  string         `json:"verdict"`
 	Messages map[string]int `json:"messages"`
+	Total    *check.Total   `json:"total,omitempty"`
 }
 
 // Judge runs the checker over the run as it stands.
@@ -48,9 +51,9 @@ func (s *Scene) Judge(f Facts) Report {
 		Anomalies: check.Anomalies(f.Observations, l.Acked), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
 	for _, name := range s.Outputs() {
 		res := l.Judge(s.output(name, f))
-		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts}
+		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts, Total: res.Total}
 		if name == rep.Output {
-			rep.Verdict, rep.Messages, rep.Ledger = res.Verdict, res.Counts, res.Fates
+			rep.Verdict, rep.Messages, rep.Ledger, rep.Total = res.Verdict, res.Counts, res.Fates, res.Total
 		}
 	}
 	if rep.Output == "" {

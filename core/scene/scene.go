@@ -11,6 +11,7 @@ import (
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/server"
 	"deliverylab/core/sim"
+	"deliverylab/core/sinks"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -68,8 +69,8 @@ type ConsumerSpec struct {
 
 // SinkSpec is an external system.
 type SinkSpec struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
+	Name string     `json:"name"`
+	Kind sinks.Kind `json:"kind"`
 }
 
 // FaultSpec is a scripted fault, at a time or at a protocol point.

@@ -28,8 +28,10 @@ type Node struct {
 	// Fenced: a broker the controller has fenced while it is up; it may still believe
 	// it leads partitions the controller moved away (a zombie until it catches up).
 	Fenced bool
-	Logs   []Log // brokers: one per partition replica, sorted
-	Rows   []string
+	Logs   []Log    // brokers: one per partition replica, sorted
+	Rows   []string // sinks: the rows' message identities, in order
+	// Refused: a unique-key sink's inserts refused as duplicates, drawn struck out.
+	Refused []string
 }
 
 // Shower is a node that says what to draw; the view of a node that is not is its name.

@@ -2,11 +2,17 @@ package sinks
 
 import "deliverylab/core/sim"
 
-// Written is the protocol point of a sink: it stored a row.
-const Written sim.Event = "written"
+// The protocol points of a sink.
+const (
+	Written          sim.Event = "written"           // it stored a row
+	DuplicateRefused sim.Event = "duplicate-refused" // a unique key refused an insert
+)
 
 func init() {
 	sim.RegisterEvents(sim.EventSpec{Event: Written, Where: "sink", When: "it stored a row",
 		Fields: []sim.Field{sim.FieldMsgs, sim.FieldOutput},
-		Detail: "the sink's name", DetailOf: func(o sim.Observation) string { return o.Output }})
+		Detail: "the sink's name", DetailOf: func(o sim.Observation) string { return o.Output }},
+		sim.EventSpec{Event: DuplicateRefused, Where: "sink", When: "its unique key refused an insert: a row with the record's key is there already",
+			Fields: []sim.Field{sim.FieldMsgs, sim.FieldOutput},
+			Detail: "the sink's name", DetailOf: func(o sim.Observation) string { return o.Output }})
 }

@@ -64,6 +64,9 @@ type Consumer struct {
 	// commits are sent again (ConsumerCoordinator.markCoordinatorUnknown keeps both).
 	resume bool
 	parked []pendingCommit
+	// listener: the application hears of each assignment before offsets are looked up
+	// (ListenForAssignment); seeking: it has not yet said where to start.
+	listener, seeking bool
 }
 
 // Polled is a record returned by Poll, with its partition and application data.
@@ -78,12 +81,13 @@ type ConsumerEventKind uint8
 
 // The events.
 const (
-	RecordsReady ConsumerEventKind = iota // Poll has records
-	AssignedNow                           // the member has its partitions and positions
-	Rebalancing                           // the group rebalances: poll to rejoin
-	Committed                             // an offset commit succeeded
-	CommitFailed                          // an offset commit failed
-	Stopped                               // the client gave up (auto.offset.reset=none)
+	RecordsReady       ConsumerEventKind = iota // Poll has records
+	AssignedNow                                 // the member has its partitions and positions
+	PartitionsAssigned                          // the member has its partitions; the application may seek (ListenForAssignment)
+	Rebalancing                                 // the group rebalances: poll to rejoin
+	Committed                                   // an offset commit succeeded
+	CommitFailed                                // an offset commit failed
+	Stopped                                     // the client gave up (auto.offset.reset=none)
 )
 
 // ConsumerEvent tells the application what happened inside the client.
@@ -158,6 +162,7 @@ func (c *Consumer) Reset() {
 	c.returned = nil
 	c.rejoinDue = false
 	c.resume, c.parked = false, nil
+	c.seeking = false
 }
 
 // Clone copies the client.
@@ -239,6 +244,7 @@ func (c *Consumer) rejoin(env *sim.Env) {
 	c.fetchedFrom = map[protocol.TP]string{}
 	c.buffer = map[protocol.TP][]fetched{}
 	c.offsetEpochs = map[protocol.TP]int32{}
+	c.seeking = false
 	c.State = Joining
 	// The client gives a JoinGroup the rebalance timeout plus 5 s: the coordinator may
 	// rightly hold it that long.

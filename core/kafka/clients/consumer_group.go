@@ -112,6 +112,9 @@ func (c *Consumer) onSync(env *sim.Env, r protocol.SyncGroupResponse) []Consumer
 		c.State = Stable
 		return []ConsumerEvent{{Kind: AssignedNow}}
 	}
+	if c.awaitSeek() {
+		return []ConsumerEvent{{Kind: PartitionsAssigned}}
+	}
 	c.State = FetchingOffsets
 	c.groupRequest(env, c.coordinator, protocol.OffsetFetchRequest{Group: c.group, TPs: c.assigned}, c.cfg.RequestTimeoutMs)
 	return nil
@@ -126,6 +129,9 @@ func (c *Consumer) onOffsetFetch(env *sim.Env, r protocol.OffsetFetchResponse) [
 		return nil
 	}
 	for _, o := range r.Offsets {
+		if _, sought := c.positions[o.TP]; sought {
+			continue // the application's seek decides
+		}
 		switch {
 		case o.Offset >= 0:
 			c.positions[o.TP] = o.Offset

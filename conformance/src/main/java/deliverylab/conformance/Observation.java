@@ -42,7 +42,7 @@ public final class Observation {
         switch (event) {
             case "responded": case "error": case "failed": return err == null ? "" : err;
             case "polled": return value == null ? "" : value;
-            case "processed": case "written": return output == null ? "" : output;
+            case "processed": case "written": case "duplicate-refused": return output == null ? "" : output;
             case "elected": return election == null ? "" : election;
             case "member-removed": return group + "/" + member;
             case "assigned": return group + " gen=" + generation + " [" + String.join(",", assigned) + "]";

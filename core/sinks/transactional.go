@@ -1,0 +1,80 @@
+package sinks
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"deliverylab/core/show"
+	"deliverylab/core/sim"
+)
+
+// Transactional is a table that stores, in the same database transaction as a row, the
+// consumer's offset after the record (commit: with-results). A consumer that restarts
+// reads its offsets here and seeks to them instead of using the group's committed
+// offset, so the row and the progress are both there or neither is — the pattern of
+// KafkaConsumer's javadoc, "Storing Offsets Outside Kafka". A write without offsets is a
+// plain row: a re-delivered record is then a duplicate row, as in a table.
+type Transactional struct {
+	base
+	Rows    []Row
+	offsets map[string]int64 // group + "/" + partition -> next offset
+}
+
+// NewTransactional makes an empty transactional sink.
+func NewTransactional(name string) *Transactional {
+	return &Transactional{base: base{name: name}, offsets: map[string]int64{}}
+}
+
+// Clone implements sim.Node.
+func (t *Transactional) Clone() sim.Node {
+	c := *t
+	c.Rows, c.offsets = slices.Clone(t.Rows), maps.Clone(t.offsets)
+	return &c
+}
+
+// Receive commits a row with its offset, or answers a group's stored offsets.
+func (t *Transactional) Receive(env *sim.Env, m sim.Message) {
+	switch p := m.Payload.(type) {
+	case Write:
+		t.Rows = append(t.Rows, Row{Msg: p.Msg, Key: p.Key, Value: p.Value})
+		if p.Partition != "" {
+			t.offsets[p.Group+"/"+p.Partition] = p.Next
+		}
+		t.written(env, m, p)
+	case ReadOffsets:
+		env.Send(m.From, Offsets{ReqID: p.ReqID, Offsets: t.Stored(p.Group)})
+	}
+}
+
+// Stored lists the offsets a group stored, sorted by partition.
+func (t *Transactional) Stored(group string) []StoredOffset {
+	var out []StoredOffset
+	for k, next := range t.offsets {
+		if g, part, ok := strings.Cut(k, "/"); ok && g == group {
+			out = append(out, StoredOffset{Partition: part, Next: next})
+		}
+	}
+	slices.SortFunc(out, func(a, b StoredOffset) int { return cmp.Compare(a.Partition, b.Partition) })
+	return out
+}
+
+// Effects counts the rows per message identity.
+func (t *Transactional) Effects() map[string]int { return countRows(t.Rows) }
+
+// Show implements show.Shower: the rows, and the stored offsets in the status line.
+func (t *Transactional) Show(sim.View) show.Node {
+	keys := slices.Sorted(maps.Keys(t.offsets))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		_, part, _ := strings.Cut(k, "/")
+		parts[i] = fmt.Sprintf("%s@%d", part, t.offsets[k])
+	}
+	detail := fmt.Sprintf("%d rows", len(t.Rows))
+	if len(parts) > 0 {
+		detail += " " + strings.Join(parts, " ")
+	}
+	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Detail: detail}
+}
