@@ -41,3 +41,25 @@ func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {
 		})
 	}
 }
+
+// TestDashboardTotalInThePage: the page gives the counter's total beside the one it
+// should show once the run has ended, in the language chosen.
+func TestDashboardTotalInThePage(t *testing.T) {
+	p := open(t)
+	native, err := play.Load("dashboard-counter-overcounts")
+	require.NoError(t, err)
+	native.RunToEnd()
+	total := native.State().Ledger.Total
+	require.NotNil(t, total)
+	require.Greater(t, total.Shown, total.Expected, "the crash makes the dashboard overcount")
+
+	p.call(`load("dashboard-counter-overcounts")`)
+	p.call("runToEnd()")
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+	want := fmt.Sprintf("Dashboard total: shown %d · expected %d (overcounts by %d)", total.Shown, total.Expected, total.Shown-total.Expected)
+	p.waitJS(10e9, fmt.Sprintf(`document.getElementById('total').textContent === %q`, want))
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	want = fmt.Sprintf("看板总数：显示 %d · 应为 %d (多算了 %d)", total.Shown, total.Expected, total.Shown-total.Expected)
+	p.waitJS(10e9, fmt.Sprintf(`document.getElementById('total').textContent === %q`, want))
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+}

@@ -112,7 +112,11 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame) {
 			continue
 		}
 		s.drawSprite(screen, s.ring, pos, view.Background)
-		s.drawSprite(screen, s.dot, pos, view.MessageColor(fl.Kind))
+		c := view.MessageColor(fl.Kind)
+		if fl.Bounced { // a duplicate the leader had already: it bounces back with its original offset
+			c = view.Duplicate
+		}
+		s.drawSprite(screen, s.dot, pos, c)
 		hovered := f.hover.Flight && f.hover.FlightID == fl.ID
 		if hovered {
 			s.drawSprite(screen, s.ring, pos, view.Hover)

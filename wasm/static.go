@@ -69,8 +69,10 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		s.drawText(img, n.Detail, 10, right, alignTopRight, view.TextDim, b.Rect.W*0.55)
 	}
 	if b.Up && b.Kind != "broker" && b.Kind != "sink" && b.Kind != "controller" { // down: the badge says it
-		at := view.Point{X: b.Rect.X + 8, Y: b.Rect.Y + 22}
-		s.drawText(img, n.Detail, 10, at, alignTopLeft, view.TextDim, b.Rect.W-16)
+		for i, line := range view.DetailLines(n.Detail) {
+			at := view.Point{X: b.Rect.X + 8, Y: b.Rect.Y + 22 + view.AppLineH*float64(i)}
+			s.drawText(img, line, 10, at, alignTopLeft, view.TextDim, b.Rect.W-16)
+		}
 	}
 	for _, row := range b.Logs {
 		p.drawLog(img, f, row)
@@ -112,6 +114,9 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 		msg := c.Label()
 		if c.Rect.H >= 22 {
 			s.drawText(img, fmt.Sprint(c.Offset), 8.5, view.Point{X: c.Rect.X + 3, Y: c.Rect.Y + 1}, alignTopLeft, view.TextDim, c.Rect.W-4)
+			if c.Seq != "" && c.Rect.W >= 30 { // the idempotent producer's id and sequence number
+				s.drawText(img, c.Seq, 7.5, view.Point{X: c.Rect.Right() - 2, Y: c.Rect.Y + 1}, alignTopRight, view.TextDim, c.Rect.W-18)
+			}
 			s.drawText(img, msg, 9.5, view.Point{X: c.Rect.Center().X, Y: c.Rect.Bottom() - 7}, alignCenter, view.Text, c.Rect.W-4)
 		} else {
 			s.drawText(img, msg, 9, c.Rect.Center(), alignCenter, view.Text, c.Rect.W-4)
@@ -144,12 +149,19 @@ func (p *painter) drawMark(img *ebiten.Image, f frame, row view.LogRow, m view.M
 }
 
 func (p *painter) drawChip(img *ebiten.Image, f frame, c view.Chip) {
+	sc := f.scale
+	if c.Refused { // a duplicate the unique key refused: outlined and struck out, not a row
+		strokeRect(img, c.Rect, 1.5, view.Duplicate, sc)
+		vector.StrokeLine(img, float32(c.Rect.X*sc), float32(c.Rect.Bottom()*sc), float32(c.Rect.Right()*sc), float32(c.Rect.Y*sc), float32(1.5*sc), view.Duplicate, true)
+		p.sprites.drawText(img, c.Msg, 9, c.Rect.Center(), alignCenter, view.TextDim, c.Rect.W-3)
+		return
+	}
 	border := view.Grid
 	if c.Dup {
 		border = view.Duplicate
 	}
-	fillRect(img, c.Rect, view.Pending, f.scale)
-	strokeRect(img, c.Rect, 1, border, f.scale)
+	fillRect(img, c.Rect, view.Pending, sc)
+	strokeRect(img, c.Rect, 1, border, sc)
 	p.sprites.drawText(img, c.Msg, 9, c.Rect.Center(), alignCenter, view.Text, c.Rect.W-3)
 }
 

@@ -27,8 +27,8 @@
       zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃。按键：空格播放或暂停，→ 单步。",
     },
     legend: {
-      en: "On the canvas: BLOCKED on a producer means its send() waits for buffer.memory (at most max.block.ms); a log cell outlined in pink is a record that landed behind a later send with the same key (reordered); FENCED on a broker means the controller fenced it (no heartbeat within broker.session.timeout.ms): it is up, but may still believe it leads what the controller moved away; cells struck out in red after a log's end are records a truncation just cut from that replica.",
-      zh: "画布上：生产者上的 BLOCKED 表示它的 send() 正在等待 buffer.memory（最多 max.block.ms）；粉色描边的日志格子是一条落在同键后发消息之后的记录（顺序被打乱）；broker 上的 FENCED 表示控制器已隔离它（broker.session.timeout.ms 内没有心跳）：它还在运行，却可能仍以为自己领导着已被控制器移走的分区；日志末尾之后被红线划掉的格子，是该副本刚被截断掉的记录。",
+      en: "On the canvas: BLOCKED on a producer means its send() waits for buffer.memory (at most max.block.ms); a log cell outlined in pink is a record that landed behind a later send with the same key (reordered); FENCED on a broker means the controller fenced it (no heartbeat within broker.session.timeout.ms): it is up, but may still believe it leads what the controller moved away; cells struck out in red after a log's end are records a truncation just cut from that replica; \"0:3\" at the top right of a log cell is the idempotent producer's id (0) and the record's sequence number (3); an orange dot on the wire is a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset; in a sink, a row outlined in orange is stored more than once, and one struck out in orange is an insert a unique key refused as a duplicate.",
+      zh: "画布上：生产者上的 BLOCKED 表示它的 send() 正在等待 buffer.memory（最多 max.block.ms）；粉色描边的日志格子是一条落在同键后发消息之后的记录（顺序被打乱）；broker 上的 FENCED 表示控制器已隔离它（broker.session.timeout.ms 内没有心跳）：它还在运行，却可能仍以为自己领导着已被控制器移走的分区；日志末尾之后被红线划掉的格子，是该副本刚被截断掉的记录；日志格子右上角的“0:3”是幂等生产者的 ID（0）和这条记录的序号（3）；线路上的橙色圆点是 leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回；在 sink 中，橙色描边的行被存了不止一次，被橙色划掉的是唯一键作为重复拒绝的插入。",
     },
     faultLabel: { en: "Inject a fault", zh: "注入故障" },
     inject: { en: "Inject", zh: "注入" },
@@ -52,6 +52,10 @@
     noMessages: { en: "No messages yet.", zh: "还没有消息。" },
     endWhy: { en: "Why the run stopped:", zh: "运行为何停止：" },
     anomalies: { en: "Anomalies (Jepsen's names)", zh: "异常（Jepsen 的命名）" },
+    totalShown: { en: "Dashboard total: shown", zh: "看板总数：显示" },
+    totalExpected: { en: "expected", zh: "应为" },
+    overcounts: { en: "overcounts by", zh: "多算了" },
+    undercounts: { en: "undercounts by", zh: "少算了" },
   };
   const FATES = {
     sent: { en: "sent", zh: "已发送" },
@@ -444,6 +448,24 @@
     $("end-why-text").textContent = text;
   }
 
+  // A dashboard over the output (a counter, or the sum of a sink's values): the total it
+  // shows as the run goes, and once the run has ended the total it should show.
+  function renderTotal(s, total) {
+    const p = $("total");
+    p.hidden = !total;
+    if (!total) return;
+    let text = `${t("totalShown")} ${total.shown}`;
+    if (s.ended) {
+      text += ` · ${t("totalExpected")} ${total.expected}`;
+      const gap = total.shown - total.expected;
+      if (gap > 0) text += ` (${t("overcounts")} ${gap})`;
+      if (gap < 0) text += ` (${t("undercounts")} ${-gap})`;
+    }
+    p.textContent = text;
+    const gap = total.shown - total.expected;
+    p.className = `total ${!s.ended || gap === 0 ? "" : gap > 0 ? "fate-duplicated" : "fate-lost"}`;
+  }
+
   function renderLedger(s) {
     const l = s.ledger || {};
     if (!changed("ledger", `${lang}|${JSON.stringify(l)}`)) return;
@@ -465,6 +487,7 @@
         return li;
       }),
     );
+    renderTotal(s, l.total);
     const rows = (l.messages || []).map((m) => {
       const tr = document.createElement("tr");
       tr.dataset.fate = m.fate;

@@ -157,12 +157,15 @@ func judgeRow(row conformRow) string {
 // runFailed stands for the outcome of a real run that could not be made.
 const runFailed = "error"
 
-// outcome is the part of a report the comparison holds the two runs to: the verdict and
-// every message count.
+// outcome is the part of a report the comparison holds the two runs to: the verdict,
+// every message count, and a dashboard's total shown and expected.
 func outcome(rep scene.Report) string {
 	var parts []string
 	for _, k := range []string{"sent", "acked", "delivered", "duplicated", "lost", "unavailable", "failed"} {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, rep.Messages[k]))
+	}
+	if t := rep.Total; t != nil {
+		parts = append(parts, fmt.Sprintf("total=%d/%d", t.Shown, t.Expected))
 	}
 	return rep.Verdict + " " + strings.Join(parts, " ")
 }

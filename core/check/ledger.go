@@ -20,6 +20,9 @@ type Output struct {
 	// Values: a counter's output, the value each message adds to the total; nil for
 	// other outputs.
 	Values map[string]int64
+	// Absent: messages that reached the output and left no effect, and why (an upsert
+	// with the same key overwrote the row, a unique key was taken).
+	Absent map[string]fate.Reason
 }
 
 // Total is a counter's total as the dashboard shows it, beside the one it should show:
@@ -209,6 +212,9 @@ func ackHow(h *history) fate.Reason {
 }
 
 func lostWhy(m string, h *history, out Output) fate.Reason {
+	if why, ok := out.Absent[m]; ok {
+		return why
+	}
 	switch {
 	case h.truncatedBy != "":
 		return fate.Because(fate.Truncated, "node", h.truncatedBy, "ms", ms(h.truncatedMs))

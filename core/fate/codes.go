@@ -23,6 +23,8 @@ const (
 	CrashedBefore  Code = "crashed-before"  // {polled} {committed}
 	NeverProcessed Code = "never-processed" // {polled}
 	Gone           Code = "gone"            // {output}
+	Overwritten    Code = "overwritten"     // {by} {output}: an upsert with the same key replaced its row
+	KeyTaken       Code = "key-taken"       // {by} {output}: a unique key refused it, {by} holds the key
 	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
 	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
 

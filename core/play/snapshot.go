@@ -22,8 +22,9 @@ func (s *Session) State() State {
 		st.Nodes = append(st.Nodes, nodeState(w, name))
 	}
 	for _, m := range w.InFlight() {
+		b, ok := m.Payload.(show.Bouncer)
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: m.From, To: m.To, Kind: m.Payload.Kind(),
-			Label: sim.Label(m.Payload), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
+			Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
 	}
 	st.Quiet = w.Quiet()
 	for _, l := range w.CutLinks() {
@@ -97,7 +98,7 @@ func nodeState(w *sim.World, name string) NodeState {
 	ns := NodeState{Name: name, Up: up}
 	if sh, ok := n.(show.Shower); ok {
 		v := sh.Show(w)
-		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Blocked && up
+		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Refused, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Refused, v.Blocked && up
 		ns.Fenced = v.Fenced && up
 	}
 	if waiting, at := w.Waiting(name); waiting {

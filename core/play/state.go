@@ -55,6 +55,7 @@ type NodeState struct {
 	Fenced     bool           `json:"fenced"`     // brokers: up, but fenced by the controller
 	Partitions []ReplicaState `json:"partitions"` // brokers only
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
+	Refused    []string       `json:"refused"`    // unique-key sinks: the inserts refused as duplicates
 }
 
 // ReplicaState is one replica of one partition on one broker, as the broker shows it.
@@ -66,13 +67,16 @@ type RecordView = show.Cell
 
 // Flight is one message on the wire.
 type Flight struct {
-	ID       int64  `json:"id"`
-	From     string `json:"from"`
-	To       string `json:"to"`
-	Kind     string `json:"kind"`  // Produce, ProduceResponse, Fetch, ...
-	Label    string `json:"label"` // short Latin text for the canvas
-	SentMs   int64  `json:"sentMs"`
-	ArriveMs int64  `json:"arriveMs"`
+	ID    int64  `json:"id"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Kind  string `json:"kind"`  // Produce, ProduceResponse, Fetch, ...
+	Label string `json:"label"` // short Latin text for the canvas
+	// Bounced: an answer to a request the receiver had already handled (a duplicate
+	// batch), drawn as a duplicate bouncing back.
+	Bounced  bool  `json:"bounced,omitempty"`
+	SentMs   int64 `json:"sentMs"`
+	ArriveMs int64 `json:"arriveMs"`
 }
 
 // Link is a directed link.

@@ -20,7 +20,10 @@ type Facts struct {
 	Held         map[string]map[string]fate.Reason // output -> message identity -> where
 	// Past is, per output, what a log still holds below the group's committed offset,
 	// never read: lost, and where it still is (the simulator knows; a real run may not).
-	Past    map[string]map[string]fate.Reason
+	Past map[string]map[string]fate.Reason
+	// Absent is, per sink, why messages that reached it left no effect (the simulator
+	// knows; a real run's sinks do not say).
+	Absent  map[string]map[string]fate.Reason
 	EndMs   int64
 	EndNote EndNote
 }
@@ -30,6 +33,11 @@ type effector interface {
 	Effects() map[string]int
 }
 
+// absence is a sink that can say why a message that reached it has no effect.
+type absence interface {
+	NoEffectWhy() map[string]fate.Reason
+}
+
 // Facts gathers the facts from the run's world as it stands.
 func (r *Run) Facts() Facts {
 	f := Facts{Observations: r.World.Observations(), Effects: map[string]map[string]int{},
@@ -37,6 +45,12 @@ func (r *Run) Facts() Facts {
 	for _, k := range r.Scene.Sinks {
 		if e, ok := nodeAs[effector](r.World, k.Name); ok {
 			f.Effects[k.Name] = e.Effects()
+		}
+		if a, ok := nodeAs[absence](r.World, k.Name); ok {
+			if f.Absent == nil {
+				f.Absent = map[string]map[string]fate.Reason{}
+			}
+			f.Absent[k.Name] = a.NoEffectWhy()
 		}
 	}
 	for _, name := range r.Scene.Outputs() {
@@ -60,7 +74,7 @@ func (s *Scene) feeders(output string) []ConsumerSpec {
 // output is one output's facts for the ledger: a sink's effects as it reports them, or a
 // consumer's processed records when the consumer itself is the output.
 func (s *Scene) output(name string, f Facts) check.Output {
-	out := check.Output{Name: name, Effects: map[string]int{}, Held: f.Held[name], Past: f.Past[name]}
+	out := check.Output{Name: name, Effects: map[string]int{}, Held: f.Held[name], Past: f.Past[name], Absent: f.Absent[name]}
 	if e, ok := f.Effects[name]; ok {
 		out.Effects = e
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/sinks"
 
 	"github.com/stretchr/testify/assert"
@@ -103,6 +104,30 @@ func TestSinkInputErrors(t *testing.T) {
 			_, err := Parse("sinks.yaml", []byte(keysApply(t, keysBase, c.edits...)))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+// TestSharedKeysLoseRowsAndSaySo: two messages with one key leave one row in an upsert
+// (the later overwrites) and in a unique-key table (the later is refused); the ledger
+// says which message took the row.
+func TestSharedKeysLoseRowsAndSaySo(t *testing.T) {
+	for kind, want := range map[string][2]string{
+		"upsert":     {"p1#1", "p1#3, with the same key, overwrote its row in db"},
+		"unique-key": {"p1#3", "db refused it as a duplicate: p1#1 already holds its key"},
+	} {
+		t.Run(kind, func(t *testing.T) {
+			text := keysApply(t, keysBase, keysEdit{"apps/0/send/key", `"k{n%2}"`}, keysEdit{"apps/1/sink", "db"},
+				keysEdit{"sinks/0/kind", kind})
+			rep := keysRun(t, text).Judge()
+			assert.Equal(t, 2, rep.Messages["lost"], "two of four messages share a key with an earlier or later one")
+			var why string
+			for _, f := range rep.Ledger {
+				if f.Msg == want[0] {
+					why = f.Reason.Text(fate.En)
+				}
+			}
+			assert.Contains(t, why, want[1])
 		})
 	}
 }

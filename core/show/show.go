@@ -34,6 +34,13 @@ type Node struct {
 	Refused []string
 }
 
+// Bouncer is a message that can answer a request its receiver had already handled: a
+// leader's answer to an idempotent batch it already had. The canvas draws such an answer
+// as a duplicate bouncing back.
+type Bouncer interface {
+	Bounced() bool
+}
+
 // Shower is a node that says what to draw; the view of a node that is not is its name.
 type Shower interface {
 	Show(v sim.View) Node
@@ -91,4 +98,7 @@ type Cell struct {
 	Key    string   `json:"key"`  // data: the record key ("" unkeyed)
 	Note   string   `json:"note"` // what an internal record holds: "@4" for an offset commit to 4
 	Epoch  int32    `json:"epoch"`
+	// Seq: an idempotent producer's record, "0:3": its producer id and sequence number,
+	// by which the leader knows a retried batch.
+	Seq string `json:"seq,omitempty"`
 }

@@ -73,10 +73,14 @@ func (b *base) written(env *sim.Env, m sim.Message, w Write) {
 	env.Send(m.From, WriteAck{ReqID: w.ReqID})
 }
 
-// countRows counts the rows per message identity: a sink's effects in the ledger.
-func countRows(rows []Row) map[string]int {
+// rows is the store of a sink that keeps rows.
+type rows struct{ Rows []Row }
+
+// Effects counts the rows present per message identity: the sink's effects in the
+// ledger.
+func (s *rows) Effects() map[string]int {
 	out := map[string]int{}
-	for _, r := range rows {
+	for _, r := range s.Rows {
 		out[r.Msg]++
 	}
 	return out

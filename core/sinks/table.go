@@ -12,7 +12,7 @@ import (
 // duplicate row.
 type Table struct {
 	base
-	Rows []Row
+	rows
 }
 
 // NewTable makes an empty table sink.
@@ -32,9 +32,6 @@ func (t *Table) Receive(env *sim.Env, m sim.Message) {
 		t.written(env, m, w)
 	}
 }
-
-// Effects counts the rows per message identity.
-func (t *Table) Effects() map[string]int { return countRows(t.Rows) }
 
 // Show implements show.Shower: the rows' identities in order.
 func (t *Table) Show(sim.View) show.Node {

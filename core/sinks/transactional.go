@@ -19,7 +19,7 @@ import (
 // plain row: a re-delivered record is then a duplicate row, as in a table.
 type Transactional struct {
 	base
-	Rows    []Row
+	rows
 	offsets map[string]int64 // group + "/" + partition -> next offset
 }
 
@@ -60,9 +60,6 @@ func (t *Transactional) Stored(group string) []StoredOffset {
 	slices.SortFunc(out, func(a, b StoredOffset) int { return cmp.Compare(a.Partition, b.Partition) })
 	return out
 }
-
-// Effects counts the rows per message identity.
-func (t *Transactional) Effects() map[string]int { return countRows(t.Rows) }
 
 // Show implements show.Shower: the rows, and the stored offsets in the status line.
 func (t *Transactional) Show(sim.View) show.Node {

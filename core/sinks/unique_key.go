@@ -2,8 +2,10 @@ package sinks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -14,24 +16,21 @@ import (
 // once on the consumer side, as long as each message has a key of its own.
 type UniqueKey struct {
 	base
-	Rows    []Row
-	Refused []Row // the inserts refused as duplicates, for the canvas
-	keys    map[string]bool
+	rows
+	Refused []Row             // the inserts refused as duplicates, for the canvas
+	keys    map[string]string // key -> the message whose row holds it
 }
 
 // NewUniqueKey makes an empty unique-key sink.
 func NewUniqueKey(name string) *UniqueKey {
-	return &UniqueKey{base: base{name: name}, keys: map[string]bool{}}
+	return &UniqueKey{base: base{name: name}, keys: map[string]string{}}
 }
 
 // Clone implements sim.Node.
 func (u *UniqueKey) Clone() sim.Node {
 	c := *u
 	c.Rows, c.Refused = slices.Clone(u.Rows), slices.Clone(u.Refused)
-	c.keys = make(map[string]bool, len(u.keys))
-	for k := range u.keys {
-		c.keys[k] = true
-	}
+	c.keys = maps.Clone(u.keys)
 	return &c
 }
 
@@ -42,19 +41,28 @@ func (u *UniqueKey) Receive(env *sim.Env, m sim.Message) {
 		return
 	}
 	row := Row{Msg: w.Msg, Key: w.Key, Value: w.Value}
-	if u.keys[w.Key] {
+	if _, taken := u.keys[w.Key]; taken {
 		u.Refused = append(u.Refused, row)
 		env.Observe(sim.Observation{Event: DuplicateRefused, Msgs: []string{w.Msg}, Output: u.name})
 		env.Send(m.From, WriteAck{ReqID: w.ReqID, Duplicate: true})
 		return
 	}
-	u.keys[w.Key] = true
+	u.keys[w.Key] = w.Msg
 	u.Rows = append(u.Rows, row)
 	u.written(env, m, w)
 }
 
-// Effects counts the rows present per message identity.
-func (u *UniqueKey) Effects() map[string]int { return countRows(u.Rows) }
+// NoEffectWhy implements the ledger's question for messages that reached the sink and
+// left no row: another message holds their key.
+func (u *UniqueKey) NoEffectWhy() map[string]fate.Reason {
+	out := map[string]fate.Reason{}
+	for _, r := range u.Refused {
+		if holder := u.keys[r.Key]; holder != r.Msg {
+			out[r.Msg] = fate.Because(fate.KeyTaken, "by", holder, "output", u.name)
+		}
+	}
+	return out
+}
 
 // Show implements show.Shower: the rows, and the inserts refused as duplicates.
 func (u *UniqueKey) Show(sim.View) show.Node {

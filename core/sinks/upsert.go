@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -15,18 +16,21 @@ import (
 // earlier one is no longer there.
 type Upsert struct {
 	base
-	Rows     []Row // one per key, in the order the keys first came
-	Rewrites int   // writes that replaced a row
+	rows         // one per key, in the order the keys first came
+	Rewrites int // writes that replaced a row
 	at       map[string]int
+	replaced map[string]string // message -> the other message that overwrote its row
 }
 
 // NewUpsert makes an empty upsert sink.
-func NewUpsert(name string) *Upsert { return &Upsert{base: base{name: name}, at: map[string]int{}} }
+func NewUpsert(name string) *Upsert {
+	return &Upsert{base: base{name: name}, at: map[string]int{}, replaced: map[string]string{}}
+}
 
 // Clone implements sim.Node.
 func (u *Upsert) Clone() sim.Node {
 	c := *u
-	c.Rows, c.at = slices.Clone(u.Rows), maps.Clone(u.at)
+	c.Rows, c.at, c.replaced = slices.Clone(u.Rows), maps.Clone(u.at), maps.Clone(u.replaced)
 	return &c
 }
 
@@ -38,6 +42,10 @@ func (u *Upsert) Receive(env *sim.Env, m sim.Message) {
 	}
 	row := Row{Msg: w.Msg, Key: w.Key, Value: w.Value}
 	if i, ok := u.at[w.Key]; ok {
+		if old := u.Rows[i].Msg; old != w.Msg {
+			u.replaced[old] = w.Msg
+		}
+		delete(u.replaced, w.Msg)
 		u.Rows[i] = row
 		u.Rewrites++
 	} else {
@@ -47,8 +55,15 @@ func (u *Upsert) Receive(env *sim.Env, m sim.Message) {
 	u.written(env, m, w)
 }
 
-// Effects counts the rows present per message identity.
-func (u *Upsert) Effects() map[string]int { return countRows(u.Rows) }
+// NoEffectWhy implements the ledger's question for messages that reached the sink and
+// left no row: which message overwrote theirs.
+func (u *Upsert) NoEffectWhy() map[string]fate.Reason {
+	out := map[string]fate.Reason{}
+	for m, by := range u.replaced {
+		out[m] = fate.Because(fate.Overwritten, "by", by, "output", u.name)
+	}
+	return out
+}
 
 // Show implements show.Shower: one row per key.
 func (u *Upsert) Show(sim.View) show.Node {

@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"strings"
 
 	"deliverylab/core/play"
 )
@@ -11,6 +12,7 @@ const (
 	Margin    = 14.0
 	TopBarH   = 24.0 // the time and status line above the picture
 	AppH      = 40.0 // producer and consumer boxes: name line and detail line
+	AppLineH  = 12.0 // each further detail line of an application box
 	HeaderH   = 22.0 // a broker's or sink's name line
 	ControlH  = 36.0 // the controller box
 	RowHMax   = 46.0 // one partition row: label line plus cells
@@ -129,26 +131,31 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	}
 	avail := bottom - top
 	gap := boxGapMax * 2
-	apps := float64(len(idx) - sinks)
-	if need := apps*AppH + float64(len(idx)-1)*gap; need > avail {
-		gap = math.Max(boxGapMin, (avail-apps*AppH)/math.Max(1, float64(len(idx)-1)))
+	apps := 0.0 // the height of the application boxes together
+	for _, i := range idx {
+		if nodes[i].Kind != "sink" {
+			apps += AppHeight(nodes[i].Kind)
+		}
+	}
+	if need := apps + float64(len(idx)-1)*gap; need > avail {
+		gap = math.Max(boxGapMin, (avail-apps)/math.Max(1, float64(len(idx)-1)))
 	}
 	sinkH := 0.0
 	if sinks > 0 {
-		sinkH = (avail - apps*AppH - float64(len(idx)-1)*gap) / float64(sinks)
+		sinkH = (avail - apps - float64(len(idx)-1)*gap) / float64(sinks)
 		sinkH = clamp(sinkH, HeaderH+ChipH+8, 220)
 	}
-	total := apps*AppH + float64(sinks)*sinkH + float64(len(idx)-1)*gap
+	total := apps + float64(sinks)*sinkH + float64(len(idx)-1)*gap
 	y := top + math.Max(0, (avail-total)/2)
 	for _, i := range idx {
-		h := AppH
+		h := AppHeight(nodes[i].Kind)
 		if nodes[i].Kind == "sink" {
 			h = sinkH
 		}
 		b := &l.Boxes[i]
 		b.Rect = Rect{c.X, y, c.W, h}
 		if nodes[i].Kind == "sink" {
-			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, b.Rect)
+			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, nodes[i].Refused, b.Rect)
 		}
 		y += h + gap
 	}
@@ -202,4 +209,18 @@ func (l *Layout) placeMiddle(nodes []play.NodeState, c struct{ X, W float64 }, t
 		}
 		y += h + gap
 	}
+}
+
+// DetailLines splits an application's status into the lines its box shows: the parts
+// separated by " · " (a producer's counts, then its producer id, epoch and sequences).
+func DetailLines(detail string) []string { return strings.Split(detail, " · ") }
+
+// AppHeight is the height of an application box. A producer's has room for a second
+// status line from the start (an idempotent producer's id comes a moment later), so the
+// boxes never move when it does.
+func AppHeight(kind string) float64 {
+	if kind == "producer" {
+		return AppH + AppLineH
+	}
+	return AppH
 }

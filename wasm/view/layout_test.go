@@ -129,7 +129,7 @@ func TestSinkChipsKeepNewest(t *testing.T) {
 		rows[i] = "p1#x"
 	}
 	rows[499] = "p1#last"
-	chips, hidden := layoutChips(rows, Rect{0, 0, 150, 100})
+	chips, hidden := layoutChips(rows, nil, Rect{0, 0, 150, 100})
 	require.NotEmpty(t, chips)
 	assert.Equal(t, 500, hidden+len(chips))
 	assert.Equal(t, "p1#last", chips[len(chips)-1].Msg)
@@ -235,4 +235,14 @@ func TestLogRowDrawsTruncatedRecordsAfterTheLogEnd(t *testing.T) {
 	assert.Greater(t, row.Cut[0].Rect.X, row.Cells[1].Rect.Right(), "after the last live record")
 	narrow := layoutLog(rs, Rect{0, 0, 3*(CellW+CellGap) - CellGap, 40})
 	assert.Len(t, narrow.Cut, 1, "only as many as fit")
+}
+
+func TestSinkChipsStrikeRefusedDuplicates(t *testing.T) {
+	chips, hidden := layoutChips([]string{"p1#1", "p1#2"}, []string{"p1#2"}, Rect{0, 0, 300, 100})
+	require.Zero(t, hidden)
+	require.Len(t, chips, 3)
+	assert.Equal(t, []bool{false, false, true}, []bool{chips[0].Refused, chips[1].Refused, chips[2].Refused},
+		"the refused insert comes after the rows, struck out")
+	assert.False(t, chips[1].Dup, "a refused insert is not a second row: the stored p1#2 is no duplicate")
+	assert.False(t, chips[2].Dup)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,7 @@ type Cell struct {
 	Kind      show.CellKind
 	Msg       string // an application record's identity
 	Note      string // what an internal record holds: "@4" (an offset commit), "COMMIT" (a marker)
+	Seq       string // an idempotent producer's record: "0:3", producer id and sequence
 	Committed bool   // below the high watermark: visible to consumers
 	// Reordered: an application record that landed behind a record its producer sent
 	// later with the same key (Jepsen's nonmonotonic send), as a retried batch does with
@@ -85,6 +87,8 @@ type Chip struct {
 	Rect Rect
 	Msg  string
 	Dup  bool // the same message identity is stored more than once
+	// Refused: an insert a unique key refused as a duplicate; nothing was stored.
+	Refused bool
 }
 
 // PartitionLabel is the text above a partition row. Broker names in the ISR are shortened
@@ -117,7 +121,7 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	hwSet := false
 	for i, r := range recs {
 		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
-		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Committed: r.Offset < rs.HW,
+		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Seq: r.Seq, Committed: r.Offset < rs.HW,
 			Reordered: reordered[lr.Hidden+i]}
 		if !hwSet && r.Offset >= rs.HW {
 			lr.HWX, hwSet = rect.X-CellGap/2, true
@@ -188,12 +192,15 @@ func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
 	return out
 }
 
-// layoutChips fits the newest rows of a sink into the box under its header.
-func layoutChips(rows []string, box Rect) ([]Chip, int) {
+// layoutChips fits the newest rows of a sink into the box under its header, then the
+// inserts a unique key refused (struck out).
+func layoutChips(rows, refused []string, box Rect) ([]Chip, int) {
 	count := map[string]int{}
 	for _, r := range rows {
 		count[r]++
 	}
+	stored := len(rows)
+	rows = append(slices.Clip(rows), refused...)
 	perRow := max(1, int((box.W-8+ChipGap)/(ChipW+ChipGap)))
 	lines := max(0, int((box.H-HeaderH-4+ChipGap)/(ChipH+ChipGap)))
 	fit := perRow * lines
@@ -207,6 +214,8 @@ func layoutChips(rows []string, box Rect) ([]Chip, int) {
 		x := box.X + 4 + float64(i%perRow)*(ChipW+ChipGap)
 		y := box.Y + HeaderH + float64(i/perRow)*(ChipH+ChipGap)
 		chips[i] = Chip{Rect: Rect{x, y, ChipW, ChipH}, Msg: r, Dup: count[r] > 1}
+		chips[i].Refused = hidden+i >= stored
+		chips[i].Dup = chips[i].Dup && !chips[i].Refused
 	}
 	return chips, hidden
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -69,6 +70,10 @@ type ProducePartitionResponse struct {
 	TP         TP
 	Err        string
 	BaseOffset int64 // -1 on error
+	// Duplicate: the leader had the batch already (an idempotent retry) and answers with
+	// its original offset. Kafka's response does not say so and the client does not look:
+	// it is here for the canvas, which draws the answer as a duplicate bouncing back.
+	Duplicate bool
 }
 
 func (r ProducePartitionResponse) describe() string {
@@ -86,6 +91,12 @@ func (m ProduceResponse) Describe() string {
 	}
 	return fmt.Sprintf("ProduceResponse req=%d %s", m.ReqID, strings.Join(parts, " "))
 }
+
+// Bounced implements show.Bouncer: a duplicate the leader answered without appending.
+func (m ProduceResponse) Bounced() bool {
+	return slices.ContainsFunc(m.Partitions, func(p ProducePartitionResponse) bool { return p.Duplicate })
+}
+
 func (m ProduceResponse) Label() string {
 	for _, p := range m.Partitions {
 		if p.Err != "" {
@@ -94,6 +105,9 @@ func (m ProduceResponse) Label() string {
 	}
 	if len(m.Partitions) == 0 {
 		return "ack"
+	}
+	if m.Partitions[0].Duplicate {
+		return fmt.Sprintf("dup @%d", m.Partitions[0].BaseOffset)
 	}
 	return fmt.Sprintf("ack @%d", m.Partitions[0].BaseOffset)
 }

@@ -23,6 +23,7 @@ type producePart struct {
 	LastOffset int64
 	Msgs       []string
 	Err        string // set once the partition failed
+	Duplicate  bool   // an idempotent batch the leader already had: answered, not appended
 }
 
 func (d delayedProduce) watches(tp protocol.TP) bool {

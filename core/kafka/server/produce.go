@@ -181,7 +181,7 @@ func (rm *ReplicaManager) answer(env *sim.Env, h hooks, d delayedProduce) {
 		if part.Err != "" {
 			base = -1
 		}
-		resp.Partitions[i] = protocol.ProducePartitionResponse{TP: part.TP, Err: part.Err, BaseOffset: base}
+		resp.Partitions[i] = protocol.ProducePartitionResponse{TP: part.TP, Err: part.Err, BaseOffset: base, Duplicate: part.Duplicate}
 	}
 	id := env.Send(d.Client, resp)
 	if id == 0 {

@@ -23,6 +23,7 @@ func (rm *ReplicaManager) producerDecision(env *sim.Env, pd protocol.ProducePart
 		return part
 	}
 	part.BaseOffset, part.LastOffset = chk.Original.FirstOffset, chk.Original.LastOffset
+	part.Duplicate = true
 	env.Note(fmt.Sprintf("duplicate %s: answered with offset %d, not appended", who, part.BaseOffset))
 	return part
 }

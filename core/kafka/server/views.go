@@ -138,6 +138,9 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 	switch body := r.Body.(type) {
 	case protocol.Data:
 		c.Kind, c.Msg, c.Key = show.Data, body.Msg, body.Key
+		if b.ProducerID != protocol.NoProducerID {
+			c.Seq = fmt.Sprintf("%d:%d", b.ProducerID, b.BaseSequence+int32(r.Offset-b.BaseOffset))
+		}
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
 	case protocol.ControlMarker:
