@@ -14,6 +14,7 @@ type FetchRequest struct {
 	FetchOffset      int64
 	LastFetchedEpoch int32
 	MaxWaitMs        int64
+	Isolation        IsolationLevel // a consumer's isolation.level
 }
 
 func (FetchRequest) Kind() string { return "Fetch" }
@@ -34,6 +35,10 @@ type FetchResponse struct {
 	DivergedEpoch int32
 	DivergedEnd   int64
 	LogEnd        int64 // the leader's LEO, with OFFSET_OUT_OF_RANGE for a follower
+	// Read committed: the last stable offset (records are returned only below it) and
+	// the aborted transactions among the returned records.
+	LastStable int64
+	Aborted    []AbortedTxn
 }
 
 func (FetchResponse) Kind() string { return "FetchResponse" }

@@ -2,15 +2,23 @@ package protocol
 
 import "fmt"
 
-// FindCoordinatorRequest asks any broker which broker coordinates a group.
+// FindCoordinatorRequest asks any broker which broker coordinates a group, or (KeyType
+// TransactionKey) a transactional id: the leader of its __transaction_state partition.
 type FindCoordinatorRequest struct {
 	request
 	background
-	Group string
+	Group           string
+	KeyType         CoordinatorKey
+	TransactionalID string // with KeyType TransactionKey
 }
 
-func (FindCoordinatorRequest) Kind() string       { return "FindCoordinator" }
-func (m FindCoordinatorRequest) Describe() string { return "FindCoordinator " + m.Group }
+func (FindCoordinatorRequest) Kind() string { return "FindCoordinator" }
+func (m FindCoordinatorRequest) Describe() string {
+	if m.KeyType == TransactionKey {
+		return "FindCoordinator txn " + m.TransactionalID
+	}
+	return "FindCoordinator " + m.Group
+}
 
 // FindCoordinatorResponse names the coordinator: the leader of the group's
 // __consumer_offsets partition.

@@ -8,13 +8,21 @@ import "fmt"
 // InitProducerIdRequest asks a broker for a producer id and epoch. Without a
 // transactional id any broker answers it from its block of ids
 // (TransactionCoordinator.handleInitProducerId with a null transactional id).
+//
+// With a TransactionalID it goes to the id's transaction coordinator, which keeps the
+// id's producer id and bumps its epoch, fencing any older instance (transactions.go).
 type InitProducerIdRequest struct {
 	request
-	ReqID int64
+	ReqID                int64
+	TransactionalID      string // "" for an idempotent producer without transactions
+	TransactionTimeoutMs int64  // transaction.timeout.ms, with a TransactionalID
 }
 
 func (InitProducerIdRequest) Kind() string { return "InitProducerId" }
 func (m InitProducerIdRequest) Describe() string {
+	if m.TransactionalID != "" {
+		return fmt.Sprintf("InitProducerId req=%d %s timeout=%d", m.ReqID, m.TransactionalID, m.TransactionTimeoutMs)
+	}
 	return fmt.Sprintf("InitProducerId req=%d", m.ReqID)
 }
 
