@@ -151,6 +151,11 @@ func (c *Consumer) Positions() []protocol.TPOffset {
 	return out
 }
 
+// Invariants lists what is wrong with what the client returned (a read_committed
+// consumer returning a record of an aborted transaction), for the checks every test
+// runs on every event and the browser's report.
+func (c *Consumer) Invariants(v sim.View) []string { return c.client.Invariants(v) }
+
 // Show implements show.Shower: the client's and the loop's state.
 func (c *Consumer) Show(sim.View) show.Node {
 	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State, c.phase)}

@@ -36,7 +36,15 @@ import (
 //	raw NAME                                           a bare client that sends what it is
 //	                                                   told and prints what comes back
 //	forge NAME to=BROKER tp=TP pid=N epoch=N seq=N     the raw client sends a Produce of n
-//	  [n=N] [acks=all|1]                               records with that producer identity
+//	  [n=N] [acks=all|1] [txn=true]                    records with that producer identity
+//	                                                   (txn: a transactional batch)
+//	marker NAME to=BROKER pid=N epoch=N commit=BOOL    the raw client plays the transaction
+//	  partitions=(TP,...) [coordinator-epoch=N]        coordinator: WriteTxnMarkers
+//	forge-fetch NAME to=CONSUMER req=N tp=TP from=N    the raw client answers a consumer's
+//	                                                   fetch req=N with the leader's batches
+//	                                                   from offset N and no aborted list
+//	expect-broken                                      from now on an invariant a consumer
+//	                                                   breaks is printed, not a failure
 //	init-pid NAME to=BROKER                            the raw client sends InitProducerId
 //	commit NAME                                        a consumer commits its positions
 //	run ms=N [nowire]                                  run N ms of virtual time (nowire:
@@ -67,6 +75,9 @@ type harness struct {
 	w         *sim.World
 	printed   int // trace lines printed so far
 	apps      map[string]app
+	// printBroken: a consumer's broken invariant is printed (broken) rather than failing
+	printBroken bool
+	broken      []string
 }
 
 // app is a test node around a client.
@@ -105,8 +116,12 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.apps[name] = r
 		h.w.Add(r, h.w.NowMs())
 		h.step(h.w.NowMs())
-	case "send", "commit", "forge", "init-pid":
+	case "send", "commit", "forge", "init-pid", "marker":
 		return h.act(td)
+	case "forge-fetch":
+		return h.forgeFetch(td)
+	case "expect-broken":
+		h.printBroken = true
 	case "run":
 		return h.advance(td)
 	case "crash", "restart":
@@ -277,6 +292,15 @@ func (h *harness) step(atMs int64) {
 					h.t.Fatalf("at %d ms: %s", h.w.NowMs(), strings.Join(bad, "; "))
 				}
 			}
+			if c, ok := nodeAs[*consumerApp](h.w, name); ok {
+				if bad := c.client.Invariants(h.w); len(bad) > 0 && !h.printBroken {
+					h.t.Fatalf("at %d ms: %s", h.w.NowMs(), strings.Join(bad, "; "))
+				} else {
+					for _, problem := range bad {
+						h.broken = append(h.broken, fmt.Sprintf("%d broken: %s", h.w.NowMs(), problem))
+					}
+				}
+			}
 		}
 	}
 	h.w.AdvanceClock(atMs)
@@ -315,6 +339,10 @@ func (h *harness) newLines(td *datadriven.TestData) string {
 		}
 	}
 	h.printed = len(lines)
+	for _, l := range h.broken {
+		fmt.Fprintln(&b, l)
+	}
+	h.broken = nil
 	return b.String()
 }
 
@@ -336,15 +364,26 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 		if !up {
 			role = "down"
 		}
-		fmt.Fprintf(b, "%s %s epoch=%d hw=%d leo=%d isr=[%s]\n", name, role, st.LeaderEpoch, p.HW, p.LEO(), strings.Join(st.ISR, ","))
+		lso := ""
+		if p.Log.HasTransactions() {
+			lso = fmt.Sprintf(" lso=%d", p.LastStableOffset())
+		}
+		fmt.Fprintf(b, "%s %s epoch=%d hw=%d%s leo=%d isr=[%s]\n", name, role, st.LeaderEpoch, p.HW, lso, p.LEO(), strings.Join(st.ISR, ","))
 		for _, batch := range p.Log.Batches() {
 			var bodies []string
 			for _, r := range batch.Records {
 				bodies = append(bodies, r.Body.Describe())
 			}
 			pid := ""
-			if batch.HasProducerID() {
+			switch {
+			case batch.Control:
+				pid = fmt.Sprintf(" control pid=%d e%d coordinator-epoch=%d", batch.ProducerID, batch.ProducerEpoch,
+					batch.Records[0].Body.(protocol.ControlMarker).CoordinatorEpoch)
+			case batch.HasProducerID():
 				pid = fmt.Sprintf(" pid=%d e%d seq=%d..%d", batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence, batch.LastSequence())
+			}
+			if batch.Transactional && !batch.Control {
+				pid += " txn"
 			}
 			fmt.Fprintf(b, "  %d..%d e%d %s%s\n", batch.BaseOffset, batch.LastOffset(), batch.LeaderEpoch, strings.Join(bodies, " "), pid)
 		}
@@ -354,7 +393,14 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 			for _, m := range e.Batches {
 				cached = append(cached, fmt.Sprintf("%d..%d@%d", m.FirstSeq, m.LastSeq, m.FirstOffset))
 			}
-			fmt.Fprintf(b, "  producer pid=%d epoch=%d last five: %s\n", id, e.Epoch, strings.Join(cached, " "))
+			txn := ""
+			if e.TxnFirstOffset >= 0 {
+				txn = fmt.Sprintf(" open txn from %d", e.TxnFirstOffset)
+			}
+			fmt.Fprintf(b, "  producer pid=%d epoch=%d last five: %s%s\n", id, e.Epoch, strings.Join(cached, " "), txn)
+		}
+		for _, t := range p.Log.AbortedIndex() {
+			fmt.Fprintf(b, "  aborted pid=%d %d..%d\n", t.ProducerID, t.FirstOffset, t.LastOffset)
 		}
 	}
 }
@@ -478,6 +524,9 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
 		return nil
 	}
+	if td.Cmd == "marker" {
+		return r.marker(env, t, td, to)
+	}
 	var tp, acks string
 	var pid int64
 	var epoch, seq, n = 0, 0, 1
@@ -487,18 +536,64 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	td.ScanArgs(t, "seq", &seq)
 	td.MaybeScanArgs(t, "n", &n)
 	td.MaybeScanArgs(t, "acks", &acks)
+	var txn bool
+	td.MaybeScanArgs(t, "txn", &txn)
 	var records []protocol.Record
 	for range n {
 		r.sent++
 		records = append(records, protocol.DataRecord(fmt.Sprintf("%s#%d", r.name, r.sent), "", strconv.Itoa(r.sent)))
 	}
 	b := protocol.NewBatch(records)
-	b.ProducerID, b.ProducerEpoch, b.BaseSequence = pid, int16(epoch), int32(seq)
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = pid, int16(epoch), int32(seq), txn
 	a := protocol.AcksAll
 	if acks == "1" {
 		a = protocol.AcksLeader
 	}
 	env.Send(to, protocol.ProduceRequest{ReqID: r.seq, Acks: a, TimeoutMs: 30000,
 		Partitions: []protocol.ProducePartition{{TP: parseTP(tp), Batch: b}}})
+	return nil
+}
+
+// marker plays the transaction coordinator: a WriteTxnMarkers request of one marker.
+func (r *rawApp) marker(env *sim.Env, t testing.TB, td *datadriven.TestData, to string) error {
+	var pid int64
+	var epoch, coordinatorEpoch int
+	var commit bool
+	td.ScanArgs(t, "pid", &pid)
+	td.ScanArgs(t, "epoch", &epoch)
+	td.ScanArgs(t, "commit", &commit)
+	td.MaybeScanArgs(t, "coordinator-epoch", &coordinatorEpoch)
+	a, ok := td.Arg("partitions")
+	if !ok {
+		return fmt.Errorf("marker needs partitions=(TP,...)")
+	}
+	mk := protocol.TxnMarker{ProducerID: pid, ProducerEpoch: int16(epoch), Commit: commit, CoordinatorEpoch: int32(coordinatorEpoch)}
+	for _, v := range a.Vals {
+		mk.Partitions = append(mk.Partitions, parseTP(v))
+	}
+	env.Send(to, protocol.WriteTxnMarkersRequest{ReqID: r.seq, Markers: []protocol.TxnMarker{mk}})
+	return nil
+}
+
+// forgeFetch has a raw client answer a consumer's fetch with what the partition's leader
+// holds from an offset, up to its log end, listing no aborted transaction: a broken
+// answer that a read_committed consumer trusts, so that its invariant fires.
+func (h *harness) forgeFetch(td *datadriven.TestData) error {
+	var to, tp string
+	var req, from int64
+	td.ScanArgs(h.t, "to", &to)
+	td.ScanArgs(h.t, "req", &req)
+	td.ScanArgs(h.t, "tp", &tp)
+	td.ScanArgs(h.t, "from", &from)
+	part := parseTP(tp)
+	leader, ok := protocol.LiveLeader(h.w, part)
+	if !ok {
+		return fmt.Errorf("%s has no live leader", tp)
+	}
+	br, _ := nodeAs[*server.Broker](h.w, leader)
+	p := br.Replicas().Partition(part)
+	resp := protocol.FetchResponse{ReqID: req, TP: part, Batches: p.Log.Read(from, p.LEO()), HW: p.LEO(),
+		Isolation: protocol.ReadCommitted, LastStable: p.LEO()}
+	h.w.Act(h.arg(td, 0), func(env *sim.Env) { env.Send(to, resp) })
 	return nil
 }

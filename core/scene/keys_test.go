@@ -311,6 +311,9 @@ var keysRows = []keysRow{
 	{key: "consumer.config.retry.backoff.ms", set: keysEdit{"apps/1/config/retry.backoff.ms", "50"}},
 	{key: "consumer.config.retry.backoff.max.ms", pre: keysFetchesRefused, set: keysEdit{"apps/1/config/retry.backoff.max.ms", "200"}},
 	{key: "consumer.config.request.timeout.ms", pre: keysConsumerCut, set: keysEdit{"apps/1/config/request.timeout.ms", "300"}},
+	// without transactional producers only the fetches' isolation level and LSO differ
+	// (core/kafka/testdata/transactions_read.txt shows what it filters)
+	{key: "consumer.config.isolation.level", set: keysEdit{"apps/1/config/isolation.level", "read_committed"}},
 }
 
 // keysWireFault drops, delays or duplicates the first produce request of the base run
@@ -487,7 +490,6 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 // accepted. TestKeysExceptions asserts exactly that.
 var keysExceptions = map[string]string{
 	"producer.config.transactional.id": "only null is accepted until transactions are modelled; null is the default",
-	"consumer.config.isolation.level":  "only read_uncommitted is accepted until transactions are modelled; it is the default",
 	// The broker bounds only decide whether a consumer's session.timeout.ms is accepted
 	// (Kafka answers JoinGroup with INVALID_SESSION_TIMEOUT); the parser checks them, so
 	// a scene that parses runs the same whatever they are.
@@ -553,10 +555,6 @@ func TestKeysExceptions(t *testing.T) {
 		same(t, acks1, keysEdit{"apps/0/config/enable.idempotence", "false"})
 		// set explicitly, a conflict is an error naming both keys (R11)
 		refused(t, acks1, keysEdit{"apps/0/config/enable.idempotence", "true"}, "acks must be all in order to use the idempotent producer")
-	})
-	t.Run("consumer.config.isolation.level", func(t *testing.T) {
-		same(t, keysBase, keysEdit{"apps/1/config/isolation.level", "read_uncommitted"})
-		refused(t, keysBase, keysEdit{"apps/1/config/isolation.level", "read_committed"}, "not modelled yet")
 	})
 	t.Run("cluster.config.group.min.session.timeout.ms", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "1000"})

@@ -55,6 +55,9 @@ type ConsumerConfig struct {
 	RetryBackoffMs       int64           // retry.backoff.ms
 	RetryBackoffMaxMs    int64           // retry.backoff.max.ms
 	RequestTimeoutMs     int64           // request.timeout.ms
+	// Isolation is isolation.level: read_committed fetches only below the LSO and drops
+	// the records of aborted transactions.
+	Isolation protocol.IsolationLevel
 }
 
 // DefaultConsumerConfig is Kafka 3.9's consumer defaults.
@@ -104,12 +107,14 @@ var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
 	Key("retry.backoff.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMs) }).
 	Key("retry.backoff.max.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMaxMs) }).
 	Key("request.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.RequestTimeoutMs) }).
-	Key("isolation.level", func(_ *ConsumerConfig, v props.Value) error {
+	Key("isolation.level", func(c *ConsumerConfig, v props.Value) error {
 		switch v.Text {
 		case "read_uncommitted":
-			return nil // Kafka's default, and the only level until transactions exist
+			c.Isolation = protocol.ReadUncommitted // Kafka's default
+			return nil
 		case "read_committed":
-			return fmt.Errorf("read_committed is a real setting but not modelled yet: it only differs once transactions exist (the transactions issue); use read_uncommitted")
+			c.Isolation = protocol.ReadCommitted
+			return nil
 		}
 		return fmt.Errorf("expected read_uncommitted or read_committed, got %q", v.Text)
 	})
@@ -210,12 +215,19 @@ func (c ConsumerConfig) Properties() map[string]string {
 		"retry.backoff.ms":              ms(c.RetryBackoffMs),
 		"retry.backoff.max.ms":          ms(c.RetryBackoffMaxMs),
 		"request.timeout.ms":            ms(c.RequestTimeoutMs),
-		"isolation.level":               "read_uncommitted",
+		"isolation.level":               isolationName(c.Isolation),
 		"max.poll.interval.ms":          ms(maxPollIntervalMs),
 		"group.protocol":                "classic",
 		"partition.assignment.strategy": "org.apache.kafka.clients.consumer.RangeAssignor",
 		"reconnect.backoff.max.ms":      ms(reconnectBackoffMs),
 	}
+}
+
+func isolationName(l protocol.IsolationLevel) string {
+	if l == protocol.ReadCommitted {
+		return "read_committed"
+	}
+	return "read_uncommitted"
 }
 
 func ms(v int64) string { return strconv.FormatInt(v, 10) }

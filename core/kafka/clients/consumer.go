@@ -67,6 +67,10 @@ type Consumer struct {
 	// listener: the application hears of each assignment before offsets are looked up
 	// (ListenForAssignment); seeking: it has not yet said where to start.
 	listener, seeking bool
+	// the transactional records a read_committed consumer returned, for the invariant
+	// (consumer_txn.go), and how many of them it has checked; kept across a crash
+	txnReads   []txnRead
+	txnChecked int
 }
 
 // Polled is a record returned by Poll, with its partition and application data.
@@ -185,6 +189,7 @@ func (c *Consumer) Clone() *Consumer {
 	n.returned = slices.Clone(c.returned)
 	n.commits = maps.Clone(c.commits)
 	n.parked = slices.Clone(c.parked)
+	n.txnReads = slices.Clone(c.txnReads)
 	return &n
 }
 
@@ -282,16 +287,22 @@ func (c *Consumer) Poll(env *sim.Env) []Polled {
 	}
 	var out []Polled
 	for _, tp := range c.assigned {
-		for len(c.buffer[tp]) > 0 && len(out) < c.cfg.MaxPollRecords {
+		for len(c.buffer[tp]) > 0 && (c.buffer[tp][0].Skip || len(out) < c.cfg.MaxPollRecords) {
 			r := c.buffer[tp][0]
 			c.buffer[tp] = c.buffer[tp][1:]
+			c.positions[tp] = r.Offset + 1
+			c.offsetEpochs[tp] = r.Epoch
+			if r.Skip {
+				continue
+			}
 			d, _ := r.Data()
 			out = append(out, Polled{TP: tp, Offset: r.Offset, Data: d})
 			if d.Msg != "" {
 				c.returned = append(c.returned, d.Msg)
 			}
-			c.positions[tp] = r.Offset + 1
-			c.offsetEpochs[tp] = r.Epoch
+			if r.PID >= 0 && c.cfg.Isolation == protocol.ReadCommitted {
+				c.txnReads = append(c.txnReads, txnRead{TP: tp, PID: r.PID, Offset: r.Offset, Msg: d.Msg})
+			}
 		}
 	}
 	c.fetchAll(env)

@@ -13,6 +13,11 @@ import (
 type fetched struct {
 	protocol.Record
 	Epoch int32
+	// Skip: a control record, or one of an aborted transaction under read_committed
+	// (consumer_txn.go): Poll moves the position past it and does not return it.
+	Skip bool
+	// PID is the producer of a transactional record, -1 otherwise.
+	PID int64
 }
 
 // fetchAll sends a fetch for every owned partition with nothing buffered or in flight.
@@ -42,7 +47,7 @@ func (c *Consumer) fetchAll(env *sim.Env) {
 		c.fetching[tp] = c.reqSeq
 		c.fetchedFrom[tp] = leader
 		env.Send(leader, protocol.FetchRequest{ReqID: c.reqSeq, TP: tp, FetchOffset: c.positions[tp], LastFetchedEpoch: -1,
-			MaxWaitMs: c.cfg.FetchMaxWaitMs})
+			MaxWaitMs: c.cfg.FetchMaxWaitMs, Isolation: c.cfg.Isolation})
 		env.After(c.cfg.FetchMaxWaitMs+c.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: c.reqSeq})
 	}
 }
@@ -68,14 +73,29 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 	}
 	c.failures[r.TP] = 0
 	var fresh []fetched
+	filter := newTxnFilter(r, c.cfg.Isolation)
+	returned := 0
 	for _, b := range r.Batches {
+		skip := filter.skips(b)
+		pid := int64(-1)
+		if b.Transactional {
+			pid = b.ProducerID
+		}
 		for _, rec := range b.Records {
 			if rec.Offset >= c.positions[r.TP] {
-				fresh = append(fresh, fetched{Record: rec, Epoch: b.LeaderEpoch})
+				fresh = append(fresh, fetched{Record: rec, Epoch: b.LeaderEpoch, Skip: skip, PID: pid})
+				if !skip {
+					returned++
+				}
 			}
 		}
 	}
-	if len(fresh) == 0 {
+	if returned == 0 {
+		// Nothing to return: the position moves past what was skipped at once
+		// (FetchCollector moves it to the fetch's next offset).
+		if n := len(fresh); n > 0 {
+			c.positions[r.TP], c.offsetEpochs[r.TP] = fresh[n-1].Offset+1, fresh[n-1].Epoch
+		}
 		c.fetchAll(env)
 		return nil
 	}
@@ -108,7 +128,7 @@ func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
 	delete(c.positions, tp)
 	c.resetSeq[tp]++
 	if leader := c.md.leader(tp); leader != "" {
-		env.Send(leader, protocol.ListOffsetsRequest{TP: tp})
+		env.Send(leader, protocol.ListOffsetsRequest{TP: tp, Isolation: c.cfg.Isolation})
 		// A request without an answer fails after request.timeout.ms and is tried again
 		// after retry.backoff.ms (OffsetFetcher.resetPositionsAsync, requestFailed).
 		c.resetLater(env, tp, c.cfg.RequestTimeoutMs+c.cfg.RetryBackoffMs)

@@ -8,7 +8,8 @@ import (
 // Settled reports whether the consumer client has nothing left to read: it gave up, or
 // it is joining a group whose coordinator is down (it cannot get further), or it holds
 // no fetched record and its position is the HW of every partition it owns that has a live
-// leader. A position past the HW is not settled either: the new leader's HW has yet to
+// leader (the last stable offset for read_committed: an open transaction keeps it
+// waiting). A position past the HW is not settled either: the new leader's HW has yet to
 // catch up, or an unclean election cut the log under it and the consumer has yet to
 // seek back (KIP-320).
 func (c *Consumer) Settled(v sim.View) bool {
@@ -23,7 +24,7 @@ func (c *Consumer) Settled(v sim.View) bool {
 		return false
 	}
 	for _, tp := range c.assigned {
-		if hw, ok := protocol.LiveLeaderHW(v, tp); ok && c.Position(tp) != hw {
+		if end, ok := protocol.LiveLeaderReadEnd(v, tp, c.cfg.Isolation); ok && c.Position(tp) != end {
 			return false
 		}
 	}

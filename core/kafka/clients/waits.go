@@ -35,11 +35,14 @@ func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
 	}
 	var out []fate.Reason
 	for _, tp := range c.assigned {
-		hw, ok := protocol.LiveLeaderHW(v, tp)
+		hw, ok := protocol.LiveLeaderReadEnd(v, tp, c.cfg.Isolation) // the LSO for read_committed
 		switch pos := c.Position(tp); {
 		case !ok || pos == hw:
 		case c.md.leader(tp) == "":
 			out = append(out, fate.Because(fate.WaitsForLeader, "node", c.clientID, "partition", tp.String()))
+		case c.cfg.Isolation == protocol.ReadCommitted:
+			out = append(out, fate.Because(fate.WaitsToReadCommitted, "node", c.clientID, "partition", tp.String(),
+				"position", strconv.FormatInt(pos, 10), "lso", strconv.FormatInt(hw, 10)))
 		default:
 			out = append(out, fate.Because(fate.WaitsToRead, "node", c.clientID, "partition", tp.String(),
 				"position", strconv.FormatInt(pos, 10), "hw", strconv.FormatInt(hw, 10)))

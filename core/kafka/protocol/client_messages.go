@@ -45,11 +45,14 @@ func (m MetadataResponse) Describe() string {
 // ListOffsetsRequest asks a leader for the latest readable offset (auto.offset.reset=latest).
 type ListOffsetsRequest struct {
 	request
-	TP TP
+	TP        TP
+	Isolation IsolationLevel // read_committed asks for the LSO rather than the HW
 }
 
-func (ListOffsetsRequest) Kind() string       { return "ListOffsets" }
-func (m ListOffsetsRequest) Describe() string { return "ListOffsets " + m.TP.String() + " latest" }
+func (ListOffsetsRequest) Kind() string { return "ListOffsets" }
+func (m ListOffsetsRequest) Describe() string {
+	return "ListOffsets " + m.TP.String() + " latest" + m.Isolation.suffix()
+}
 
 // ListOffsetsResponse answers with the high watermark.
 type ListOffsetsResponse struct {

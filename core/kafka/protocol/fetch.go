@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // FetchRequest reads a partition from its leader, for a follower (Replica set) or a
 // consumer. Followers send the epoch of their last record so that the leader can tell
@@ -19,7 +22,7 @@ type FetchRequest struct {
 
 func (FetchRequest) Kind() string { return "Fetch" }
 func (m FetchRequest) Describe() string {
-	return fmt.Sprintf("Fetch req=%d %s from=%d", m.ReqID, m.TP, m.FetchOffset)
+	return fmt.Sprintf("Fetch req=%d %s from=%d%s", m.ReqID, m.TP, m.FetchOffset, m.Isolation.suffix())
 }
 func (m FetchRequest) Label() string { return fmt.Sprintf("fetch @%d", m.FetchOffset) }
 
@@ -39,6 +42,9 @@ type FetchResponse struct {
 	// the aborted transactions among the returned records.
 	LastStable int64
 	Aborted    []AbortedTxn
+	// Isolation is the level of the fetch answered: only a read_committed answer
+	// describes its LSO and aborted transactions.
+	Isolation IsolationLevel
 }
 
 func (FetchResponse) Kind() string { return "FetchResponse" }
@@ -49,9 +55,25 @@ func (m FetchResponse) Describe() string {
 	case m.Diverging:
 		return fmt.Sprintf("FetchResponse req=%d %s diverging epoch=%d end=%d", m.ReqID, m.TP, m.DivergedEpoch, m.DivergedEnd)
 	case len(m.Batches) == 0:
-		return fmt.Sprintf("FetchResponse req=%d %s empty hw=%d", m.ReqID, m.TP, m.HW)
+		return fmt.Sprintf("FetchResponse req=%d %s empty hw=%d%s", m.ReqID, m.TP, m.HW, m.committedText())
 	}
-	return fmt.Sprintf("FetchResponse req=%d %s [%s] @%d hw=%d", m.ReqID, m.TP, rangeText(m.Batches), m.Batches[0].BaseOffset, m.HW)
+	return fmt.Sprintf("FetchResponse req=%d %s [%s] @%d hw=%d%s", m.ReqID, m.TP, rangeText(m.Batches), m.Batches[0].BaseOffset, m.HW, m.committedText())
+}
+
+// committedText is what a read_committed answer adds: " lso=5 aborted=[pid7@2]".
+func (m FetchResponse) committedText() string {
+	if m.Isolation != ReadCommitted {
+		return ""
+	}
+	s := fmt.Sprintf(" lso=%d", m.LastStable)
+	if len(m.Aborted) > 0 {
+		parts := make([]string, len(m.Aborted))
+		for i, a := range m.Aborted {
+			parts[i] = fmt.Sprintf("pid%d@%d", a.ProducerID, a.FirstOffset)
+		}
+		s += " aborted=[" + strings.Join(parts, ",") + "]"
+	}
+	return s
 }
 
 // Background: an empty answer to a long poll is not worth watching.

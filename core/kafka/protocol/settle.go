@@ -26,6 +26,11 @@ type highWatermarks interface {
 	HighWatermark(tp TP) (int64, bool)
 }
 
+// lastStableOffsets is a broker: the last stable offset of its replica of a partition.
+type lastStableOffsets interface {
+	LastStableOffset(tp TP) (int64, bool)
+}
+
 // committedOffsets is a broker that may be a group coordinator.
 type committedOffsets interface {
 	CommittedOffset(group string, tp TP) int64
@@ -138,6 +143,23 @@ func LiveLeaderHW(v sim.View, tp TP) (int64, bool) {
 	n, _ := v.Node(leader)
 	if b, ok := n.(highWatermarks); ok {
 		return b.HighWatermark(tp)
+	}
+	return 0, false
+}
+
+// LiveLeaderReadEnd is where a consumer of the given isolation level reads up to on the
+// partition's live leader: the HW, or the last stable offset for read_committed.
+func LiveLeaderReadEnd(v sim.View, tp TP, level IsolationLevel) (int64, bool) {
+	if level != ReadCommitted {
+		return LiveLeaderHW(v, tp)
+	}
+	leader, ok := LiveLeader(v, tp)
+	if !ok {
+		return 0, false
+	}
+	n, _ := v.Node(leader)
+	if b, ok := n.(lastStableOffsets); ok {
+		return b.LastStableOffset(tp)
 	}
 	return 0, false
 }

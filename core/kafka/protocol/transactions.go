@@ -43,6 +43,9 @@ const (
 	ErrUnstableOffsetCommit      = "UNSTABLE_OFFSET_COMMIT"
 	ErrInvalidProducerIDMapping  = "INVALID_PRODUCER_ID_MAPPING"
 	ErrTransactionAborted        = "TRANSACTION_ABORTED" // the client fails a send of a transaction that is aborting
+	// ErrTransactionCoordinatorFenced answers a marker from a coordinator older than the
+	// one that wrote the producer's last marker (ProducerAppendInfo.checkCoordinatorEpoch).
+	ErrTransactionCoordinatorFenced = "TRANSACTION_COORDINATOR_FENCED"
 )
 
 // CoordinatorKey is what FindCoordinator looks up (FindCoordinatorRequest.KeyType).
@@ -273,6 +276,14 @@ const (
 	ReadUncommitted IsolationLevel = 0
 	ReadCommitted   IsolationLevel = 1
 )
+
+// suffix is what a request's description adds for its level: nothing for the default.
+func (l IsolationLevel) suffix() string {
+	if l == ReadCommitted {
+		return " read_committed"
+	}
+	return ""
+}
 
 func commitWord(commit bool) string {
 	if commit {

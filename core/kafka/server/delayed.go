@@ -14,6 +14,7 @@ type delayedProduce struct {
 	ReqID    int64  // the client's request, or the local role's reference
 	Parts    []producePart
 	Deadline int64
+	Markers  bool // a WriteTxnMarkers request (txn_markers.go), answered with its response
 }
 
 // producePart is one partition of a delayed produce.
@@ -24,6 +25,7 @@ type producePart struct {
 	Msgs       []string
 	Err        string // set once the partition failed
 	Duplicate  bool   // an idempotent batch the leader already had: answered, not appended
+	ProducerID int64  // the producer whose transaction marker this is (Markers)
 }
 
 func (d delayedProduce) watches(tp protocol.TP) bool {

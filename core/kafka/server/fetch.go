@@ -50,17 +50,35 @@ func (rm *ReplicaManager) handleFetch(env *sim.Env, h hooks, from string, req pr
 const minEmptyFetchMs = 1
 
 // readable is what a fetch may read: up to the LEO for a follower, below the HW for a
-// consumer (R2).
+// read_uncommitted consumer (R2), below the last stable offset for a read_committed one
+// (ReplicaManager.readFromLog: FetchIsolation TXN_COMMITTED reads up to the LSO), so an
+// open transaction holds back every later record, other producers' too.
 func readable(p *Partition, req protocol.FetchRequest) []protocol.RecordBatch {
-	end := p.HW
-	if req.Replica != "" {
-		end = p.LEO()
-	}
-	return p.Log.Read(req.FetchOffset, end)
+	return p.Log.Read(req.FetchOffset, readEnd(p, req))
 }
 
+func readEnd(p *Partition, req protocol.FetchRequest) int64 {
+	switch {
+	case req.Replica != "":
+		return p.LEO()
+	case req.Isolation == protocol.ReadCommitted:
+		return p.LastStableOffset()
+	}
+	return p.HW
+}
+
+// answerFetch answers with the batches read; a read_committed answer also carries the
+// LSO and the aborted transactions among the batches (UnifiedLog.collectAbortedTransactions
+// over the range read), which the consumer needs to drop their records.
 func answerFetch(env *sim.Env, to string, p *Partition, req protocol.FetchRequest, batches []protocol.RecordBatch) {
-	env.Send(to, protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Batches: batches, HW: p.HW})
+	resp := protocol.FetchResponse{ReqID: req.ReqID, TP: req.TP, Batches: batches, HW: p.HW}
+	if req.Replica == "" && req.Isolation == protocol.ReadCommitted {
+		resp.Isolation, resp.LastStable = protocol.ReadCommitted, p.LastStableOffset()
+		if n := len(batches); n > 0 {
+			resp.Aborted = p.Log.AbortedTxns(req.FetchOffset, batches[n-1].NextOffset())
+		}
+	}
+	env.Send(to, resp)
 }
 
 // divergence tells a follower whose last fetched epoch ends earlier in the leader's log
@@ -106,14 +124,20 @@ func (rm *ReplicaManager) failFetches(env *sim.Env, tp protocol.TP, err string) 
 	}
 }
 
-// handleListOffsets answers the latest offset a consumer may read: the HW.
+// handleListOffsets answers the latest offset a consumer may read: the HW, or the LSO
+// for read_committed (Partition.fetchOffsetForTimestamp with IsolationLevel
+// READ_COMMITTED).
 func (rm *ReplicaManager) handleListOffsets(env *sim.Env, from string, req protocol.ListOffsetsRequest) {
 	p := rm.leaderOf(req.TP)
 	if p == nil {
 		env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Err: protocol.ErrNotLeaderOrFollower})
 		return
 	}
-	env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Offset: p.HW})
+	latest := p.HW
+	if req.Isolation == protocol.ReadCommitted {
+		latest = p.LastStableOffset()
+	}
+	env.Send(from, protocol.ListOffsetsResponse{TP: req.TP, Offset: latest})
 }
 
 // handleOffsetsForLeaderEpoch tells a consumer where the leader's log ends an epoch, so

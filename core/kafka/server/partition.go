@@ -158,6 +158,7 @@ func (p *Partition) appendAsFollower(batches []protocol.RecordBatch) (int64, []p
 func (p *Partition) truncateTo(offset int64) []protocol.RecordBatch {
 	removed := p.Log.TruncateTo(offset)
 	p.HW = min(p.HW, p.LEO())
+	p.Log.HighWatermarkUpdated(p.HW)
 	return removed
 }
 

@@ -35,6 +35,7 @@ func (p *Partition) maybeIncrementLeaderHW(minISR int, nowMs, lagMs int64, eligi
 		return false
 	}
 	p.HW = hw
+	p.Log.HighWatermarkUpdated(hw)
 	return true
 }
 
@@ -42,4 +43,10 @@ func (p *Partition) maybeIncrementLeaderHW(minISR int, nowMs, lagMs int64, eligi
 // follower's own log end.
 func (p *Partition) updateFollowerHW(leaderHW int64) {
 	p.HW = max(p.HW, min(leaderHW, p.LEO()))
+	p.Log.HighWatermarkUpdated(p.HW)
 }
+
+// LastStableOffset is where a read_committed consumer reads up to: the first offset of
+// the earliest transaction not yet ended below the high watermark, or the HW
+// (UnifiedLog.lastStableOffset).
+func (p *Partition) LastStableOffset() int64 { return p.Log.LastStableOffset(p.HW) }

@@ -175,6 +175,10 @@ func (rm *ReplicaManager) answer(env *sim.Env, h hooks, d delayedProduce) {
 		h.appendDone(env, d.ReqID, d.Parts[0].Err)
 		return
 	}
+	if d.Markers {
+		answerMarkers(env, d)
+		return
+	}
 	resp := protocol.ProduceResponse{ReqID: d.ReqID, Partitions: make([]protocol.ProducePartitionResponse, len(d.Parts))}
 	for i, part := range d.Parts {
 		base := part.BaseOffset

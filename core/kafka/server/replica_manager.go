@@ -127,6 +127,8 @@ func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 		rm.handleProduce(env, h, m.From, p)
 	case protocol.FetchRequest:
 		rm.handleFetch(env, h, m.From, p)
+	case protocol.WriteTxnMarkersRequest:
+		rm.handleWriteTxnMarkers(env, h, m.From, p)
 	case protocol.FetchResponse:
 		rm.onFetchResponse(env, m.From, p)
 	case protocol.ListOffsetsRequest:

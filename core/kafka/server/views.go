@@ -23,6 +23,21 @@ func (b *Broker) HighWatermark(tp protocol.TP) (int64, bool) {
 	return 0, false
 }
 
+// LastStableOffset is the last stable offset of this broker's replica of a partition.
+func (b *Broker) LastStableOffset(tp protocol.TP) (int64, bool) {
+	if p := b.replicas.partitions[tp]; p != nil {
+		return p.LastStableOffset(), true
+	}
+	return 0, false
+}
+
+// InAbortedTxn reports whether this broker's replica of a partition knows that the
+// record at offset, written by pid, belongs to an aborted transaction.
+func (b *Broker) InAbortedTxn(tp protocol.TP, pid, offset int64) bool {
+	p := b.replicas.partitions[tp]
+	return p != nil && p.Log.InAbortedTxn(pid, offset)
+}
+
 // CommittedOffset is a group's committed position in a partition as this broker, if it
 // is the coordinator, answers it, or -1.
 func (b *Broker) CommittedOffset(group string, tp protocol.TP) int64 {

@@ -32,6 +32,7 @@ type Log struct {
 	checked int
 	// producers is the producer state (producer_state.go), derived from the batches.
 	producers map[int64]*ProducerStateEntry
+	txns      txnState // the transactions' state (txn.go), derived from the batches too
 }
 
 // EpochEntry says that leader epoch Epoch began at StartOffset (KIP-101).
@@ -207,5 +208,5 @@ func (l *Log) EpochStart(epoch int32) int64 {
 // shares their records.
 func (l *Log) Clone() Log {
 	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
-		checked: l.checked, producers: cloneProducers(l.producers)}
+		checked: l.checked, producers: cloneProducers(l.producers), txns: l.txns.clone()}
 }

@@ -29,6 +29,11 @@ type ProducerStateEntry struct {
 	ProducerID int64
 	Epoch      int16
 	Batches    []BatchMetadata // oldest first, at most BatchesToRetain
+	// TxnFirstOffset is the first offset of the producer's open transaction, -1 when
+	// none; CoordinatorEpoch is the coordinator epoch of its last marker, -1 before one
+	// (txn.go).
+	TxnFirstOffset   int64
+	CoordinatorEpoch int32
 }
 
 // LastSeq is the last sequence written, or NoSequence.
@@ -102,6 +107,11 @@ func (l *Log) CheckProducer(b protocol.RecordBatch) ProducerCheck {
 	case len(e.Batches) > 0 && !inSequence(e.LastSeq(), b.BaseSequence):
 		return ProducerCheck{Err: protocol.ErrOutOfOrderSequenceNumber}
 	}
+	if e.TxnFirstOffset >= 0 && !b.Transactional {
+		// A plain write while the producer's transaction is open
+		// (ProducerAppendInfo.appendDataBatch).
+		return ProducerCheck{Err: protocol.ErrInvalidTxnState}
+	}
 	return ProducerCheck{}
 }
 
@@ -123,9 +133,10 @@ func (l *Log) Producer(pid int64) (ProducerStateEntry, bool) {
 // ProducerIDs lists the producer ids the state knows, sorted.
 func (l *Log) ProducerIDs() []int64 { return slices.Sorted(maps.Keys(l.producers)) }
 
-// updateProducer records an appended data batch in the producer state.
+// updateProducer records an appended data batch or transaction marker in the producer
+// state.
 func (l *Log) updateProducer(b protocol.RecordBatch) {
-	if !b.HasProducerID() || b.Control || len(b.Records) == 0 {
+	if !b.HasProducerID() || len(b.Records) == 0 {
 		return
 	}
 	if l.producers == nil {
@@ -133,10 +144,13 @@ func (l *Log) updateProducer(b protocol.RecordBatch) {
 	}
 	e := l.producers[b.ProducerID]
 	if e == nil {
-		e = &ProducerStateEntry{ProducerID: b.ProducerID, Epoch: protocol.NoProducerEpoch}
+		e = &ProducerStateEntry{ProducerID: b.ProducerID, Epoch: protocol.NoProducerEpoch, TxnFirstOffset: -1, CoordinatorEpoch: -1}
 		l.producers[b.ProducerID] = e
 	}
-	e.addBatch(b)
+	if !b.Control {
+		e.addBatch(b)
+	}
+	l.updateTxn(e, b)
 }
 
 // RecoverProducerState rebuilds the producer state from the log, as a broker does when
@@ -146,7 +160,7 @@ func (l *Log) RecoverProducerState() { l.rebuildProducerState() }
 // rebuildProducerState replays the log into a fresh producer state
 // (UnifiedLog.rebuildProducerState after a truncation).
 func (l *Log) rebuildProducerState() {
-	l.producers = nil
+	l.producers, l.txns = nil, txnState{}
 	for _, b := range l.batches {
 		l.updateProducer(b)
 	}
