@@ -48,13 +48,17 @@ type Shower interface {
 
 // Log is one replica of one partition on one broker.
 type Log struct {
-	Partition string   `json:"partition"` // "orders-0"
-	Leader    bool     `json:"leader"`
-	Epoch     int32    `json:"epoch"`
-	LEO       int64    `json:"leo"`
-	HW        int64    `json:"hw"`
-	ISR       []string `json:"isr"` // as the leader knows it; followers: as last told
-	Records   []Cell   `json:"records"`
+	Partition string `json:"partition"` // "orders-0"
+	Leader    bool   `json:"leader"`
+	Epoch     int32  `json:"epoch"`
+	LEO       int64  `json:"leo"`
+	HW        int64  `json:"hw"`
+	// LSO is the last stable offset, where read_committed consumers read up to; shown
+	// (HasLSO) on the leader of a partition with transactional data.
+	LSO     int64    `json:"lso,omitempty"`
+	HasLSO  bool     `json:"has_lso,omitempty"`
+	ISR     []string `json:"isr"` // as the leader knows it; followers: as last told
+	Records []Cell   `json:"records"`
 	// Truncated are the records this replica's last truncation cut away, for a few
 	// seconds after it (KIP-101/KIP-320 truncation, drawn struck out after the log end).
 	Truncated []Cell `json:"truncated"`

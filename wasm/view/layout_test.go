@@ -246,3 +246,12 @@ func TestSinkChipsStrikeRefusedDuplicates(t *testing.T) {
 	assert.False(t, chips[1].Dup, "a refused insert is not a second row: the stored p1#2 is no duplicate")
 	assert.False(t, chips[2].Dup)
 }
+
+// A leader of a partition with transactional data shows its last stable offset beside
+// the HW; without transactions the label is as before.
+func TestPartitionLabelShowsTheLSO(t *testing.T) {
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 8, LEO: 9, ISR: []string{"broker-1"}}
+	assert.Equal(t, "orders-0  leader e0  hw 8  leo 9  isr 1", PartitionLabel(rs))
+	rs.LSO, rs.HasLSO = 4, true
+	assert.Equal(t, "orders-0  leader e0  hw 8  lso 4  leo 9  isr 1", PartitionLabel(rs))
+}

@@ -102,7 +102,11 @@ func PartitionLabel(rs play.ReplicaState) string {
 	for i, n := range rs.ISR {
 		isr[i] = strings.TrimPrefix(n, "broker-")
 	}
-	return fmt.Sprintf("%s  %s e%d  hw %d  leo %d  isr %s", rs.Partition, role, rs.Epoch, rs.HW, rs.LEO, strings.Join(isr, ","))
+	lso := ""
+	if rs.HasLSO {
+		lso = fmt.Sprintf("  lso %d", rs.LSO) // read_committed reads below it
+	}
+	return fmt.Sprintf("%s  %s e%d  hw %d%s  leo %d  isr %s", rs.Partition, role, rs.Epoch, rs.HW, lso, rs.LEO, strings.Join(isr, ","))
 }
 
 // layoutLog fits the newest records of a replica into row's cell strip.

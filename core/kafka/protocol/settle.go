@@ -136,12 +136,7 @@ func LiveLeader(v sim.View, tp TP) (string, bool) {
 
 // LiveLeaderHW is the high watermark on the partition's live leader.
 func LiveLeaderHW(v sim.View, tp TP) (int64, bool) {
-	leader, ok := LiveLeader(v, tp)
-	if !ok {
-		return 0, false
-	}
-	n, _ := v.Node(leader)
-	if b, ok := n.(highWatermarks); ok {
+	if b, ok := liveLeaderAs[highWatermarks](v, tp); ok {
 		return b.HighWatermark(tp)
 	}
 	return 0, false
@@ -153,15 +148,22 @@ func LiveLeaderReadEnd(v sim.View, tp TP, level IsolationLevel) (int64, bool) {
 	if level != ReadCommitted {
 		return LiveLeaderHW(v, tp)
 	}
-	leader, ok := LiveLeader(v, tp)
-	if !ok {
-		return 0, false
-	}
-	n, _ := v.Node(leader)
-	if b, ok := n.(lastStableOffsets); ok {
+	if b, ok := liveLeaderAs[lastStableOffsets](v, tp); ok {
 		return b.LastStableOffset(tp)
 	}
 	return 0, false
+}
+
+// liveLeaderAs is the partition's live leader as the interface asked.
+func liveLeaderAs[T any](v sim.View, tp TP) (T, bool) {
+	var none T
+	leader, ok := LiveLeader(v, tp)
+	if !ok {
+		return none, false
+	}
+	n, _ := v.Node(leader)
+	b, ok := n.(T)
+	return b, ok
 }
 
 // CommittedOffset is a group's committed position in a partition as its coordinator (the

@@ -107,6 +107,9 @@ func (b *Broker) Show(v sim.View) show.Node {
 	for _, tp := range b.replicas.TPs() {
 		p := b.replicas.partitions[tp]
 		l := show.Log{Partition: tp.String(), Leader: p.IsLeader(), LEO: p.LEO(), HW: p.HW}
+		if p.IsLeader() && p.Log.HasTransactions() {
+			l.LSO, l.HasLSO = p.LastStableOffset(), true
+		}
 		if st, ok := b.replicas.meta[tp]; ok {
 			l.Epoch, l.ISR = st.LeaderEpoch, slices.Clone(st.ISR)
 		}
