@@ -60,6 +60,12 @@ public final class Plan {
         public int transactionSize;
         /** The 1-based numbers of the transactions the application aborts instead of committing. */
         public List<Integer> abortTransactions = new ArrayList<>();
+
+        /** Whether the producer has a transactional.id (Kafka's default is none). */
+        public boolean transactional() {
+            String id = properties == null ? null : properties.get("transactional.id");
+            return id != null && !id.isEmpty();
+        }
     }
 
     public static final class Message {

@@ -50,7 +50,7 @@ final class ProducerApp {
             // What it was not told about first, as the simulator's application does.
             todo.sort((a, b) -> Boolean.compare(!sent.contains(a.id), !sent.contains(b.id)));
         }
-        if (spec.transactionSize > 0 && spec.properties.get("transactional.id") == null) {
+        if (spec.transactionSize > 0 && !spec.transactional()) {
             throw new IllegalArgumentException("producer " + spec.name + ": transactionSize " + spec.transactionSize
                 + " needs a transactional.id in its properties");
         }

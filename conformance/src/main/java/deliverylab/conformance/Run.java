@@ -296,7 +296,7 @@ public final class Run implements AutoCloseable {
      * transactional (ListTransactions, KIP-664).
      */
     private boolean noTransactionInProgress() throws Exception {
-        if (plan.producers.stream().noneMatch(p -> p.properties.get("transactional.id") != null)) return true;
+        if (plan.producers.stream().noneMatch(Plan.Producer::transactional)) return true;
         var options = new ListTransactionsOptions().filterStates(IN_PROGRESS);
         return admin.listTransactions(options).all().get(5, TimeUnit.SECONDS).isEmpty();
     }
