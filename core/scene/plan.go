@@ -58,6 +58,12 @@ type PlanProducer struct {
 	OnRestart  apps.OnRestart    `json:"onRestart"`
 	// Sync: each send waits for its result (send().get()) before the interval starts.
 	Sync bool `json:"sync"`
+	// TransactionSize: with a transactional.id, each transaction carries this many
+	// messages in send order (the last may carry fewer); 0: not transactional.
+	TransactionSize int `json:"transactionSize"`
+	// AbortTransactions are the 1-based numbers of the transactions the application
+	// aborts (abortTransaction) instead of committing.
+	AbortTransactions []int `json:"abortTransactions"`
 }
 
 // PlanMessage is one message a producer sends.
@@ -138,7 +144,8 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	}
 	for _, ps := range s.Producers {
 		pp := PlanProducer{Name: ps.Name, Properties: ps.Config.Properties(), Topic: ps.Work.Topic, IntervalMs: ps.Work.IntervalMs,
-			StartMs: ps.StartMs, OnRestart: ps.OnRestart, Sync: ps.Sync}
+			StartMs: ps.StartMs, OnRestart: ps.OnRestart, Sync: ps.Sync,
+			TransactionSize: ps.TransactionSize, AbortTransactions: ps.AbortTransactions}
 		partitions := 1
 		for _, t := range cluster.Topics {
 			if t.Name == ps.Work.Topic {

@@ -55,6 +55,12 @@ type ProducerSpec struct {
 	StartMs   int64
 	OnRestart apps.OnRestart
 	Sync      bool // sending: sync, each send waits for its result
+	// TransactionSize is how many messages each transaction carries (the last may carry
+	// fewer); 0: the producer is not transactional.
+	TransactionSize int
+	// AbortTransactions are the 1-based numbers of the transactions the application
+	// aborts instead of committing.
+	AbortTransactions []int
 }
 
 // ConsumerSpec is a consumer application.

@@ -148,7 +148,12 @@ final class ConsumerApp {
         t.start();
     }
 
-    /** STATUS idle=… lag=…: nothing in hand, and how far the member is behind the HW. */
+    /**
+     * STATUS idle=… lag=…: nothing in hand, and how far the member is behind the HW (the
+     * last stable offset for read_committed: endOffsets answers with the consumer's
+     * isolation level). Offsets may have gaps (a transaction's markers): the position
+     * moves past them as the fetch returns them (FetchCollector.fetchRecords).
+     */
     private void status() {
         long lag = 0;
         try {

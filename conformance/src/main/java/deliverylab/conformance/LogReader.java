@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.kafka.common.record.ControlRecordType;
 import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
@@ -18,7 +22,22 @@ final class LogReader {
     /** One record of a log: its offset and the message identity it carries. */
     record Entry(long offset, String msg) {}
 
+    /** Every record that carries a message, aborted ones included; never a control record. */
     static List<Entry> read(Path logDir, String partition) throws IOException {
+        return read(logDir, partition, false);
+    }
+
+    /**
+     * The records that carry a message, in offset order. Control records (a transaction's
+     * COMMIT and ABORT markers) are never among them. With readCommitted, neither are the
+     * records of a transaction that aborted: a read_committed consumer drops them
+     * (CompletedFetch.nextFetchedRecord with the fetch's aborted transactions, which the
+     * log's ABORT markers mark as well); a transaction's records are aborted when the next
+     * marker of their producer id after them is an ABORT. The records of a transaction
+     * with no marker yet are kept: they lie at or past the last stable offset, which a
+     * read_committed reader has not reached.
+     */
+    static List<Entry> read(Path logDir, String partition, boolean readCommitted) throws IOException {
         Path dir = logDir.resolve(partition);
         List<Entry> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) return out;
@@ -26,19 +45,34 @@ final class LogReader {
         try (Stream<Path> s = Files.list(dir)) {
             segments = s.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
         }
+        Map<Long, List<Entry>> open = new HashMap<>(); // producer id -> its transaction's records so far
         for (Path seg : segments) {
             try (FileRecords records = FileRecords.open(seg.toFile(), false)) {
                 for (RecordBatch batch : records.batches()) {
-                    if (batch.isControlBatch()) continue;
+                    if (batch.isControlBatch()) {
+                        List<Entry> txn = open.remove(batch.producerId());
+                        if (txn != null && !(readCommitted && aborts(batch))) out.addAll(txn);
+                        continue;
+                    }
+                    List<Entry> into = readCommitted && batch.isTransactional()
+                        ? open.computeIfAbsent(batch.producerId(), k -> new ArrayList<>()) : out;
                     for (Record r : batch) {
                         String msg = Proxy.msgOf(r);
-                        if (msg != null) out.add(new Entry(r.offset(), msg));
+                        if (msg != null) into.add(new Entry(r.offset(), msg));
                     }
                 }
             } catch (RuntimeException e) {
                 // a batch cut short by the crash: what came before it is the log
             }
         }
+        open.values().forEach(out::addAll);
+        out.sort(Comparator.comparingLong(Entry::offset));
         return out;
+    }
+
+    /** Whether a control batch is an ABORT marker (its one record's key says which). */
+    private static boolean aborts(RecordBatch control) {
+        for (Record r : control) return ControlRecordType.parse(r.key()) == ControlRecordType.ABORT;
+        return false;
     }
 }

@@ -53,6 +53,19 @@ public final class Plan {
         public String onRestart;
         /** Each send waits for its result (send().get()) before the interval starts. */
         public boolean sync;
+        /**
+         * With a transactional.id: each transaction carries this many messages in send
+         * order (the last may carry fewer); 0: not transactional.
+         */
+        public int transactionSize;
+        /** The 1-based numbers of the transactions the application aborts instead of committing. */
+        public List<Integer> abortTransactions = new ArrayList<>();
+
+        /** Whether the producer has a transactional.id (Kafka's default is none). */
+        public boolean transactional() {
+            String id = properties == null ? null : properties.get("transactional.id");
+            return id != null && !id.isEmpty();
+        }
     }
 
     public static final class Message {
@@ -122,6 +135,7 @@ public final class Plan {
         if (p.consumers == null) p.consumers = new ArrayList<>();
         if (p.sinks == null) p.sinks = new ArrayList<>();
         if (p.faults == null) p.faults = new ArrayList<>();
+        for (Producer pr : p.producers) if (pr.abortTransactions == null) pr.abortTransactions = new ArrayList<>();
         return p;
     }
 

@@ -282,6 +282,7 @@ final class Proxy implements AutoCloseable {
                     List<String> ids = new ArrayList<>();
                     long first = -1;
                     for (RecordBatch batch : records.batches()) {
+                        if (batch.isControlBatch()) continue; // a transaction's marker carries no message
                         for (Record r : batch) {
                             if (first < 0) first = r.offset();
                             String id = msgOf(r);
@@ -399,6 +400,9 @@ final class Proxy implements AutoCloseable {
         return out;
     }
 
+    private static final String TXN_MARKER_SENDER = "-txn-marker-sender";
+    private static final String TXN_VERIFIER = "AddPartitionsManager-client-";
+
     static String msgOf(Record r) {
         for (Header h : r.headers()) {
             if (h.key().equals(MSG_HEADER)) return new String(h.value(), StandardCharsets.UTF_8);
@@ -408,14 +412,22 @@ final class Proxy implements AutoCloseable {
 
     /**
      * The node a client id names: an application's client id is its name; a broker's
-     * replica fetcher is "broker-N-fetcher-M" (ReplicaFetcherManager); anything else is the
-     * harness.
+     * replica fetcher is "broker-N-fetcher-M" (ReplicaFetcherManager), its transaction
+     * coordinator's marker sender (WriteTxnMarkers to the partition leaders)
+     * "broker-N-txn-marker-sender" (TransactionMarkerChannelManager), and its check that a
+     * transactional produce's partition is in the transaction (AddPartitionsToTxn,
+     * verify only, to the coordinator) "AddPartitionsManager-client-N" (BrokerServer,
+     * NetworkUtils.buildNetworkClient); anything else is the harness.
      */
     static String nodeOf(String clientId) {
         if (clientId == null) return Network.HARNESS;
         if (clientId.startsWith("broker-") && clientId.contains("-fetcher-")) {
             return clientId.substring(0, clientId.indexOf("-fetcher-"));
         }
+        if (clientId.startsWith("broker-") && clientId.endsWith(TXN_MARKER_SENDER)) {
+            return clientId.substring(0, clientId.length() - TXN_MARKER_SENDER.length());
+        }
+        if (clientId.startsWith(TXN_VERIFIER)) return "broker-" + clientId.substring(TXN_VERIFIER.length());
         return clientId.startsWith(Network.HARNESS) ? Network.HARNESS : clientId;
     }
 

@@ -19,12 +19,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.ConsumerGroupState;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -118,6 +122,11 @@ public final class Run implements AutoCloseable {
         for (var e : byTopic.entrySet()) {
             NewTopic t = new NewTopic(e.getKey(), e.getValue());
             if (e.getKey().equals("__consumer_offsets")) t.configs(Map.of("cleanup.policy", "compact"));
+            if (e.getKey().equals("__transaction_state")) {
+                // As the broker would create it (TransactionStateManager.transactionTopicConfigs).
+                t.configs(Map.of("cleanup.policy", "compact", "unclean.leader.election.enable", "false", "compression.type", "uncompressed",
+                    "min.insync.replicas", plan.brokerProperties.getOrDefault("transaction.state.log.min.isr", "1")));
+            }
             topics.add(t);
         }
         admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
@@ -269,10 +278,27 @@ public final class Run implements AutoCloseable {
         }
         try {
             if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return false;
-            return groupsSettled();
+            return groupsSettled() && noTransactionInProgress();
         } catch (Exception e) {
             return false;
         }
+    }
+
+    /** The states of a transaction that has not ended (the coordinator's TransactionState). */
+    private static final List<TransactionState> IN_PROGRESS =
+        List.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
+    /**
+     * Whether no transaction is in progress on any coordinator, as a settled run needs:
+     * one a crashed producer left open ends only when the coordinator's timeout sweep
+     * aborts it (TransactionCoordinator.abortTimedOutTransactions), one in PrepareCommit or
+     * PrepareAbort once its markers are written. Asked only when a producer is
+     * transactional (ListTransactions, KIP-664).
+     */
+    private boolean noTransactionInProgress() throws Exception {
+        if (plan.producers.stream().noneMatch(Plan.Producer::transactional)) return true;
+        var options = new ListTransactionsOptions().filterStates(IN_PROGRESS);
+        return admin.listTransactions(options).all().get(5, TimeUnit.SECONDS).isEmpty();
     }
 
     private int liveBrokers() {
@@ -321,7 +347,9 @@ public final class Run implements AutoCloseable {
      * replica's log when the partition has no leader; on a live leader, whatever lies
      * above the HW, and below it what lies at or past the group's committed offset (all of
      * it without one), which the group would fetch next; when every consumer of the
-     * output is down, everything from the committed offset on.
+     * output is down, everything from the committed offset on. When the output's
+     * consumers are read_committed, their end is the last stable offset instead of the HW,
+     * and the records of an aborted transaction are not held: no such reader can get them.
      */
     /**
      * How long the end-of-run questions to the cluster may take. With most brokers dead
@@ -344,6 +372,7 @@ public final class Run implements AutoCloseable {
         for (var e : feeders.entrySet()) {
             List<Map<String, String>> list = new ArrayList<>();
             boolean down = e.getValue().stream().noneMatch(c -> apps.all().get(c.name).up());
+            boolean readCommitted = e.getValue().stream().allMatch(c -> "read_committed".equals(c.properties.get("isolation.level")));
             String group = e.getValue().get(0).group;
             Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
             for (Plan.Partition pp : plan.partitions) {
@@ -353,17 +382,21 @@ public final class Run implements AutoCloseable {
                 if (leader == null || !cluster.alive(leader)) {
                     for (String b : pp.replicas) {
                         if (cluster.alive(b)) continue;
-                        for (LogReader.Entry en : LogReader.read(cluster.logDir(b), pp.name())) {
+                        for (LogReader.Entry en : LogReader.read(cluster.logDir(b), pp.name(), readCommitted)) {
                             list.add(Map.of("msg", en.msg(), "code", "held-offline", "partition", pp.name(), "broker", b));
                         }
                     }
                     continue;
                 }
                 TopicPartition tp = new TopicPartition(pp.topic, pp.partition);
-                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(FACTS_TIMEOUT_S, TimeUnit.SECONDS).offset();
+                // The end a consumer of the output reads to: the HW, or for read_committed the
+                // last stable offset (ListOffsets with its isolation level).
+                var isolation = readCommitted ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
+                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions(isolation)).partitionResult(tp)
+                    .get(FACTS_TIMEOUT_S, TimeUnit.SECONDS).offset();
                 OffsetAndMetadata c = committed.get(tp);
                 long from = c == null ? 0 : c.offset();
-                for (LogReader.Entry en : LogReader.read(cluster.logDir(leader), pp.name())) {
+                for (LogReader.Entry en : LogReader.read(cluster.logDir(leader), pp.name(), readCommitted)) {
                     String code = heldAs(down, en.offset(), hw, from);
                     if (code != null) list.add(Map.of("msg", en.msg(), "code", code, "partition", pp.name(), "broker", leader));
                 }

@@ -41,16 +41,21 @@ class HarnessTest {
         pr.onRestart = "resend-unacknowledged";
         pr.properties = new java.util.HashMap<>(Map.of("acks", "1", "linger.ms", "0", "enable.idempotence", "false"));
         pr.properties.putAll(producer);
+        addMessages(pr, n);
+        p.producers.add(pr);
+        p.limitMs = 60_000;
+        return p;
+    }
+
+    /** n unkeyed messages name#1..name#n, values 1..n. */
+    private static void addMessages(Plan.Producer pr, int n) {
         for (int i = 1; i <= n; i++) {
             Plan.Message m = new Plan.Message();
-            m.id = "p1#" + i;
+            m.id = pr.name + "#" + i;
             m.key = "";
             m.value = String.valueOf(i);
             pr.messages.add(m);
         }
-        p.producers.add(pr);
-        p.limitMs = 60_000;
-        return p;
     }
 
     private static Plan.Fault fault(String kind, String node, long atMs) {
@@ -148,5 +153,88 @@ class HarnessTest {
         assertTrue(acked >= 0, "delivered in the end: " + obs);
         assertTrue(obs.get(acked).atMs >= 2000, "not before the link healed, at " + obs.get(acked).atMs + " ms");
         assertEquals(List.of("p1#1"), log("broker-1"), "nothing crossed the cut link");
+    }
+
+    private static final Map<String, String> TRANSACTIONAL =
+        Map.of("acks", "all", "enable.idempotence", "true", "transactional.id", "tx", "max.in.flight.requests.per.connection", "5");
+
+    /** A plan whose producer p1 is transactional; one partition of __transaction_state, created fast. */
+    private static Plan transactional(int n, long intervalMs) {
+        Plan p = plan(n, intervalMs, TRANSACTIONAL);
+        p.brokerProperties = new java.util.HashMap<>(p.brokerProperties);
+        p.brokerProperties.put("transaction.state.log.num.partitions", "1");
+        p.producers.get(0).transactionSize = 2;
+        return p;
+    }
+
+    private List<String> readCommittedLog() throws Exception {
+        List<String> out = new ArrayList<>();
+        for (LogReader.Entry e : LogReader.read(dir.resolve("run").resolve("broker-1"), "t-0", true)) out.add(e.msg());
+        return out;
+    }
+
+    /**
+     * transaction.size 2, the second transaction aborted: p1#1 and p1#2 are acked when the
+     * commit returns, p1#3 and p1#4 fail TRANSACTION_ABORTED; the aborted records are in
+     * the log (flushed before the abort) but a read_committed reader never gets them.
+     */
+    @Test
+    void transactionsCommitAndAbortAsTheSceneSays() throws Exception {
+        Plan p = transactional(4, 200);
+        p.producers.get(0).abortTransactions = List.of(2);
+        List<Observation> obs = run(p);
+
+        int committed = index(obs, "p1", "txn-committed", "p1#1");
+        assertTrue(committed >= 0, "the first transaction committed: " + obs);
+        assertEquals(List.of("p1#1", "p1#2"), obs.get(committed).msgs);
+        for (String m : List.of("p1#1", "p1#2")) {
+            int acked = index(obs, "p1", "acked", m);
+            assertTrue(acked >= 0 && obs.get(acked).offset >= 0, m + " acked with its offset: " + obs);
+            assertTrue(obs.get(acked).atMs >= obs.get(index(obs, "p1", "sent", "p1#2")).atMs, m + " acked once the commit returned");
+        }
+        for (String m : List.of("p1#3", "p1#4")) {
+            int failed = index(obs, "p1", "failed", m);
+            assertTrue(failed >= 0, m + " failed: " + obs);
+            assertEquals("TRANSACTION_ABORTED", obs.get(failed).err);
+            assertEquals(-1, index(obs, "p1", "acked", m), m + " is never acked");
+        }
+        assertTrue(index(obs, "p1", "txn-aborted", "p1#3") >= 0, "the second transaction aborted: " + obs);
+        assertEquals(List.of("p1#1", "p1#2", "p1#3", "p1#4"), log("broker-1"), "read_uncommitted sees the aborted records");
+        assertEquals(List.of("p1#1", "p1#2"), readCommittedLog(), "read_committed never gets an aborted record");
+    }
+
+    /**
+     * A second instance with the same transactional.id starts while the first has its
+     * second transaction open (p1#3 sent at about 6 s, p1#4 due at about 9 s): its
+     * initTransactions fences the first and aborts that transaction; the zombie's next
+     * send or its commit fails, it is told PRODUCER_FENCED for p1#3 and p1#4 and stops;
+     * the new instance's transaction commits.
+     */
+    @Test
+    void aNewInstanceFencesTheZombie() throws Exception {
+        Plan p = transactional(4, 3000);
+        Plan.Producer p2 = new Plan.Producer();
+        p2.name = "p2";
+        p2.topic = "t";
+        p2.intervalMs = 100;
+        p2.startMs = 7500;
+        p2.onRestart = "resend-unacknowledged";
+        p2.properties = new java.util.HashMap<>(p.producers.get(0).properties);
+        p2.transactionSize = 2;
+        addMessages(p2, 2);
+        p.producers.add(p2);
+        List<Observation> obs = run(p);
+
+        assertTrue(index(obs, "p1", "acked", "p1#2") >= 0, "the first transaction committed before p2 started: " + obs);
+        for (String m : List.of("p1#3", "p1#4")) {
+            int fenced = index(obs, "p1", "failed", m);
+            assertTrue(fenced >= 0, "the zombie's transaction failed: " + obs);
+            assertEquals("PRODUCER_FENCED", obs.get(fenced).err);
+        }
+        assertEquals(-1, index(obs, "p1", "txn-committed", "p1#3"), "the zombie commits nothing more");
+        assertTrue(index(obs, "p2", "txn-committed", "p2#1") >= 0, "the new instance commits: " + obs);
+        List<String> visible = readCommittedLog();
+        assertFalse(visible.contains("p1#3") || visible.contains("p1#4"), "nothing of the zombie's after the fence: " + visible);
+        assertTrue(visible.containsAll(List.of("p1#1", "p1#2", "p2#1", "p2#2")), "both committed transactions: " + visible);
     }
 }
