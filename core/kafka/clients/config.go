@@ -24,13 +24,19 @@ type ProducerConfig struct {
 	MaxBlockMs        int64         // max.block.ms
 	EnableIdempotence bool          // enable.idempotence
 	IdempotenceSet    bool          // enable.idempotence was written, not defaulted (R11)
+	// TransactionalID and TransactionTimeoutMs: transactional.id ("" is Kafka's null) and
+	// transaction.timeout.ms. A scene cannot set them yet (the table below accepts only
+	// a null transactional.id until the scene and application layers run transactions);
+	// the protocol tests set them here.
+	TransactionalID      string
+	TransactionTimeoutMs int64
 }
 
 // DefaultProducerConfig is Kafka 3.9's producer defaults; Resolve settles idempotence.
 func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{Acks: protocol.AcksAll, Retries: 2147483647, RetryBackoffMs: 100, RetryBackoffMaxMs: 1000,
 		RequestTimeoutMs: 30000, DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true,
-		BatchSize: 16384, BufferMemory: 33554432, MaxBlockMs: 60000}
+		BatchSize: 16384, BufferMemory: 33554432, MaxBlockMs: 60000, TransactionTimeoutMs: 60000}
 }
 
 // AutoOffsetReset is auto.offset.reset.
@@ -158,6 +164,10 @@ func (c *ProducerConfig) Check() error {
 			return fmt.Errorf("enable.idempotence is true but %s", conflict)
 		}
 		c.EnableIdempotence = false // R11: an implicit default gives way silently
+	}
+	if c.TransactionalID != "" && !c.EnableIdempotence {
+		// checked after idempotence gave way, as postProcessAndValidateIdempotenceConfigs does
+		return fmt.Errorf("Cannot set a transactional.id without also enabling idempotence.")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"deliverylab/core/kafka/group"
+	"deliverylab/core/kafka/txn"
 	"deliverylab/core/props"
 )
 
@@ -22,6 +23,13 @@ type Config struct {
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
 	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
+	// The transaction coordinator's settings. A scene cannot set them yet (the scene
+	// layer refuses transaction.max.timeout.ms and
+	// transaction.abort.timed.out.transaction.cleanup.interval.ms until producers may
+	// have a transactional.id); tests set them here.
+	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
+	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
+	TransactionAbortIntervalMs       int64 // transaction.abort.timed.out.transaction.cleanup.interval.ms
 	// broker.truncate.to.high.watermark: not a Kafka setting but a historical toggle, the
 	// replication of Kafka before KIP-101 (0.11): a follower truncates its log to its own
 	// high watermark when it starts following, and no leader epochs are compared.
@@ -41,6 +49,10 @@ func DefaultConfig() Config {
 		GroupMinSessionTimeoutMs:     6000,
 		GroupMaxSessionTimeoutMs:     1800000,
 		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
+
+		TransactionStateLogNumPartitions: txn.DefaultLogPartitions,
+		TransactionMaxTimeoutMs:          900000,
+		TransactionAbortIntervalMs:       10000,
 	}
 }
 
@@ -52,6 +64,13 @@ const (
 	// replica.socket.timeout.ms: how long a follower waits for a fetch answer that never
 	// comes (a cut link) before it fetches again.
 	ReplicaSocketTimeoutMs = 30000
+	// request.timeout.ms (the broker's): how long the transaction coordinator's append
+	// to __transaction_state waits for the ISR (TransactionConfig.requestTimeoutMs), and
+	// a WriteTxnMarkers for its answer.
+	BrokerRequestTimeoutMs = 30000
+	// How long the transaction coordinator waits before it sends a marker again whose
+	// leader is unknown or refused it (the inter-broker client's retry.backoff.ms).
+	TxnMarkerRetryBackoffMs = 100
 )
 
 // TruncateToHighWatermarkKey names the historical toggle, which no real broker has.
@@ -79,6 +98,12 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
 
 // Validate applies the broker's own start-up checks (KafkaConfig).
+func (c Config) txnConfig() txn.Config {
+	return txn.Config{LogPartitions: c.TransactionStateLogNumPartitions, MaxTimeoutMs: c.TransactionMaxTimeoutMs,
+		AbortIntervalMs: c.TransactionAbortIntervalMs, OffsetsPartitions: c.OffsetsTopicNumPartitions,
+		RequestTimeoutMs: BrokerRequestTimeoutMs, RetryBackoffMs: TxnMarkerRetryBackoffMs}
+}
+
 func (c Config) Validate() error {
 	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
 		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"deliverylab/core/kafka/txn"
 	"fmt"
 	"maps"
 	"slices"
@@ -255,3 +256,7 @@ func otherBrokers(v sim.View, self string) []*Broker {
 	}
 	return out
 }
+
+// Transactions lists the transactional ids this broker coordinates, with their state,
+// epoch and partitions, sorted.
+func (b *Broker) Transactions() []txn.TxnView { return b.txns.View() }
