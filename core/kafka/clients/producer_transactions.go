@@ -234,7 +234,7 @@ func (p *Producer) prepareTransactional(env *sim.Env) ([]Completion, bool) {
 		p.sendTxnRequest(env, txnAddPartitions)
 		return nil, false
 	}
-	if t.State == TxnInTransaction || len(p.queueTPs()) > 0 || len(p.inflight) > 0 {
+	if t.State == TxnInTransaction || !p.Idle() {
 		return nil, true // the end waits for every batch of the transaction to be done
 	}
 	commit := t.State == TxnCommitting
