@@ -96,3 +96,21 @@ func TestIdempotenceConflicts(t *testing.T) {
 	require.NoError(t, c.Check())
 	assert.True(t, c.EnableIdempotence, "Kafka 3.9's default: idempotent")
 }
+
+// A transactional.id needs idempotence, checked after an implicit idempotence gave way
+// (ProducerConfig.postProcessAndValidateIdempotenceConfigs).
+func TestTransactionalIDNeedsIdempotence(t *testing.T) {
+	c := DefaultProducerConfig()
+	c.TransactionalID = "tx-1"
+	require.NoError(t, c.Check())
+	assert.Equal(t, int64(60000), c.TransactionTimeoutMs, "transaction.timeout.ms' default")
+
+	require.NoError(t, ProducerKeys.Set(&c, "enable.idempotence", props.Value{Text: "false"}))
+	assert.EqualError(t, c.Check(), "Cannot set a transactional.id without also enabling idempotence.")
+
+	c = DefaultProducerConfig()
+	c.TransactionalID = "tx-1"
+	require.NoError(t, ProducerKeys.Set(&c, "acks", props.Value{Text: "1"}))
+	assert.EqualError(t, c.Check(), "Cannot set a transactional.id without also enabling idempotence.",
+		"acks=1 turns the implicit idempotence off, and then the transactional.id conflicts")
+}

@@ -1,6 +1,6 @@
 // Package server is a Kafka broker, composed of roles as Kafka's broker is: the replica
-// manager (partitions, produce and fetch, replication, the purgatories) and the group
-// coordinator (package group), with the broker's own lifecycle — registering with the
+// manager (partitions, produce and fetch, replication, the purgatories), the group
+// coordinator (package group) and the transaction coordinator (package txn), with the broker's own lifecycle — registering with the
 // controller and heartbeating — here. A role owns its state, its messages and its
 // timers; the broker hands each delivered message and fired timer to the role that
 // takes it.
@@ -10,7 +10,8 @@
 // fetch may read, KIP-320 divergence), fetcher.go (the follower's side), isr.go
 // (AlterPartition), purgatory.go (requests that wait), producer_state.go (the leader's
 // answer to an idempotent batch; the state itself lives with the log, in package
-// storage), producer_ids.go (InitProducerId and the blocks of producer ids).
+// storage), producer_ids.go (InitProducerId and the blocks of producer ids),
+// txn_markers_stub.go (a temporary WriteTxnMarkers handler, until the leader's real one).
 package server
 
 import (

@@ -115,6 +115,13 @@ func (b *Broker) Show(v sim.View) show.Node {
 	}
 	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
 	n.Fenced = protocol.Fenced(v, b.name)
+	for _, t := range b.txns.View() {
+		st := show.Txn{ID: t.ID, ProducerID: t.PID, Epoch: t.Epoch, State: t.State.String()}
+		for _, tp := range t.Partitions {
+			st.Partitions = append(st.Partitions, tp.String())
+		}
+		n.Txns = append(n.Txns, st)
+	}
 	return n
 }
 
@@ -144,6 +151,8 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 		}
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
+	case protocol.TxnLogRecord:
+		c.Kind, c.Note = show.TxnLog, body.TransactionalID+" "+body.State.String()
 	case protocol.ControlMarker:
 		c.Kind, c.Note = show.AbortMarker, body.Type.String()
 		if body.Type == protocol.ControlCommit {
