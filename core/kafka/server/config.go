@@ -68,6 +68,9 @@ const (
 	// to __transaction_state waits for the ISR (TransactionConfig.requestTimeoutMs), and
 	// a WriteTxnMarkers for its answer.
 	BrokerRequestTimeoutMs = 30000
+	// transaction.state.log.min.isr: the min.insync.replicas __transaction_state is
+	// created with (capped by its replication factor, as every topic's is here).
+	TransactionStateLogMinISR = 2
 	// How long the transaction coordinator waits before it sends a marker again whose
 	// leader is unknown or refused it (the inter-broker client's retry.backoff.ms).
 	TxnMarkerRetryBackoffMs = 100
@@ -136,6 +139,19 @@ func (c Config) Properties() map[string]string {
 		"offsets.topic.num.partitions":     strconv.Itoa(c.OffsetsTopicNumPartitions),
 		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
 		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
+	}
+}
+
+// TransactionProperties is the transaction coordinator's configuration as Kafka's
+// broker properties, for a real cluster that runs transactions (the scene layer does
+// not run them yet, so Properties leaves them out and shipped scenes' properties stay
+// as they were).
+func (c Config) TransactionProperties() map[string]string {
+	return map[string]string{
+		"transaction.state.log.num.partitions":                        strconv.Itoa(c.TransactionStateLogNumPartitions),
+		"transaction.state.log.min.isr":                               strconv.Itoa(TransactionStateLogMinISR),
+		"transaction.max.timeout.ms":                                  ms(c.TransactionMaxTimeoutMs),
+		"transaction.abort.timed.out.transaction.cleanup.interval.ms": ms(c.TransactionAbortIntervalMs),
 	}
 }
 

@@ -68,6 +68,11 @@ func (rm *ReplicaManager) leaderOf(tp protocol.TP) *Partition {
 }
 
 func (rm *ReplicaManager) minISR(p *Partition) int {
+	if p.TP.Topic == protocol.TransactionStateTopic {
+		// __transaction_state is created with min.insync.replicas set to
+		// transaction.state.log.min.isr (TransactionStateManager.transactionTopicConfigs)
+		return min(TransactionStateLogMinISR, len(p.state.Replicas))
+	}
 	return rm.cfg.EffectiveMinISR(len(p.state.Replicas))
 }
 
