@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
@@ -55,6 +56,7 @@ import (
 //	committed GROUP TP                                 the group's committed offset
 //	coordinator GROUP                                  the group's __consumer_offsets
 //	                                                   partition and its leader
+//	waits BROKER                                       what keeps the broker from settling
 //	txn-coordinator ID                                 the transactional id's
 //	                                                   __transaction_state partition, its
 //	                                                   leader and what the leader holds
@@ -125,7 +127,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), Node: h.arg(td, 0)})
 	case "cut", "heal":
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), From: h.arg(td, 0), To: h.arg(td, 1)})
-	case "log", "state", "committed", "coordinator", "txn-coordinator":
+	case "log", "state", "committed", "coordinator", "txn-coordinator", "waits":
 		return nil // printed by newLines
 	default:
 		return fmt.Errorf("unknown command %q", td.Cmd)
@@ -347,6 +349,12 @@ func (h *harness) newLines(td *datadriven.TestData) string {
 		fmt.Fprintf(&b, "%s leader=%s\n", tp, st.Leader)
 	case "txn-coordinator":
 		h.printTxnCoordinator(&b, h.arg(td, 0))
+	case "waits":
+		if br, ok := nodeAs[*server.Broker](h.w, h.arg(td, 0)); ok {
+			for _, r := range br.WaitsFor(h.w) {
+				fmt.Fprintln(&b, r.Text(fate.En))
+			}
+		}
 	}
 	if h.w == nil {
 		return b.String()

@@ -48,7 +48,7 @@ func (b *Broker) Settled(v sim.View) bool {
 			return false
 		}
 	}
-	return b.groups.Settled(v)
+	return b.groups.Settled(v) && len(b.txns.Unsettled()) == 0
 }
 
 func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {

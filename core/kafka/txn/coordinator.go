@@ -427,3 +427,15 @@ func (c *Coordinator) View() []TxnView {
 	}
 	return out
 }
+
+// Unsettled names the ids whose transaction is ending — a transition being written, or
+// markers not all written — sorted: a run is not over while one is.
+func (c *Coordinator) Unsettled() []string {
+	var out []string
+	for _, id := range sortedIDs(c.txns) {
+		if m := c.txns[id]; m.Pending || preparing(m.State) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
