@@ -289,6 +289,15 @@ func (p *Producer) sendTxnRequest(env *sim.Env, kind txnRequestKind) {
 // (TxnRequestHandler.reenqueue); lookup: the coordinator is looked up again first
 // (lookupCoordinator).
 func (p *Producer) txnRetryLater(env *sim.Env, lookup bool) {
+	p.txnRetryAfter(env, lookup, p.cfg.RetryBackoffMs)
+}
+
+// addPartitionsRetryBackoffMs is how soon the first AddPartitionsToTxn of a transaction
+// is sent again after CONCURRENT_TRANSACTIONS: the previous transaction is completing
+// (TransactionManager.ADD_PARTITIONS_RETRY_BACKOFF_MS, maybeOverrideRetryBackoffMs).
+const addPartitionsRetryBackoffMs = 20
+
+func (p *Producer) txnRetryAfter(env *sim.Env, lookup bool, backoffMs int64) {
 	t := p.txn
 	if lookup {
 		if t.Req == txnFindCoordinator {
@@ -297,8 +306,8 @@ func (p *Producer) txnRetryLater(env *sim.Env, lookup bool) {
 		t.Coordinator = ""
 	}
 	t.Req = 0
-	t.BackoffTill = env.Now() + p.cfg.RetryBackoffMs
-	env.After(p.cfg.RetryBackoffMs, txnRetry{})
+	t.BackoffTill = env.Now() + backoffMs
+	env.After(backoffMs, txnRetry{})
 }
 
 // txnFatal fails everything: the producer was fenced (transitionToFatalError); every
@@ -424,7 +433,13 @@ func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err string) []Com
 	switch err {
 	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable:
 		p.txnRetryLater(env, true)
-	case protocol.ErrCoordinatorLoadInProgress, protocol.ErrConcurrentTransactions:
+	case protocol.ErrConcurrentTransactions:
+		backoff := p.cfg.RetryBackoffMs
+		if kind == txnAddPartitions && len(p.txn.Added) == 0 {
+			backoff = min(backoff, addPartitionsRetryBackoffMs)
+		}
+		p.txnRetryAfter(env, false, backoff)
+	case protocol.ErrCoordinatorLoadInProgress:
 		p.txnRetryLater(env, false)
 	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch:
 		// InitProducerId, AddPartitionsToTxn and EndTxn: a newer instance took over
@@ -434,7 +449,6 @@ func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err string) []Com
 	default:
 		// INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING, INVALID_TRANSACTION_TIMEOUT: the
 		// call fails and the producer cannot go on (fatal for these).
-		_ = kind
 		return p.txnFatal(env, err)
 	}
 	return nil
