@@ -94,7 +94,8 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 			return nil // Kafka's default: no transactional id
 		}
 		return fmt.Errorf("is a real Kafka setting but not modelled yet: transactions come with the transactions issue (use null)")
-	})
+	}).
+	NotYet("transaction.timeout.ms", "transactions come with the transactions issue")
 
 // ConsumerKeys is the table of a consumer's config keys.
 var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").

@@ -98,7 +98,8 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
 	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
-	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
+	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue").
+	NotYet("transaction.state.log.num.partitions", "transactions come with the transactions issue")
 
 // Validate applies the broker's own start-up checks (KafkaConfig).
 func (c Config) txnConfig() txn.Config {
