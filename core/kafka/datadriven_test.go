@@ -45,6 +45,8 @@ import (
 //	forge NAME to=BROKER tp=TP pid=N epoch=N seq=N     the raw client sends a Produce of n
 //	  [n=N] [acks=all|1]                               records with that producer identity
 //	init-pid NAME to=BROKER                            the raw client sends InitProducerId
+//	add-offsets NAME to=BROKER txn=ID pid=N epoch=N    the raw client sends AddOffsetsToTxn
+//	  group=G
 //	commit NAME                                        a consumer commits its positions
 //	run ms=N [nowire]                                  run N ms of virtual time (nowire:
 //	                                                   leave out sends and receipts)
@@ -119,7 +121,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.apps[name] = r
 		h.w.Add(r, h.w.NowMs())
 		h.step(h.w.NowMs())
-	case "send", "commit", "forge", "init-pid", "init-txn", "begin", "commit-txn", "abort-txn":
+	case "send", "commit", "forge", "init-pid", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets":
 		return h.act(td)
 	case "run":
 		return h.advance(td)
@@ -584,8 +586,20 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	var to string
 	td.ScanArgs(t, "to", &to)
 	r.seq++
-	if td.Cmd == "init-pid" {
+	switch td.Cmd {
+	case "init-pid":
 		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
+		return nil
+	case "add-offsets":
+		var id, group string
+		var pid int64
+		var epoch int
+		td.ScanArgs(t, "txn", &id)
+		td.ScanArgs(t, "pid", &pid)
+		td.ScanArgs(t, "epoch", &epoch)
+		td.ScanArgs(t, "group", &group)
+		env.Send(to, protocol.AddOffsetsToTxnRequest{ReqID: r.seq, TransactionalID: id, ProducerID: pid,
+			ProducerEpoch: int16(epoch), Group: group})
 		return nil
 	}
 	var tp, acks string
