@@ -212,7 +212,9 @@ func (p *Producer) expire(env *sim.Env, id int64) []Completion {
 			p.expiredIdempotent(b)
 			p.remove(b)
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException, Partition: tp.String(), Msgs: b.msgs()})
-			return append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}}, p.drain(env)...)
+			done := append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}},
+				p.failedTransactional(env, protocol.ErrTimeoutException)...)
+			return append(done, p.drain(env)...)
 		}
 	}
 	return nil
