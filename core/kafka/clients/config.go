@@ -189,7 +189,7 @@ func (c ConsumerConfig) CheckSessionTimeout(minMs, maxMs int64) error {
 // table models with its effective value (the conformance suite gives them to the real
 // client, so that it runs with the simulated client's settings, defaults included).
 func (c ProducerConfig) Properties() map[string]string {
-	return map[string]string{
+	out := map[string]string{
 		"acks":                                  c.Acks.String(),
 		"retries":                               strconv.FormatInt(c.Retries, 10),
 		"retry.backoff.ms":                      ms(c.RetryBackoffMs),
@@ -204,6 +204,11 @@ func (c ProducerConfig) Properties() map[string]string {
 		"enable.idempotence":                    strconv.FormatBool(c.EnableIdempotence),
 		"reconnect.backoff.max.ms":              ms(reconnectBackoffMs),
 	}
+	if c.TransactionalID != "" {
+		out["transactional.id"] = c.TransactionalID
+		out["transaction.timeout.ms"] = ms(c.TransactionTimeoutMs)
+	}
+	return out
 }
 
 // Properties is the consumer configuration as Kafka's client properties, every key the
