@@ -45,7 +45,7 @@ func (p *Producer) drain(env *sim.Env) []Completion {
 		}
 	}
 	if p.idem != nil && !p.prepareIdempotent(env) {
-		return nil // no producer id yet: nothing goes out
+		return done // no producer id yet: nothing goes out
 	}
 	for {
 		byLeader := map[string][]*batch{}

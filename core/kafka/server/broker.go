@@ -1,7 +1,7 @@
 // Package server is a Kafka broker, composed of roles as Kafka's broker is: the replica
 // manager (partitions, produce and fetch, replication, the purgatories), the group
-// coordinator (package group) and the transaction coordinator (package txn), with the broker's own lifecycle — registering with the
-// controller and heartbeating — here. A role owns its state, its messages and its
+// coordinator (package group) and the transaction coordinator (package txn), with the
+// broker's own lifecycle — registering with the controller and heartbeating — here. A role owns its state, its messages and its
 // timers; the broker hands each delivered message and fired timer to the role that
 // takes it.
 //
