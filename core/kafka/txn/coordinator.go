@@ -95,6 +95,9 @@ type metadata struct {
 	// PrepareAbort; CoordEpoch is the log partition's leader epoch the markers carry.
 	Remaining  []protocol.TP
 	CoordEpoch int32
+	// Abandoned: a partition said this coordinator's markers are stale; it sends no
+	// more of them and leaves the transaction to the coordinator that fenced it.
+	Abandoned bool
 }
 
 // reply is the answer a log append owes once it is durable.
@@ -433,7 +436,7 @@ func (c *Coordinator) View() []TxnView {
 func (c *Coordinator) Unsettled() []string {
 	var out []string
 	for _, id := range sortedIDs(c.txns) {
-		if m := c.txns[id]; m.Pending || preparing(m.State) {
+		if m := c.txns[id]; m.Pending || (preparing(m.State) && !m.Abandoned) {
 			out = append(out, id)
 		}
 	}

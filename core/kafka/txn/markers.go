@@ -23,6 +23,9 @@ type markerRequest struct {
 // sendMarkers sends each leader of a partition still without its marker one request;
 // a partition whose leader is unknown, or whose marker is in flight, waits.
 func (c *Coordinator) sendMarkers(env *sim.Env, h Host, m *metadata) {
+	if m.Abandoned {
+		return
+	}
 	if len(m.Remaining) == 0 {
 		c.complete(env, h, m)
 		return
@@ -62,10 +65,16 @@ func (c *Coordinator) sendMarkers(env *sim.Env, h Host, m *metadata) {
 	}
 }
 
+// errCoordinatorFenced is the partition leader's answer to a marker of a coordinator
+// epoch older than one it has seen (Errors.TRANSACTION_COORDINATOR_FENCED).
+const errCoordinatorFenced = "TRANSACTION_COORDINATOR_FENCED"
+
 // onMarkersResponse takes a leader's answer per partition
-// (TransactionMarkerRequestCompletionHandler): written, or a producer the partition no
-// longer knows at that epoch, is done; a lost leadership or too few replicas is sent
-// again, to the leader the metadata then names.
+// (TransactionMarkerRequestCompletionHandler): a written marker is done; a lost
+// leadership, too few replicas or a timeout is sent again, to the leader the metadata
+// then names; a producer or coordinator epoch the partition has already seen past means
+// this coordinator is stale: it stops sending the transaction's markers and does not
+// complete it (removeMarkersForTxn), leaving that to the coordinator that fenced it.
 func (c *Coordinator) onMarkersResponse(env *sim.Env, h Host, resp protocol.WriteTxnMarkersResponse) {
 	r, ok := c.markers[resp.ReqID]
 	if !ok {
@@ -79,10 +88,17 @@ func (c *Coordinator) onMarkersResponse(env *sim.Env, h Host, resp protocol.Writ
 	retry := false
 	for _, res := range resp.Results {
 		switch res.Err {
-		case "", protocol.ErrInvalidProducerEpoch:
-			// Written; or the partition has seen a later epoch of the producer: its
-			// marker is no longer needed (INVALID_PRODUCER_EPOCH is not retried).
+		case "":
 			m.Remaining = slices.DeleteFunc(m.Remaining, func(tp protocol.TP) bool { return tp == res.TP })
+		case protocol.ErrInvalidProducerEpoch, errCoordinatorFenced:
+			m.Abandoned, m.Remaining = true, nil
+			for id, r := range c.markers {
+				if r.ID == m.ID {
+					delete(c.markers, id)
+				}
+			}
+			env.Note("txn " + m.ID + ": markers " + res.Err + ", no longer sent")
+			return
 		default:
 			retry = true
 		}
