@@ -20,6 +20,7 @@ const (
 	WaitsForFollower     Code = "waits-follower"       // {node} {partition} {follower}
 	WaitsForHW           Code = "waits-hw"             // {node} {partition}
 	WaitsForRebalance    Code = "waits-rebalance"      // {node} {group}
+	WaitsForMarkers      Code = "waits-markers"        // {node} {txn}
 	WaitsForFence        Code = "waits-fence"          // {broker}
 	WaitsToRegister      Code = "waits-register"       // {broker}
 	WaitsForNode         Code = "waits-node"           // {node}: a node that says no more

@@ -47,6 +47,7 @@ var chinese = map[Code]string{
 	WaitsForMetadata:     "{node} 还没收到控制器关于 {partition} 的最新决定",
 	WaitsForFollower:     "{follower} 仍持有 {partition} 中其 leader {node} 没有的记录",
 	WaitsForHW:           "{node} 上 {partition} 的高水位仍可能移动",
+	WaitsForMarkers:      "{node} 上的事务 {txn} 正在结束：COMMIT 或 ABORT 标记尚未全部写入",
 	WaitsForRebalance:    "{node} 上的消费组 {group} 正在重新平衡，或在等待某个成员的会话超时",
 	WaitsForFence:        "控制器在等待已宕机的 {broker} 的会话过期",
 	WaitsToRegister:      "{broker} 正在向控制器注册，控制器仍隔离着它",

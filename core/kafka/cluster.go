@@ -8,6 +8,7 @@ import (
 	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
+	"deliverylab/core/kafka/txn"
 )
 
 // Topic is one topic of a cluster.
@@ -26,6 +27,9 @@ type Cluster struct {
 	// Groups are the consumer groups the scene runs (group.id): they make
 	// __consumer_offsets exist, and each lives on one of its partitions.
 	Groups []string
+	// TransactionalIDs are the transactional ids the scene's producers run: they make
+	// __transaction_state exist, and each lives on one of its partitions.
+	TransactionalIDs []string
 }
 
 // BrokerNames lists the brokers: broker-1 .. broker-N.
@@ -37,35 +41,46 @@ func (c Cluster) BrokerNames() []string {
 	return out
 }
 
-// Placement is what the simulation runs: the topics' partitions, and the partitions of
-// __consumer_offsets the groups live on (the others exist on a real cluster, empty and
-// idle, and change nothing a scene shows).
+// Placement is what the simulation runs: the topics' partitions, the partitions of
+// __consumer_offsets the groups live on and those of __transaction_state the
+// transactional ids live on (the others exist on a real cluster, empty and idle, and
+// change nothing a scene shows).
 func (c Cluster) Placement() []protocol.PartitionState {
 	out := c.topicPlacement()
-	if len(c.Groups) == 0 {
-		return out
-	}
-	var used []int32
-	for _, g := range c.Groups {
-		used = append(used, group.PartitionFor(g, c.Config.OffsetsTopicNumPartitions))
-	}
-	slices.Sort(used)
-	for _, p := range slices.Compact(used) {
+	for _, p := range usedPartitions(c.Groups, c.Config.OffsetsTopicNumPartitions, group.PartitionFor) {
 		out = append(out, c.offsetsPartition(p))
+	}
+	for _, p := range usedPartitions(c.TransactionalIDs, c.Config.TransactionStateLogNumPartitions, txn.PartitionFor) {
+		out = append(out, c.txnLogPartition(p))
 	}
 	return out
 }
 
+// usedPartitions lists, sorted and once each, the partitions the ids live on.
+func usedPartitions(ids []string, partitions int, partitionFor func(string, int) int32) []int32 {
+	var used []int32
+	for _, id := range ids {
+		used = append(used, partitionFor(id, partitions))
+	}
+	slices.Sort(used)
+	return slices.Compact(used)
+}
+
 // Created is every partition a real cluster is made with (the conformance suite creates
 // the topics with these assignments): the topics' partitions and, when groups run, all
-// offsets.topic.num.partitions partitions of __consumer_offsets.
+// offsets.topic.num.partitions partitions of __consumer_offsets, and when transactional
+// ids run, all transaction.state.log.num.partitions partitions of __transaction_state.
 func (c Cluster) Created() []protocol.PartitionState {
 	out := c.topicPlacement()
-	if len(c.Groups) == 0 {
-		return out
+	if len(c.Groups) > 0 {
+		for p := range c.Config.OffsetsTopicNumPartitions {
+			out = append(out, c.offsetsPartition(int32(p)))
+		}
 	}
-	for p := range c.Config.OffsetsTopicNumPartitions {
-		out = append(out, c.offsetsPartition(int32(p)))
+	if len(c.TransactionalIDs) > 0 {
+		for p := range c.Config.TransactionStateLogNumPartitions {
+			out = append(out, c.txnLogPartition(int32(p)))
+		}
 	}
 	return out
 }
@@ -91,6 +106,13 @@ func (c Cluster) topicPlacement() []protocol.PartitionState {
 // (offsets.topic.replication.factor).
 func (c Cluster) offsetsPartition(p int32) protocol.PartitionState {
 	return c.place(protocol.TP{Topic: protocol.OffsetsTopic, Partition: p}, min(3, c.Brokers), int(p), "")
+}
+
+// txnLogPartition places partition p of __transaction_state as __consumer_offsets is
+// placed: replicas from broker p mod N, min(3, N) of them
+// (transaction.state.log.replication.factor, default 3).
+func (c Cluster) txnLogPartition(p int32) protocol.PartitionState {
+	return c.place(protocol.TP{Topic: protocol.TransactionStateTopic, Partition: p}, min(3, c.Brokers), int(p), "")
 }
 
 // place lists rf replicas starting at broker start mod N, the named leader (if any) first.

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
+	"deliverylab/core/kafka/txn"
 	"deliverylab/core/props"
 	"deliverylab/core/sim"
 
@@ -27,10 +29,15 @@ import (
 //	cluster brokers=N [cluster.config key=value ...]   the cluster (before start)
 //	topic NAME [partitions=N] [rf=N] [leaders=(broker-1,...)]
 //	network [latency=MS] [link=(a,b,MS)]...            link latency overrides
-//	start [groups=(G,...)]                             build the world; nodes boot at 0 ms;
+//	start [groups=(G,...)] [txns=(ID,...)]             build the world; nodes boot at 0 ms;
 //	                                                   the groups' __consumer_offsets
+//	                                                   partitions and the transactional
+//	                                                   ids' __transaction_state
 //	                                                   partitions are created
 //	producer NAME [producer config key=value ...]      a producer client, booting now
+//	  [transactional.id=ID] [transaction.timeout.ms=N] (a scene cannot set these yet)
+//	init-txn NAME | begin NAME                         the transaction API of a producer
+//	commit-txn NAME | abort-txn NAME                   with a transactional.id, now
 //	consumer NAME group=G topics=(T,...) [consumer config key=value ...]
 //	send NAME [n=N] [topic=T] [key=K]                  hand N records to a producer now
 //	raw NAME                                           a bare client that sends what it is
@@ -46,6 +53,8 @@ import (
 //	expect-broken                                      from now on an invariant a consumer
 //	                                                   breaks is printed, not a failure
 //	init-pid NAME to=BROKER                            the raw client sends InitProducerId
+//	add-offsets NAME to=BROKER txn=ID pid=N epoch=N    the raw client sends AddOffsetsToTxn
+//	  group=G
 //	commit NAME                                        a consumer commits its positions
 //	run ms=N [nowire]                                  run N ms of virtual time (nowire:
 //	                                                   leave out sends and receipts)
@@ -57,6 +66,10 @@ import (
 //	committed GROUP TP                                 the group's committed offset
 //	coordinator GROUP                                  the group's __consumer_offsets
 //	                                                   partition and its leader
+//	waits BROKER                                       what keeps the broker from settling
+//	txn-coordinator ID                                 the transactional id's
+//	                                                   __transaction_state partition, its
+//	                                                   leader and what the leader holds
 //
 // Every command prints the trace lines it caused (background traffic left out), and
 // every event is followed by a check of every broker's invariants.
@@ -105,6 +118,9 @@ func (h *harness) run(td *datadriven.TestData) error {
 		if a, ok := td.Arg("groups"); ok {
 			h.cluster.Groups = a.Vals
 		}
+		if a, ok := td.Arg("txns"); ok {
+			h.cluster.TransactionalIDs = a.Vals
+		}
 		h.start()
 	case "producer":
 		return h.addProducer(td)
@@ -116,7 +132,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.apps[name] = r
 		h.w.Add(r, h.w.NowMs())
 		h.step(h.w.NowMs())
-	case "send", "commit", "forge", "init-pid", "marker":
+	case "send", "commit", "forge", "init-pid", "marker", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets":
 		return h.act(td)
 	case "forge-fetch":
 		return h.forgeFetch(td)
@@ -128,7 +144,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), Node: h.arg(td, 0)})
 	case "cut", "heal":
 		h.inject(td, sim.Fault{Kind: sim.FaultKind(td.Cmd), From: h.arg(td, 0), To: h.arg(td, 1)})
-	case "log", "state", "committed", "coordinator":
+	case "log", "state", "committed", "coordinator", "txn-coordinator", "waits":
 		return nil // printed by newLines
 	default:
 		return fmt.Errorf("unknown command %q", td.Cmd)
@@ -165,11 +181,29 @@ func (h *harness) setCluster(td *datadriven.TestData) error {
 			h.cluster.Brokers = n
 			continue
 		}
+		if set, ok := txnBrokerKeys[a.Key]; ok {
+			// refused by the scene layer until it runs transactions; modelled here
+			n, err := strconv.ParseInt(a.Vals[0], 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s: %w", a.Key, err)
+			}
+			set(&h.cluster.Config, n)
+			continue
+		}
 		if err := server.ConfigKeys.Set(&h.cluster.Config, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
 			return fmt.Errorf("%s: %w", a.Key, err)
 		}
 	}
 	return h.cluster.Config.Validate()
+}
+
+// txnBrokerKeys are the transaction coordinator's broker settings a test may set.
+var txnBrokerKeys = map[string]func(*server.Config, int64){
+	"transaction.state.log.num.partitions": func(c *server.Config, n int64) { c.TransactionStateLogNumPartitions = int(n) },
+	"transaction.max.timeout.ms":           func(c *server.Config, n int64) { c.TransactionMaxTimeoutMs = n },
+	"transaction.abort.timed.out.transaction.cleanup.interval.ms": func(c *server.Config, n int64) {
+		c.TransactionAbortIntervalMs = n
+	},
 }
 
 func (h *harness) addTopic(td *datadriven.TestData) error {
@@ -217,6 +251,18 @@ func (h *harness) addProducer(td *datadriven.TestData) error {
 	cfg := clients.DefaultProducerConfig()
 	cfg.EnableIdempotence = false // unless the test sets enable.idempotence=true
 	for _, a := range td.CmdArgs[1:] {
+		switch a.Key {
+		case "transactional.id":
+			cfg.TransactionalID = a.Vals[0]
+			continue
+		case "transaction.timeout.ms":
+			n, err := strconv.ParseInt(a.Vals[0], 10, 64)
+			if err != nil {
+				return err
+			}
+			cfg.TransactionTimeoutMs = n
+			continue
+		}
 		if err := clients.ProducerKeys.Set(&cfg, a.Key, props.Value{Text: a.Vals[0]}); err != nil {
 			return fmt.Errorf("%s: %w", a.Key, err)
 		}
@@ -327,6 +373,14 @@ func (h *harness) newLines(td *datadriven.TestData) string {
 		tp, _ := protocol.GroupTP(h.w, h.arg(td, 0))
 		st, _ := protocol.ControllerState(h.w, tp)
 		fmt.Fprintf(&b, "%s leader=%s\n", tp, st.Leader)
+	case "txn-coordinator":
+		h.printTxnCoordinator(&b, h.arg(td, 0))
+	case "waits":
+		if br, ok := nodeAs[*server.Broker](h.w, h.arg(td, 0)); ok {
+			for _, r := range br.WaitsFor(h.w) {
+				fmt.Fprintln(&b, r.Text(fate.En))
+			}
+		}
 	}
 	if h.w == nil {
 		return b.String()
@@ -405,6 +459,31 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 	}
 }
 
+// printTxnCoordinator prints a transactional id's __transaction_state partition, its
+// leader, and the id's state as the leader's coordinator holds it.
+func (h *harness) printTxnCoordinator(b *strings.Builder, id string) {
+	tp := txn.LogTP(id, h.cluster.Config.TransactionStateLogNumPartitions)
+	st, _ := protocol.ControllerState(h.w, tp)
+	fmt.Fprintf(b, "%s leader=%s\n", tp, st.Leader)
+	br, ok := nodeAs[*server.Broker](h.w, st.Leader)
+	if !ok {
+		return
+	}
+	for _, v := range br.Transactions() {
+		if v.ID == id {
+			fmt.Fprintf(b, "%s pid=%d e%d %s [%s]\n", v.ID, v.PID, v.Epoch, v.State, tpsText(v.Partitions))
+		}
+	}
+}
+
+func tpsText(tps []protocol.TP) string {
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = tp.String()
+	}
+	return strings.Join(parts, ",")
+}
+
 func parseTP(s string) protocol.TP {
 	i := strings.LastIndexByte(s, '-')
 	n, _ := strconv.Atoi(s[i+1:])
@@ -427,6 +506,25 @@ func (p *producerApp) Receive(env *sim.Env, m sim.Message) { p.report(env, p.cli
 func (p *producerApp) Fire(env *sim.Env, t sim.Payload)    { p.report(env, p.client.Fire(env, t)) }
 
 func (p *producerApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error {
+	var done []clients.Completion
+	var err error
+	switch td.Cmd {
+	case "init-txn":
+		done, err = p.client.InitTransactions(env)
+	case "begin":
+		err = p.client.BeginTransaction()
+	case "commit-txn":
+		done, err = p.client.CommitTransaction(env)
+	case "abort-txn":
+		done, err = p.client.AbortTransaction(env)
+	default:
+		return p.send(env, t, td)
+	}
+	p.report(env, done)
+	return err
+}
+
+func (p *producerApp) send(env *sim.Env, t testing.TB, td *datadriven.TestData) error {
 	n, topic, key := 1, "", ""
 	td.MaybeScanArgs(t, "n", &n)
 	td.MaybeScanArgs(t, "topic", &topic)
@@ -454,6 +552,14 @@ func (p *producerApp) report(env *sim.Env, done []clients.Completion) {
 		}
 	}()
 	for _, c := range done {
+		if c.Txn != clients.TxnNone {
+			if c.Err != "" {
+				env.Note(fmt.Sprintf("transaction %s %s", c.Txn, c.Err))
+			} else {
+				env.Note("transaction " + c.Txn.String())
+			}
+			continue
+		}
 		if c.Err != "" {
 			env.Note(fmt.Sprintf("failed [%s] %s", strings.Join(c.Msgs, " "), c.Err))
 			continue
@@ -520,8 +626,20 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	var to string
 	td.ScanArgs(t, "to", &to)
 	r.seq++
-	if td.Cmd == "init-pid" {
+	switch td.Cmd {
+	case "init-pid":
 		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
+		return nil
+	case "add-offsets":
+		var id, group string
+		var pid int64
+		var epoch int
+		td.ScanArgs(t, "txn", &id)
+		td.ScanArgs(t, "pid", &pid)
+		td.ScanArgs(t, "epoch", &epoch)
+		td.ScanArgs(t, "group", &group)
+		env.Send(to, protocol.AddOffsetsToTxnRequest{ReqID: r.seq, TransactionalID: id, ProducerID: pid,
+			ProducerEpoch: int16(epoch), Group: group})
 		return nil
 	}
 	if td.Cmd == "marker" {

@@ -9,9 +9,12 @@
 //	server/      the broker: replica manager, Partition (high watermark, ISR), the
 //	             purgatory of waiting requests, follower fetching, producer ids
 //	group/       the group coordinator: membership, rebalances, committed offsets
+//	txn/         the transaction coordinator: producer ids and epochs of transactional
+//	             ids, fencing, the two-phase end of a transaction over __transaction_state
+//	             and the markers, the timeout sweep (TransactionCoordinator)
 //	controller/  the KRaft controller: broker sessions, fencing, elections, ISR changes,
 //	             producer id blocks
-//	clients/     the producer (idempotent or not) and consumer clients
+//	clients/     the producer (idempotent, transactional or neither) and consumer clients
 //
 // This package builds a cluster from a scene's description (cluster.go). Every node is
 // a sim.Node: a state machine with durable and volatile state. ../../shared/FIDELITY.md

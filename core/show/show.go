@@ -28,10 +28,22 @@ type Node struct {
 	// Fenced: a broker the controller has fenced while it is up; it may still believe
 	// it leads partitions the controller moved away (a zombie until it catches up).
 	Fenced bool
-	Logs   []Log    // brokers: one per partition replica, sorted
-	Rows   []string // sinks: the rows' message identities, in order
+	Logs   []Log // brokers: one per partition replica, sorted
+	// Txns: a broker's transaction coordinator, the transactional ids it coordinates,
+	// sorted.
+	Txns []Txn
+	Rows []string // sinks: the rows' message identities, in order
 	// Refused: a unique-key sink's inserts refused as duplicates, drawn struck out.
 	Refused []string
+}
+
+// Txn is one transactional id as its coordinator holds it.
+type Txn struct {
+	ID         string   `json:"id"`
+	ProducerID int64    `json:"producerId"`
+	Epoch      int16    `json:"epoch"`
+	State      string   `json:"state"` // Kafka's TransactionState name: "Ongoing", "PrepareCommit"
+	Partitions []string `json:"partitions"`
 }
 
 // Bouncer is a message that can answer a request its receiver had already handled: a
@@ -92,6 +104,7 @@ const (
 	OffsetCommit CellKind = "offset-commit" // a __consumer_offsets record
 	CommitMarker CellKind = "commit-marker" // a control batch's COMMIT marker
 	AbortMarker  CellKind = "abort-marker"  // a control batch's ABORT marker
+	TxnLog       CellKind = "txn-log"       // a __transaction_state record: "tx-1 PrepareCommit"
 )
 
 // Cell is one record of a log.

@@ -24,13 +24,19 @@ type ProducerConfig struct {
 	MaxBlockMs        int64         // max.block.ms
 	EnableIdempotence bool          // enable.idempotence
 	IdempotenceSet    bool          // enable.idempotence was written, not defaulted (R11)
+	// TransactionalID and TransactionTimeoutMs: transactional.id ("" is Kafka's null) and
+	// transaction.timeout.ms. A scene cannot set them yet (the table below accepts only
+	// a null transactional.id until the scene and application layers run transactions);
+	// the protocol tests set them here.
+	TransactionalID      string
+	TransactionTimeoutMs int64
 }
 
 // DefaultProducerConfig is Kafka 3.9's producer defaults; Resolve settles idempotence.
 func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{Acks: protocol.AcksAll, Retries: 2147483647, RetryBackoffMs: 100, RetryBackoffMaxMs: 1000,
 		RequestTimeoutMs: 30000, DeliveryTimeoutMs: 120000, LingerMs: 5, MaxInFlight: 5, EnableIdempotence: true,
-		BatchSize: 16384, BufferMemory: 33554432, MaxBlockMs: 60000}
+		BatchSize: 16384, BufferMemory: 33554432, MaxBlockMs: 60000, TransactionTimeoutMs: 60000}
 }
 
 // AutoOffsetReset is auto.offset.reset.
@@ -91,7 +97,8 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 			return nil // Kafka's default: no transactional id
 		}
 		return fmt.Errorf("is a real Kafka setting but not modelled yet: transactions come with the transactions issue (use null)")
-	})
+	}).
+	NotYet("transaction.timeout.ms", "transactions come with the transactions issue")
 
 // ConsumerKeys is the table of a consumer's config keys.
 var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
@@ -164,6 +171,10 @@ func (c *ProducerConfig) Check() error {
 		}
 		c.EnableIdempotence = false // R11: an implicit default gives way silently
 	}
+	if c.TransactionalID != "" && !c.EnableIdempotence {
+		// checked after idempotence gave way, as postProcessAndValidateIdempotenceConfigs does
+		return fmt.Errorf("Cannot set a transactional.id without also enabling idempotence.")
+	}
 	return nil
 }
 
@@ -183,7 +194,7 @@ func (c ConsumerConfig) CheckSessionTimeout(minMs, maxMs int64) error {
 // table models with its effective value (the conformance suite gives them to the real
 // client, so that it runs with the simulated client's settings, defaults included).
 func (c ProducerConfig) Properties() map[string]string {
-	return map[string]string{
+	out := map[string]string{
 		"acks":                                  c.Acks.String(),
 		"retries":                               strconv.FormatInt(c.Retries, 10),
 		"retry.backoff.ms":                      ms(c.RetryBackoffMs),
@@ -198,6 +209,11 @@ func (c ProducerConfig) Properties() map[string]string {
 		"enable.idempotence":                    strconv.FormatBool(c.EnableIdempotence),
 		"reconnect.backoff.max.ms":              ms(reconnectBackoffMs),
 	}
+	if c.TransactionalID != "" {
+		out["transactional.id"] = c.TransactionalID
+		out["transaction.timeout.ms"] = ms(c.TransactionTimeoutMs)
+	}
+	return out
 }
 
 // Properties is the consumer configuration as Kafka's client properties, every key the

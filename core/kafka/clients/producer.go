@@ -36,7 +36,8 @@ type Producer struct {
 	batchSeq int64
 	rr       int64 // round-robin position for unkeyed sends
 	conns    connections
-	idem     *idempotence // nil unless enable.idempotence
+	idem     *idempotence  // nil unless enable.idempotence
+	txn      *transactions // nil unless transactional.id
 }
 
 // Completion tells the application how a message's send ended.
@@ -45,6 +46,10 @@ type Completion struct {
 	TP     protocol.TP
 	Offset int64
 	Err    string // "" on success
+	// Txn is set when the completion reports a call of the transaction API
+	// (initTransactions, commitTransaction, abortTransaction) rather than a send: it
+	// has no Msgs, and Err says why a call failed.
+	Txn TxnEvent
 }
 
 // The producer's timers.
@@ -85,6 +90,10 @@ func (p *Producer) Reset() {
 		// recognised as a retry (R12).
 		p.idem = newIdempotence()
 	}
+	p.txn = nil
+	if p.cfg.TransactionalID != "" {
+		p.txn = newTransactions(p.cfg)
+	}
 }
 
 // Clone copies the client.
@@ -122,6 +131,7 @@ func (p *Producer) Clone() *Producer {
 	}
 	c.conns = maps.Clone(p.conns)
 	c.idem = p.idem.clone()
+	c.txn = p.txn.clone()
 	return &c
 }
 
@@ -129,7 +139,7 @@ func (p *Producer) Clone() *Producer {
 // once, as the Sender thread's first runOnce does, before any record is sent. (A
 // producer not started asks at its first send.)
 func (p *Producer) Start(env *sim.Env) {
-	if p.idem != nil && p.idem.Init == initNone {
+	if p.idem != nil && p.idem.Init == initNone && p.txn == nil {
 		p.sendInitProducerId(env)
 	}
 }
@@ -147,12 +157,19 @@ func (p *Producer) Blocked() bool { return p.blocked != nil }
 // the record needs a new batch and buffer.memory has no room for it, the send blocks
 // (Blocked) until a batch is done and frees memory, or fails after max.block.ms.
 func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completion {
+	if t := p.txn; t != nil && t.State != TxnInTransaction {
+		// KafkaProducer.send outside a transaction (TransactionManager.failIfNotReadyForSend)
+		return []Completion{{Msgs: []string{msg}, Offset: -1, Err: "IllegalStateException: Cannot call send in state " + t.State.String()}}
+	}
 	p.waiting = append(p.waiting, pendingSend{Topic: topic, Key: key, Value: value, Msg: msg, AtMs: env.Now()})
 	return p.assign(env)
 }
 
 // Receive handles responses; it returns the sends that ended.
 func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
+	if done, ok := p.onTransactionMessage(env, m); ok {
+		return done
+	}
 	if done, ok := p.onIdempotenceMessage(env, m); ok {
 		return done
 	}
@@ -217,6 +234,9 @@ func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
 
 // Fire handles the client's timers; it returns the sends that ended.
 func (p *Producer) Fire(env *sim.Env, t sim.Payload) []Completion {
+	if done, ok := p.fireTransactions(env, t); ok {
+		return done
+	}
 	if done, ok := p.fireIdempotence(env, t); ok {
 		return done
 	}

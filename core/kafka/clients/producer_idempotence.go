@@ -124,11 +124,12 @@ func (p *Producer) prepareIdempotent(env *sim.Env) bool {
 		}
 		delete(s.Unresolved, tp)
 	}
-	if s.BumpRequired && s.Init == initDone {
+	if s.BumpRequired && s.Init == initDone && p.txn == nil {
+		// (A transactional producer's epoch is bumped by its coordinator only.)
 		s.bump(p)
 		env.Note(describeEpochBump(s))
 	}
-	if s.Init == initNone {
+	if s.Init == initNone && p.txn == nil {
 		p.sendInitProducerId(env)
 	}
 	return s.Init == initDone

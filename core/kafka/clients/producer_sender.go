@@ -38,15 +38,21 @@ func (p *Producer) inflightTo(broker string) int {
 func (p *Producer) drain(env *sim.Env) []Completion {
 	p.unblock(env)
 	var done []Completion
+	if p.txn != nil {
+		var ok bool
+		if done, ok = p.prepareTransactional(env); !ok {
+			return done
+		}
+	}
 	if p.idem != nil && !p.prepareIdempotent(env) {
-		return nil // no producer id yet: nothing goes out
+		return done // no producer id yet: nothing goes out
 	}
 	for {
 		byLeader := map[string][]*batch{}
 		needMeta := false
 		for _, tp := range p.queueTPs() {
 			b := p.sendable(env, tp)
-			if b == nil {
+			if b == nil || !p.sendAllowed(tp) {
 				continue
 			}
 			leader := p.md.leader(tp)
@@ -83,6 +89,7 @@ func (p *Producer) sendRequest(env *sim.Env, leader string, batches []*batch) []
 		if p.idem != nil {
 			p.assignSequence(b)
 			rb.ProducerID, rb.ProducerEpoch, rb.BaseSequence = b.PID, b.Epoch, b.BaseSeq
+			rb.Transactional = p.txn != nil
 		}
 		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: rb})
 	}
@@ -157,7 +164,7 @@ func (p *Producer) failed(env *sim.Env, b *batch, err string) []Completion {
 	if expired {
 		err = protocol.ErrTimeoutException
 	}
-	return []Completion{{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: err}}
+	return append([]Completion{{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: err}}, p.failedTransactional(env, err)...)
 }
 
 // timedOut handles a produce request unanswered for request.timeout.ms as NetworkClient
@@ -205,7 +212,9 @@ func (p *Producer) expire(env *sim.Env, id int64) []Completion {
 			p.expiredIdempotent(b)
 			p.remove(b)
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException, Partition: tp.String(), Msgs: b.msgs()})
-			return append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}}, p.drain(env)...)
+			done := append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}},
+				p.failedTransactional(env, protocol.ErrTimeoutException)...)
+			return append(done, p.drain(env)...)
 		}
 	}
 	return nil

@@ -1,7 +1,7 @@
 // Package server is a Kafka broker, composed of roles as Kafka's broker is: the replica
-// manager (partitions, produce and fetch, replication, the purgatories) and the group
-// coordinator (package group), with the broker's own lifecycle — registering with the
-// controller and heartbeating — here. A role owns its state, its messages and its
+// manager (partitions, produce and fetch, replication, the purgatories), the group
+// coordinator (package group) and the transaction coordinator (package txn), with the
+// broker's own lifecycle — registering with the controller and heartbeating — here. A role owns its state, its messages and its
 // timers; the broker hands each delivered message and fired timer to the role that
 // takes it.
 //
@@ -10,12 +10,14 @@
 // fetch may read, KIP-320 divergence), fetcher.go (the follower's side), isr.go
 // (AlterPartition), purgatory.go (requests that wait), producer_state.go (the leader's
 // answer to an idempotent batch; the state itself lives with the log, in package
-// storage), producer_ids.go (InitProducerId and the blocks of producer ids).
+// storage), producer_ids.go (InitProducerId and the blocks of producer ids),
+// txn_markers.go (a leader writing a transaction coordinator's COMMIT and ABORT markers).
 package server
 
 import (
 	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/txn"
 	"deliverylab/core/sim"
 )
 
@@ -35,12 +37,14 @@ type Broker struct {
 
 	replicas    ReplicaManager
 	groups      group.Coordinator
+	txns        txn.Coordinator
 	producerIDs producerIDManager // volatile
 }
 
 // NewBroker makes a broker with empty logs.
 func NewBroker(name string, cfg Config) *Broker {
-	return &Broker{name: name, cfg: cfg, replicas: newReplicaManager(name, cfg), groups: group.New(cfg.groupConfig())}
+	return &Broker{name: name, cfg: cfg, replicas: newReplicaManager(name, cfg), groups: group.New(cfg.groupConfig()),
+		txns: txn.New(cfg.txnConfig())}
 }
 
 func (c Config) groupConfig() group.Config {
@@ -63,6 +67,7 @@ func (b *Broker) Start(env *sim.Env) {
 	b.incarnation++
 	b.registered, b.registrations = false, 0
 	b.groups.Reset()
+	b.txns.Reset()
 	b.producerIDs.reset()
 	b.register(env)
 	env.After(b.cfg.BrokerHeartbeatIntervalMs, heartbeatTick{})
@@ -97,6 +102,7 @@ func (b *Broker) Crash() {
 	b.registered = false
 	b.replicas.crash()
 	b.groups.Reset()
+	b.txns.Reset()
 	b.producerIDs.reset()
 }
 
@@ -105,6 +111,7 @@ func (b *Broker) Clone() sim.Node {
 	c := *b
 	c.replicas = b.replicas.clone()
 	c.groups = b.groups.Clone()
+	c.txns = b.txns.Clone()
 	c.producerIDs = b.producerIDs.clone()
 	return &c
 }
@@ -120,8 +127,12 @@ func (b *Broker) Receive(env *sim.Env, m sim.Message) {
 		b.onRegistrationResponse(env, p)
 		return
 	case protocol.InitProducerIdRequest:
-		b.handleInitProducerId(env, m.From, p)
-		return
+		if p.TransactionalID == "" {
+			b.handleInitProducerId(env, m.From, p)
+			return
+		}
+	case sim.Disconnected:
+		b.txns.OnDisconnected(env, b, p.Peer)
 	case protocol.AllocateProducerIdsResponse:
 		b.producerIDs.onResponse(p)
 		return
@@ -131,7 +142,7 @@ func (b *Broker) Receive(env *sim.Env, m sim.Message) {
 			return
 		}
 	}
-	if b.replicas.handle(env, b, m) {
+	if b.replicas.handle(env, b, m) || b.txns.Handle(env, b, m) {
 		return
 	}
 	b.groups.Handle(env, b, m)
@@ -154,26 +165,42 @@ func (b *Broker) Fire(env *sim.Env, t sim.Payload) {
 		}
 		return
 	}
-	if b.replicas.fire(env, b, t) {
+	if b.replicas.fire(env, b, t) || b.txns.Fire(env, b, t) {
 		return
 	}
 	b.groups.Fire(env, b, t)
 }
 
 // The replica manager's hooks: what happens to __consumer_offsets matters to the group
-// coordinator.
+// coordinator, what happens to __transaction_state to the transaction coordinator.
 
-func (b *Broker) appendDone(env *sim.Env, ref int64, err string) { b.groups.AppendDone(env, ref, err) }
+func (b *Broker) appendDone(env *sim.Env, ref int64, tp protocol.TP, err string) {
+	if tp.Topic == protocol.TransactionStateTopic {
+		b.txns.AppendDone(env, b, ref, err)
+		return
+	}
+	b.groups.AppendDone(env, ref, err)
+}
 
-func (b *Broker) becameLeader(_ *sim.Env, p *Partition) {
-	if p.TP.Topic == protocol.OffsetsTopic {
+func (b *Broker) becameLeader(env *sim.Env, p *Partition) {
+	switch p.TP.Topic {
+	case protocol.OffsetsTopic:
 		b.groups.OnElection(p.TP, &p.Log)
+	case protocol.TransactionStateTopic:
+		var records []protocol.Record
+		for _, batch := range p.Log.Read(0, p.Log.LEO()) {
+			records = append(records, batch.Records...)
+		}
+		b.txns.OnElection(env, b, p.TP, records)
 	}
 }
 
 func (b *Broker) resigned(_ *sim.Env, tp protocol.TP) {
-	if tp.Topic == protocol.OffsetsTopic {
+	switch tp.Topic {
+	case protocol.OffsetsTopic:
 		b.groups.OnResignation(tp)
+	case protocol.TransactionStateTopic:
+		b.txns.OnResignation(tp)
 	}
 }
 
@@ -198,6 +225,20 @@ func (b *Broker) TopicPartitions(topic string) []protocol.TP {
 func (b *Broker) AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
 	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
 }
+
+// The transaction coordinator's Host (with IsLeader and Leader above).
+
+// LeaderEpoch is a partition's leader epoch as the metadata cache has it.
+func (b *Broker) LeaderEpoch(tp protocol.TP) int32 { return b.replicas.meta[tp].LeaderEpoch }
+
+// AppendTxnLog appends transaction-log records to a __transaction_state partition, with
+// acks=all as TransactionStateManager writes (TransactionLog.EnforcedRequiredAcks).
+func (b *Broker) AppendTxnLog(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
+}
+
+// NewProducerID hands out a producer id from the broker's block.
+func (b *Broker) NewProducerID(env *sim.Env) (int64, bool) { return b.producerIDs.generate(env, b) }
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on, by this broker's
 // offsets.topic.num.partitions.

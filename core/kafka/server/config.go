@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"deliverylab/core/kafka/group"
+	"deliverylab/core/kafka/txn"
 	"deliverylab/core/props"
 )
 
@@ -22,6 +23,13 @@ type Config struct {
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
 	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
+	// The transaction coordinator's settings. A scene cannot set them yet (the scene
+	// layer refuses transaction.max.timeout.ms and
+	// transaction.abort.timed.out.transaction.cleanup.interval.ms until producers may
+	// have a transactional.id); tests set them here.
+	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
+	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
+	TransactionAbortIntervalMs       int64 // transaction.abort.timed.out.transaction.cleanup.interval.ms
 	// broker.truncate.to.high.watermark: not a Kafka setting but a historical toggle, the
 	// replication of Kafka before KIP-101 (0.11): a follower truncates its log to its own
 	// high watermark when it starts following, and no leader epochs are compared.
@@ -41,6 +49,10 @@ func DefaultConfig() Config {
 		GroupMinSessionTimeoutMs:     6000,
 		GroupMaxSessionTimeoutMs:     1800000,
 		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
+
+		TransactionStateLogNumPartitions: txn.DefaultLogPartitions,
+		TransactionMaxTimeoutMs:          900000,
+		TransactionAbortIntervalMs:       10000,
 	}
 }
 
@@ -52,6 +64,16 @@ const (
 	// replica.socket.timeout.ms: how long a follower waits for a fetch answer that never
 	// comes (a cut link) before it fetches again.
 	ReplicaSocketTimeoutMs = 30000
+	// request.timeout.ms (the broker's): how long the transaction coordinator's append
+	// to __transaction_state waits for the ISR (TransactionConfig.requestTimeoutMs), and
+	// a WriteTxnMarkers for its answer.
+	BrokerRequestTimeoutMs = 30000
+	// transaction.state.log.min.isr: the min.insync.replicas __transaction_state is
+	// created with (capped by its replication factor, as every topic's is here).
+	TransactionStateLogMinISR = 2
+	// How long the transaction coordinator waits before it sends a marker again whose
+	// leader is unknown or refused it (the inter-broker client's retry.backoff.ms).
+	TxnMarkerRetryBackoffMs = 100
 )
 
 // TruncateToHighWatermarkKey names the historical toggle, which no real broker has.
@@ -76,9 +98,16 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
 	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
-	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue")
+	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue").
+	NotYet("transaction.state.log.num.partitions", "transactions come with the transactions issue")
 
 // Validate applies the broker's own start-up checks (KafkaConfig).
+func (c Config) txnConfig() txn.Config {
+	return txn.Config{LogPartitions: c.TransactionStateLogNumPartitions, MaxTimeoutMs: c.TransactionMaxTimeoutMs,
+		AbortIntervalMs: c.TransactionAbortIntervalMs, OffsetsPartitions: c.OffsetsTopicNumPartitions,
+		RequestTimeoutMs: BrokerRequestTimeoutMs, RetryBackoffMs: TxnMarkerRetryBackoffMs}
+}
+
 func (c Config) Validate() error {
 	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
 		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
@@ -111,6 +140,19 @@ func (c Config) Properties() map[string]string {
 		"offsets.topic.num.partitions":     strconv.Itoa(c.OffsetsTopicNumPartitions),
 		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
 		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
+	}
+}
+
+// TransactionProperties is the transaction coordinator's configuration as Kafka's
+// broker properties, for a real cluster that runs transactions (the scene layer does
+// not run them yet, so Properties leaves them out and shipped scenes' properties stay
+// as they were).
+func (c Config) TransactionProperties() map[string]string {
+	return map[string]string{
+		"transaction.state.log.num.partitions":                        strconv.Itoa(c.TransactionStateLogNumPartitions),
+		"transaction.state.log.min.isr":                               strconv.Itoa(TransactionStateLogMinISR),
+		"transaction.max.timeout.ms":                                  ms(c.TransactionMaxTimeoutMs),
+		"transaction.abort.timed.out.transaction.cleanup.interval.ms": ms(c.TransactionAbortIntervalMs),
 	}
 }
 

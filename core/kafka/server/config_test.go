@@ -25,3 +25,12 @@ func TestPropertiesCoverEveryKey(t *testing.T) {
 		assert.Contains(t, DefaultConfig().Properties(), k)
 	}
 }
+
+// The transaction coordinator's settings, with Kafka 3.9's defaults, as a real broker
+// that runs transactions is given them; Properties leaves them out.
+func TestTransactionProperties(t *testing.T) {
+	p := DefaultConfig().TransactionProperties()
+	assert.Equal(t, map[string]string{"transaction.state.log.num.partitions": "50", "transaction.state.log.min.isr": "2",
+		"transaction.max.timeout.ms": "900000", "transaction.abort.timed.out.transaction.cleanup.interval.ms": "10000"}, p)
+	assert.NotContains(t, DefaultConfig().Properties(), "transaction.max.timeout.ms")
+}

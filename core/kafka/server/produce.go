@@ -172,7 +172,7 @@ func (d delayedProduce) failAll(err string) delayedProduce {
 // partition, or calls back the local role that appended.
 func (rm *ReplicaManager) answer(env *sim.Env, h hooks, d delayedProduce) {
 	if d.Client == "" {
-		h.appendDone(env, d.ReqID, d.Parts[0].Err)
+		h.appendDone(env, d.ReqID, d.Parts[0].TP, d.Parts[0].Err)
 		return
 	}
 	if d.Markers {

@@ -32,7 +32,7 @@ type ReplicaManager struct {
 // hooks is how the replica manager tells the broker's other roles what happened to a
 // partition they care about: a local append completed, leadership came or went.
 type hooks interface {
-	appendDone(env *sim.Env, ref int64, err string)
+	appendDone(env *sim.Env, ref int64, tp protocol.TP, err string)
 	becameLeader(env *sim.Env, p *Partition)
 	resigned(env *sim.Env, tp protocol.TP)
 }
@@ -68,6 +68,11 @@ func (rm *ReplicaManager) leaderOf(tp protocol.TP) *Partition {
 }
 
 func (rm *ReplicaManager) minISR(p *Partition) int {
+	if p.TP.Topic == protocol.TransactionStateTopic {
+		// __transaction_state is created with min.insync.replicas set to
+		// transaction.state.log.min.isr (TransactionStateManager.transactionTopicConfigs)
+		return min(TransactionStateLogMinISR, len(p.state.Replicas))
+	}
 	return rm.cfg.EffectiveMinISR(len(p.state.Replicas))
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"deliverylab/core/kafka/txn"
 	"fmt"
 	"maps"
 	"slices"
@@ -62,7 +63,7 @@ func (b *Broker) Settled(v sim.View) bool {
 			return false
 		}
 	}
-	return b.groups.Settled(v)
+	return b.groups.Settled(v) && len(b.txns.Unsettled()) == 0
 }
 
 func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
@@ -132,6 +133,13 @@ func (b *Broker) Show(v sim.View) show.Node {
 	}
 	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
 	n.Fenced = protocol.Fenced(v, b.name)
+	for _, t := range b.txns.View() {
+		st := show.Txn{ID: t.ID, ProducerID: t.PID, Epoch: t.Epoch, State: t.State.String()}
+		for _, tp := range t.Partitions {
+			st.Partitions = append(st.Partitions, tp.String())
+		}
+		n.Txns = append(n.Txns, st)
+	}
 	return n
 }
 
@@ -161,6 +169,8 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 		}
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
+	case protocol.TxnLogRecord:
+		c.Kind, c.Note = show.TxnLog, body.TransactionalID+" "+body.State.String()
 	case protocol.ControlMarker:
 		c.Kind, c.Note = show.AbortMarker, body.Type.String()
 		if body.Type == protocol.ControlCommit {
@@ -273,3 +283,7 @@ func otherBrokers(v sim.View, self string) []*Broker {
 	}
 	return out
 }
+
+// Transactions lists the transactional ids this broker coordinates, with their state,
+// epoch and partitions, sorted.
+func (b *Broker) Transactions() []txn.TxnView { return b.txns.View() }

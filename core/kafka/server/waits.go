@@ -24,6 +24,9 @@ func (b *Broker) WaitsFor(v sim.View) []fate.Reason {
 			out = append(out, fate.Because(code, "node", b.name, "partition", tp.String()))
 		}
 	}
+	for _, id := range b.txns.Unsettled() {
+		out = append(out, fate.Because(fate.WaitsForMarkers, "node", b.name, "txn", id))
+	}
 	for _, g := range b.groups.Unsettled(v) {
 		out = append(out, fate.Because(fate.WaitsForRebalance, "node", b.name, "group", g))
 	}

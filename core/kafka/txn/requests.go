@@ -1,0 +1,212 @@
+package txn
+
+import (
+	"slices"
+	"strconv"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// The producer's requests to its coordinator: InitProducerId, AddPartitionsToTxn (and
+// AddOffsetsToTxn) and EndTxn, and the coordinator's own aborts: a fenced transaction and
+// a timed-out one.
+
+func preparing(s protocol.TxnState) bool {
+	return s == protocol.TxnPrepareCommit || s == protocol.TxnPrepareAbort
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// onInitProducerId hands the id its producer id and a bumped epoch
+// (TransactionCoordinator.handleInitProducerId): a new id gets a producer id from the
+// broker's block at epoch 0; an id whose transaction is Ongoing is fenced — its epoch
+// bumped and its transaction aborted — and the client hears CONCURRENT_TRANSACTIONS
+// until the abort completes; an id ending a transaction answers CONCURRENT_TRANSACTIONS.
+func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req protocol.InitProducerIdRequest) {
+	fail := func(err string) {
+		env.Send(from, protocol.InitProducerIdResponse{ReqID: req.ReqID, Err: err, ProducerID: protocol.NoProducerID,
+			ProducerEpoch: protocol.NoProducerEpoch})
+	}
+	if !c.isCoordinator(h, req.TransactionalID) {
+		fail(protocol.ErrNotCoordinator)
+		return
+	}
+	if req.TransactionTimeoutMs <= 0 || req.TransactionTimeoutMs > c.cfg.MaxTimeoutMs {
+		// transaction.timeout.ms above transaction.max.timeout.ms (validateTransactionTimeoutMs)
+		fail(protocol.ErrInvalidTransactionTimeout)
+		return
+	}
+	m := c.txns[req.TransactionalID]
+	if m == nil {
+		pid, ok := h.NewProducerID(env)
+		if !ok {
+			fail(protocol.ErrCoordinatorLoadInProgress)
+			return
+		}
+		m = &metadata{ID: req.TransactionalID, PID: pid, Epoch: -1, State: protocol.TxnEmpty, StartMs: -1}
+		c.txns[m.ID] = m
+	}
+	if m.Pending || preparing(m.State) {
+		fail(protocol.ErrConcurrentTransactions)
+		return
+	}
+	if m.State == protocol.TxnOngoing {
+		// A new instance fences the old one: PrepareEpochFence bumps the epoch, and the
+		// open transaction is aborted at it (prepareFenceProducerEpoch, then
+		// endTransaction with isFromClient=false); the client retries.
+		if err := c.abort(env, h, m); err != "" {
+			fail(err)
+			return
+		}
+		fail(protocol.ErrConcurrentTransactions)
+		return
+	}
+	rec := m.record()
+	rec.ProducerEpoch++ // prepareIncrementProducerEpoch
+	rec.TimeoutMs, rec.State, rec.Partitions, rec.StartMs = req.TransactionTimeoutMs, protocol.TxnEmpty, nil, -1
+	if err := c.write(env, h, m, rec, pendingAppend{Reply: replyInit, From: from, ReqID: req.ReqID}); err != "" {
+		fail(err)
+	}
+}
+
+// check is the checks every request of the producer passes
+// (TransactionCoordinator.handleAddPartitionsToTransaction, handleEndTransaction): this
+// broker coordinates the id, the producer id is the id's, the epoch is the current one
+// (an older one is a fenced zombie: PRODUCER_FENCED, the 2.7+ name for the client),
+// and no transition is being written.
+func (c *Coordinator) check(h Host, id string, pid int64, epoch int16) (*metadata, string) {
+	if !c.isCoordinator(h, id) {
+		return nil, protocol.ErrNotCoordinator
+	}
+	m := c.txns[id]
+	switch {
+	case m == nil || m.PID != pid:
+		return nil, protocol.ErrInvalidProducerIDMapping
+	case m.Epoch != epoch:
+		return nil, protocol.ErrProducerFenced
+	case m.Pending:
+		return nil, protocol.ErrConcurrentTransactions
+	}
+	return m, ""
+}
+
+// onAddPartitions adds partitions to the transaction: Empty or Complete* becomes Ongoing
+// and the transaction's start time is now (TransactionMetadata.prepareAddPartitions);
+// while markers are pending the client hears CONCURRENT_TRANSACTIONS.
+func (c *Coordinator) onAddPartitions(env *sim.Env, h Host, from string, reqID int64, id string, pid int64, epoch int16,
+	tps []protocol.TP, kind reply) {
+	answer := func(err string) {
+		if kind == replyAddOffsets {
+			env.Send(from, protocol.AddOffsetsToTxnResponse{ReqID: reqID, Err: err})
+			return
+		}
+		env.Send(from, addPartitionsAnswer(reqID, tps, err))
+	}
+	m, err := c.check(h, id, pid, epoch)
+	if err == "" && (preparing(m.State) || m.State == protocol.TxnPrepareEpochFence) {
+		err = protocol.ErrConcurrentTransactions
+	}
+	if err != "" {
+		answer(err)
+		return
+	}
+	merged := slices.Clone(m.Partitions)
+	for _, tp := range tps {
+		if !slices.Contains(merged, tp) {
+			merged = append(merged, tp)
+		}
+	}
+	slices.SortFunc(merged, protocol.CompareTP)
+	if m.State == protocol.TxnOngoing && len(merged) == len(m.Partitions) {
+		answer("") // every partition is already in the transaction: nothing to write
+		return
+	}
+	rec := m.record()
+	if m.State != protocol.TxnOngoing {
+		rec.StartMs = env.Now()
+	}
+	rec.State, rec.Partitions = protocol.TxnOngoing, merged
+	if err := c.write(env, h, m, rec, pendingAppend{Reply: kind, From: from, ReqID: reqID}); err != "" {
+		answer(err)
+	}
+}
+
+// onEndTxn ends the transaction (TransactionCoordinator.handleEndTransaction): Ongoing
+// becomes PrepareCommit or PrepareAbort, answered once durable, and the markers follow;
+// a retry after the same decision completed answers success, the other decision
+// INVALID_TXN_STATE; a retry while the markers are pending CONCURRENT_TRANSACTIONS.
+func (c *Coordinator) onEndTxn(env *sim.Env, h Host, from string, req protocol.EndTxnRequest) {
+	answer := func(err string) { env.Send(from, protocol.EndTxnResponse{ReqID: req.ReqID, Err: err}) }
+	m, err := c.check(h, req.TransactionalID, req.ProducerID, req.ProducerEpoch)
+	if err != "" {
+		answer(err)
+		return
+	}
+	switch m.State {
+	case protocol.TxnOngoing:
+		rec := m.record()
+		rec.State = protocol.TxnPrepareAbort
+		if req.Commit {
+			rec.State = protocol.TxnPrepareCommit
+		}
+		if err := c.write(env, h, m, rec, pendingAppend{Reply: replyEnd, From: from, ReqID: req.ReqID}); err != "" {
+			answer(err)
+		}
+	case protocol.TxnCompleteCommit, protocol.TxnCompleteAbort:
+		if (m.State == protocol.TxnCompleteCommit) == req.Commit {
+			answer("")
+		} else {
+			answer(protocol.ErrInvalidTxnState)
+		}
+	case protocol.TxnPrepareCommit, protocol.TxnPrepareAbort:
+		if (m.State == protocol.TxnPrepareCommit) == req.Commit {
+			answer(protocol.ErrConcurrentTransactions)
+		} else {
+			answer(protocol.ErrInvalidTxnState)
+		}
+	default: // Empty, PrepareEpochFence, Dead
+		answer(protocol.ErrInvalidTxnState)
+	}
+}
+
+// abort ends an Ongoing transaction on the coordinator's own decision, a fence or a
+// timeout: the epoch is bumped (prepareFenceProducerEpoch) and PrepareAbort written at
+// it, so the old instance's next request is fenced.
+func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) string {
+	rec := m.record()
+	if rec.ProducerEpoch < 1<<15-1 {
+		rec.ProducerEpoch++
+	}
+	rec.State = protocol.TxnPrepareAbort
+	m.Fencing = true
+	err := c.write(env, h, m, rec, pendingAppend{Reply: replyNone})
+	if err != "" {
+		m.Fencing = false
+	}
+	return err
+}
+
+// abortTimedOut aborts the Ongoing transactions older than their timeout
+// (TransactionCoordinator.abortTimedOutTransactions over
+// TransactionStateManager.timedOutTransactions: txnStartTimestamp + txnTimeoutMs < now).
+// A transaction in PrepareCommit is never aborted: it completes.
+func (c *Coordinator) abortTimedOut(env *sim.Env, h Host) {
+	for _, id := range sortedIDs(c.txns) {
+		m := c.txns[id]
+		if m.State != protocol.TxnOngoing || m.Pending || !c.isCoordinator(h, id) || m.StartMs+m.TimeoutMs >= env.Now() {
+			continue
+		}
+		env.Note("txn " + id + " timed out: aborting")
+		c.abort(env, h, m)
+	}
+}
+
+func sortedIDs(txns map[string]*metadata) []string {
+	out := make([]string, 0, len(txns))
+	for id := range txns {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
