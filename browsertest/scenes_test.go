@@ -18,7 +18,7 @@ var replicationAndProducerScenes = []string{
 	"zombie-leader-rejoins", "kip-101-leader-epochs", "kip-101-truncate-to-hw", "coordinator-follows-group-id",
 	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
 	"idempotence-ends-at-restart", "idempotence-is-per-partition", "dashboard-counter-overcounts",
-	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction",
+	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction", "txn-commit-and-abort", "txn-zombie-fenced",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

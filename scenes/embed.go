@@ -26,6 +26,8 @@ var lessons = []string{
 	"idempotent-retry",
 	"idempotence-ends-at-restart",
 	"idempotence-is-per-partition",
+	"txn-commit-and-abort",
+	"txn-zombie-fenced",
 	"reordered-key",
 	"producer-blocked",
 	"zombie-leader-rejoins",

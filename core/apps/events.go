@@ -9,6 +9,12 @@ const (
 	Failed    sim.Event = "failed"
 	Polled    sim.Event = "polled"
 	Processed sim.Event = "processed"
+	// A transaction's end, as the application is told it: commitTransaction or
+	// abortTransaction returned. The coordinator answers EndTxn once PrepareCommit or
+	// PrepareAbort is in its log and writes the markers right after
+	// (TransactionCoordinator.handleEndTransaction).
+	TxnCommitted sim.Event = "txn-committed"
+	TxnAborted   sim.Event = "txn-aborted"
 )
 
 func init() {
@@ -21,6 +27,12 @@ func init() {
 		sim.EventSpec{Event: Failed, Where: "producer", When: "the application was told the message failed",
 			Fields: []sim.Field{sim.FieldMsgs, sim.FieldPartition, sim.FieldErr},
 			Detail: "the error (`TimeoutException`, …)", DetailOf: func(o sim.Observation) string { return o.Err }},
+		sim.EventSpec{Event: TxnCommitted, Where: "producer",
+			When:   "`commitTransaction()` returned: the transaction's messages are acknowledged (the coordinator writes the COMMIT markers next)",
+			Fields: []sim.Field{sim.FieldMsgs}},
+		sim.EventSpec{Event: TxnAborted, Where: "producer",
+			When:   "`abortTransaction()` returned for a transaction the scene aborts (the coordinator writes the ABORT markers next)",
+			Fields: []sim.Field{sim.FieldMsgs}},
 		sim.EventSpec{Event: Polled, Where: "consumer", When: "`poll` returned the record",
 			Fields: []sim.Field{sim.FieldMsgs, sim.FieldPartition, sim.FieldOffset, sim.FieldValue},
 			Detail: "the record's value", DetailOf: func(o sim.Observation) string { return o.Value }},

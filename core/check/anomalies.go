@@ -11,11 +11,12 @@ import (
 )
 
 // AnomalyNames are the Kafka anomalies the checker reports, in Jepsen's names.
-var AnomalyNames = []string{"duplicate", "lost-write", "nonmonotonic-send", "nonmonotonic-poll", "poll-skip"}
+var AnomalyNames = []string{"duplicate", "lost-write", "nonmonotonic-send", "nonmonotonic-poll", "poll-skip", "aborted-read"}
 
 // anomalyMeans says what each anomaly means.
 var anomalyMeans = map[string]fate.Code{"duplicate": fate.MeansDuplicate, "lost-write": fate.MeansLostWrite,
-	"nonmonotonic-send": fate.MeansNonmonotonicSend, "nonmonotonic-poll": fate.MeansNonmonotonicPoll, "poll-skip": fate.MeansPollSkip}
+	"nonmonotonic-send": fate.MeansNonmonotonicSend, "nonmonotonic-poll": fate.MeansNonmonotonicPoll, "poll-skip": fate.MeansPollSkip,
+	"aborted-read": fate.MeansAbortedRead}
 
 // Meaning says what one of AnomalyNames means, in every language.
 func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
@@ -25,7 +26,8 @@ func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anom
 //   - duplicate: one message polled at more than one offset of a partition;
 //   - lost-write: an acknowledged message never polled, although a consumer polled a
 //     higher offset of the partition it was acknowledged in;
-//   - nonmonotonic-send, nonmonotonic-poll, poll-skip: see orderAnomalies.
+//   - nonmonotonic-send, nonmonotonic-poll, poll-skip: see orderAnomalies;
+//   - aborted-read (Adya's G1a): a poll returned a message whose transaction aborted.
 func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 	out := map[string]int{"duplicate": 0, "lost-write": 0}
 	offsets := map[string]map[int64]bool{}
@@ -70,7 +72,33 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 	for name, n := range orderAnomalies(obs) {
 		out[name] = n
 	}
+	out["aborted-read"] = abortedReads(obs)
 	return out
+}
+
+// abortedReads counts the messages a poll returned whose transaction the producer
+// aborted (the application was told so: txn-aborted).
+func abortedReads(obs []sim.Observation) int {
+	aborted, read := map[string]bool{}, map[string]bool{}
+	for _, o := range obs {
+		switch o.Event {
+		case apps.TxnAborted:
+			for _, m := range o.Msgs {
+				aborted[m] = true
+			}
+		case apps.Polled:
+			for _, m := range o.Msgs {
+				read[m] = true
+			}
+		}
+	}
+	n := 0
+	for m := range read {
+		if aborted[m] {
+			n++
+		}
+	}
+	return n
 }
 
 // orderAnomalies counts the cases of Jepsen's per-key order anomalies

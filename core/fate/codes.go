@@ -34,4 +34,5 @@ const (
 	MeansNonmonotonicSend Code = "anomaly-nonmonotonic-send"
 	MeansNonmonotonicPoll Code = "anomaly-nonmonotonic-poll"
 	MeansPollSkip         Code = "anomaly-poll-skip"
+	MeansAbortedRead      Code = "anomaly-aborted-read"
 )

@@ -30,6 +30,7 @@ var english = map[Code]string{
 	MeansNonmonotonicSend: "out of send order: a producer's next message to a partition landed in the log at or before the one it sent before it (a retried batch behind a later one)",
 	MeansNonmonotonicPoll: "read backwards: a consumer's next record of a partition was at or before the one it polled before, with no rebalance, restart or offset reset to explain it",
 	MeansPollSkip:         "read with a gap: a consumer's next record of a partition skipped over records the log holds, with no rebalance, restart or offset reset to explain it",
+	MeansAbortedRead:      "read an aborted write (G1a): a poll returned a message whose transaction was aborted; a read_uncommitted consumer sees aborted records",
 
 	EndedFrozen: "the clock stopped at {ms} ms: {events} events in one instant, going round {loop}",
 	EndedEvents: "the run took {events} events without settling",

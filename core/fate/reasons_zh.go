@@ -30,6 +30,7 @@ var chinese = map[Code]string{
 	MeansNonmonotonicSend: "发送乱序：生产者发往一个分区的下一条消息，在日志中落在它之前发送的那条消息处或之前（重试的批次排到了后发的批次后面）",
 	MeansNonmonotonicPoll: "拉取回退：消费者从一个分区拉取的下一条记录位于它之前拉取的记录处或之前，而没有重新平衡、重启或位移重置可以解释",
 	MeansPollSkip:         "拉取跳过：消费者从一个分区拉取的下一条记录跳过了日志中存在的记录，而没有重新平衡、重启或位移重置可以解释",
+	MeansAbortedRead:      "读到已中止的写入（G1a）：一次拉取返回了其事务已被中止的消息；read_uncommitted 的消费者会看到被中止的记录",
 
 	EndedFrozen: "时钟停在 {ms} 毫秒：同一时刻发生了 {events} 个事件，一直在重复 {loop}",
 	EndedEvents: "运行经过 {events} 个事件仍未稳定",

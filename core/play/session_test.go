@@ -1,6 +1,7 @@
 package play
 
 import (
+	"deliverylab/core/check"
 	"deliverylab/core/show"
 
 	"strconv"
@@ -198,7 +199,7 @@ func TestLedgerShowsAnomaliesAtTheEnd(t *testing.T) {
 		assert.NotEmpty(t, a.Meaning.En, a.Name)
 		assert.NotEmpty(t, a.Meaning.Zh, a.Name)
 	}
-	assert.Len(t, got, 5)
+	assert.Len(t, got, len(check.AnomalyNames))
 	assert.Equal(t, 1, got["duplicate"].Count)
 	assert.Equal(t, 1, got["nonmonotonic-send"].Count)
 	assert.Equal(t, 0, got["poll-skip"].Count)

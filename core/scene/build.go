@@ -15,10 +15,15 @@ func (s *Scene) Build() *sim.World {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs, LinkLatencyMs: s.Links})
 	cluster := s.Cluster
 	cluster.Groups = s.groupIDs()
+	cluster.TransactionalIDs = s.transactionalIDs()
 	brokers := cluster.BrokerNames()
 	w.Add(cluster.NewController(), 0)
 	for _, p := range s.Producers {
 		cl := clients.NewProducer(p.Config, brokers, []string{p.Work.Topic})
+		if p.TransactionSize > 0 {
+			w.Add(apps.NewTxnProducer(p.Name, p.Work, apps.TxnWork{Size: p.TransactionSize, Abort: p.AbortTransactions}, p.OnRestart, cl), p.StartMs)
+			continue
+		}
 		w.Add(apps.NewProducer(p.Name, p.Work, p.OnRestart, p.Sync, cl), p.StartMs)
 	}
 	for _, b := range cluster.NewBrokers() {
@@ -49,6 +54,18 @@ func (s *Scene) Build() *sim.World {
 		}
 	}
 	return w
+}
+
+// transactionalIDs lists the producers' transactional ids, once each, sorted.
+func (s *Scene) transactionalIDs() []string {
+	var out []string
+	for _, p := range s.Producers {
+		if id := p.Config.TransactionalID; id != "" {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // groupIDs lists the consumer groups of the scene, once each, sorted.

@@ -148,6 +148,13 @@ var (
 	keysOneRecordBatches = []keysEdit{{"apps/0/config/linger.ms", "100"}, {"apps/0/config/batch.size", "100"}}
 	// a narration step exists.
 	keysNarrated = []keysEdit{{"narration", "[{at.ms: 100, en: a, zh: b}]"}}
+	// p1 is transactional: its four messages go in two transactions of two.
+	keysTxn = []keysEdit{{"apps/0/config", "{acks: all, transactional.id: tx-1}"}, {"apps/0/transaction.size", "2"}}
+	// ... and crashes inside its first transaction, which stays open until the
+	// coordinator's sweep aborts it (after 100 ms).
+	keysTxnLeftOpen = append(append([]keysEdit(nil), keysTxn...),
+		keysEdit{"apps/0/config/transaction.timeout.ms", "100"},
+		keysEdit{"faults", "[{when: {event: appended, message: p1#1}, crash: p1}]"})
 	// the first append anywhere crashes broker-3.
 	keysAppendTrigger = []keysEdit{{"faults", "[{when: {event: appended}, crash: broker-3}]"}}
 	// the first acknowledgement crashes broker-3.
@@ -208,6 +215,14 @@ var keysRows = []keysRow{
 	// a send waits for its acknowledgement (about 20 ms) before the 10 ms interval starts
 	{key: "producer.sending", set: keysEdit{"apps/0/sending", "sync"}},
 	// p1 crashes before p1#1 and p1#2 are acknowledged: resend them or go on with p1#3
+	{key: "producer.config.transactional.id", pre: keysTxn, set: keysEdit{"apps/0/config/transactional.id", "tx-2"}},
+	{key: "producer.config.transaction.timeout.ms", pre: keysTxn, set: keysEdit{"apps/0/config/transaction.timeout.ms", "1000"}},
+	{key: "producer.transaction.size", pre: keysTxn, set: keysEdit{"apps/0/transaction.size", "1"}},
+	{key: "producer.abort.transactions", pre: keysTxn, set: keysEdit{"apps/0/abort.transactions", "[1]"}},
+	{key: "cluster.config.transaction.max.timeout.ms", pre: keysTxn, set: keysEdit{"cluster/config/transaction.max.timeout.ms", "1000"}},
+	{key: "cluster.config.transaction.abort.timed.out.transaction.cleanup.interval.ms", pre: keysTxnLeftOpen,
+		set: keysEdit{"cluster/config/transaction.abort.timed.out.transaction.cleanup.interval.ms", "200"}},
+	{key: "cluster.config.transaction.state.log.num.partitions", pre: keysTxn, set: keysEdit{"cluster/config/transaction.state.log.num.partitions", "10"}},
 	{key: "producer.on.restart", pre: []keysEdit{{"faults", "[{at.ms: 12, crash: p1, for.ms: 100}]"}},
 		set: keysEdit{"apps/0/on.restart", "continue"}},
 	{key: "consumer.consumer", set: keysEdit{"apps/1/consumer", "c9"}},
@@ -378,7 +393,7 @@ var keysRejected = map[string]struct {
 	reason string
 }{
 	"explore":                   {keysEdit{"explore", "{depth: 1}"}, "not built yet"},
-	"producer.transaction.size": {keysEdit{"apps/0/transaction.size", "5"}, "needs transactional.id"},
+	"producer.transaction.size": {keysEdit{"apps/0/transaction.size", "5"}, "needs config.transactional.id"},
 	"faults[].when.checkpoint":  {keysEdit{"faults", "[{when: {event: polled, checkpoint: 2}, crash: c1}]"}, "checkpoints come with Flink"},
 }
 
@@ -489,7 +504,6 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 // they accept equals the default, or they only decide whether another key's value is
 // accepted. TestKeysExceptions asserts exactly that.
 var keysExceptions = map[string]string{
-	"producer.config.transactional.id": "only null is accepted until transactions are modelled; null is the default",
 	// The broker bounds only decide whether a consumer's session.timeout.ms is accepted
 	// (Kafka answers JoinGroup with INVALID_SESSION_TIMEOUT); the parser checks them, so
 	// a scene that parses runs the same whatever they are.
@@ -546,10 +560,6 @@ func TestKeysExceptions(t *testing.T) {
 		assert.Contains(t, err.Error(), reason)
 	}
 	acks1 := keysApply(t, keysBase, keysEdit{"apps/0/config", "{acks: 1}"})
-	t.Run("producer.config.transactional.id", func(t *testing.T) {
-		same(t, keysBase, keysEdit{"apps/0/config/transactional.id", "null"})
-		refused(t, keysBase, keysEdit{"apps/0/config/transactional.id", "tx-1"}, "not modelled yet")
-	})
 	t.Run("producer.config.enable.idempotence", func(t *testing.T) {
 		// with acks=1 the default gives way silently, as in Kafka: false either way
 		same(t, acks1, keysEdit{"apps/0/config/enable.idempotence", "false"})
@@ -665,7 +675,9 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 	situation := map[string][]keysEdit{
 		"sent": nil, "appended": nil, "replicated": nil, "responded": nil, "acked": nil,
 		"polled": nil, "processed": nil, "offset-committed": nil, "started": nil, "assigned": nil,
-		"written": withSink,
+		"written":       withSink,
+		"txn-committed": keysTxn,
+		"txn-aborted":   append(append([]keysEdit(nil), keysTxn...), keysEdit{"apps/0/abort.transactions", "[1]"}),
 		// a unique key refuses the record re-delivered after c1's crash
 		"duplicate-refused": append(append([]keysEdit(nil), keysRedelivery...), keysEdit{"sinks/0/kind", "unique-key"}),
 		"crashed":           crashRestart,

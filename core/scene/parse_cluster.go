@@ -198,7 +198,7 @@ func (p *parser) apps(s *Scene, f field) {
 }
 
 func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
-	m := p.mapping(n, path, "producer", "config", "send", "sending", "transaction.size", "start.ms", "on.restart")
+	m := p.mapping(n, path, "producer", "config", "send", "sending", "transaction.size", "abort.transactions", "start.ms", "on.restart")
 	ps := ProducerSpec{Name: p.str(m["producer"], path), Config: clients.DefaultProducerConfig(), OnRestart: apps.ResendUnacknowledged}
 	if c, ok := m["config"]; ok {
 		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ProducerKeys.Set(&ps.Config, key, v) })
@@ -211,9 +211,6 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 			}
 			p.fail(at, path+".config", "%s", err.Error())
 		}
-	}
-	if t, ok := m["transaction.size"]; ok {
-		p.fail(t.keyN, path+".transaction.size", "needs transactional.id, and transactions come with the transactions issue")
 	}
 	send, ok := m["send"]
 	if !ok && p.err == nil {
@@ -260,6 +257,7 @@ func (p *parser) producer(s *Scene, n *yaml.Node, path string) {
 	if st, ok := m["start.ms"]; ok {
 		ps.StartMs = p.integer(st, path, 0, MaxRunMs)
 	}
+	p.transactions(&ps, m, n, path)
 	if r, ok := m["on.restart"]; ok {
 		ps.OnRestart = apps.OnRestart(p.str(r, path))
 		if ps.OnRestart != apps.ResendUnacknowledged && ps.OnRestart != apps.Continue {

@@ -19,7 +19,6 @@ var faultActions = []string{"crash", "restart", "cut", "cut-oneway", "heal", "pa
 // package reports yet, with what brings them. Every other event a trigger may name comes
 // from the protocol packages' registry (sim.EventSpecs).
 var futureEvents = map[string]string{
-	"txn-committed": "transactions", "txn-aborted": "transactions",
 	"checkpoint-triggered": "Flink", "checkpoint-completed": "Flink", "pre-committed": "Flink",
 }
 

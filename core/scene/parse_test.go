@@ -174,9 +174,9 @@ func TestParseRejectsBadScenes(t *testing.T) {
 		},
 		{
 			name: "a trigger on an event of a later issue",
-			text: parseGood + "narration:\n  - when: {event: txn-committed}\n    en: a\n    zh: b\n",
+			text: parseGood + "narration:\n  - when: {event: checkpoint-completed}\n    en: a\n    zh: b\n",
 			line: 14, key: "narration[0].when.event",
-			want: []string{"txn-committed is not modelled yet", "transactions"},
+			want: []string{"checkpoint-completed is not modelled yet", "Flink"},
 		},
 		{
 			name: "a message the scene never sends",
@@ -198,8 +198,8 @@ func TestParseRejectsBadScenes(t *testing.T) {
 		},
 		{
 			name: "an anomaly this version does not detect",
-			text: parseGood + "expect:\n  anomalies: {aborted-read: \">=1\"}\n",
-			line: 14, key: "expect.anomalies.aborted-read",
+			text: parseGood + "expect:\n  anomalies: {dirty-write: \">=1\"}\n",
+			line: 14, key: "expect.anomalies.dirty-write",
 			want: []string{"expected one of duplicate, lost-write"},
 		},
 		{

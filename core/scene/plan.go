@@ -116,6 +116,7 @@ type PlanTrigger struct {
 // does itself. A fault waiting for another one (a leader election inside the
 // controller, say) could never fire there.
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
+	apps.TxnCommitted, apps.TxnAborted,
 	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Appended,
 	protocol.Responded, protocol.Replicated}
 
@@ -127,7 +128,12 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	}
 	cluster := s.Cluster
 	cluster.Groups = s.groupIDs()
-	p := Plan{Scene: s.Name, Brokers: cluster.Brokers, BrokerProperties: cluster.Config.Properties(), LatencyMs: s.LatencyMs,
+	cluster.TransactionalIDs = s.transactionalIDs()
+	props := cluster.Config.Properties()
+	if len(cluster.TransactionalIDs) > 0 {
+		maps.Copy(props, cluster.Config.TransactionProperties())
+	}
+	p := Plan{Scene: s.Name, Brokers: cluster.Brokers, BrokerProperties: props, LatencyMs: s.LatencyMs,
 		JitterMs: s.JitterMs, Sinks: s.Sinks, StopMs: s.StopMs, LimitMs: s.StopMs}
 	if p.LimitMs == 0 {
 		// Real processes start, fail over and catch up more slowly than the simulated

@@ -92,13 +92,18 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 		c.IdempotenceSet = true
 		return props.Bool(v, &c.EnableIdempotence)
 	}).
-	Key("transactional.id", func(_ *ProducerConfig, v props.Value) error {
+	Key("transactional.id", func(c *ProducerConfig, v props.Value) error {
+		c.TransactionalID = ""
 		if v.Null {
 			return nil // Kafka's default: no transactional id
 		}
-		return fmt.Errorf("is a real Kafka setting but not modelled yet: transactions come with the transactions issue (use null)")
+		if v.Text == "" {
+			return fmt.Errorf("expected a transactional id or null, got an empty string")
+		}
+		c.TransactionalID = v.Text
+		return nil
 	}).
-	NotYet("transaction.timeout.ms", "transactions come with the transactions issue")
+	Key("transaction.timeout.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 1, &c.TransactionTimeoutMs) })
 
 // ConsumerKeys is the table of a consumer's config keys.
 var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").

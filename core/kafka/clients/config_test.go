@@ -52,9 +52,11 @@ func TestConsumerSessionTimeoutBounds(t *testing.T) {
 }
 
 // Every key a client table accepts appears in Properties, so a real client is given
-// every setting the simulated one runs with.
+// every setting the simulated one runs with (the transaction settings when the producer
+// has a transactional.id: Kafka's default is none).
 func TestPropertiesCoverEveryKey(t *testing.T) {
 	p, c := DefaultProducerConfig(), DefaultConsumerConfig()
+	p.TransactionalID = "tx-1"
 	for _, side := range []struct {
 		keys  []string
 		props map[string]string

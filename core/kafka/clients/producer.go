@@ -158,8 +158,15 @@ func (p *Producer) Blocked() bool { return p.blocked != nil }
 // (Blocked) until a batch is done and frees memory, or fails after max.block.ms.
 func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completion {
 	if t := p.txn; t != nil && t.State != TxnInTransaction {
-		// KafkaProducer.send outside a transaction (TransactionManager.failIfNotReadyForSend)
-		return []Completion{{Msgs: []string{msg}, Offset: -1, Err: "IllegalStateException: Cannot call send in state " + t.State.String()}}
+		// KafkaProducer.send outside a transaction (TransactionManager.failIfNotReadyForSend):
+		// after an error the send throws a KafkaException caused by that error ("Cannot
+		// perform send because at least one previous transactional or idempotent request
+		// has failed with errors"), which is what the application names.
+		err := "IllegalStateException: Cannot call send in state " + t.State.String()
+		if (t.State == TxnAbortableError || t.State == TxnFatalError) && t.LastErr != "" {
+			err = t.LastErr
+		}
+		return []Completion{{Msgs: []string{msg}, Offset: -1, Err: err}}
 	}
 	p.waiting = append(p.waiting, pendingSend{Topic: topic, Key: key, Value: value, Msg: msg, AtMs: env.Now()})
 	return p.assign(env)

@@ -35,7 +35,9 @@ func ErrorNames() []string {
 		ErrUnknownTopicOrPartition, ErrCoordinatorNotAvailable, ErrNotCoordinator, ErrRebalanceInProgress,
 		ErrIllegalGeneration, ErrUnknownMemberID, ErrOffsetOutOfRange, ErrNetworkException, ErrTimeoutException,
 		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout,
-		ErrOutOfOrderSequenceNumber, ErrInvalidProducerEpoch, ErrCoordinatorLoadInProgress}
+		ErrOutOfOrderSequenceNumber, ErrInvalidProducerEpoch, ErrCoordinatorLoadInProgress,
+		ErrProducerFenced, ErrConcurrentTransactions, ErrInvalidTxnState, ErrInvalidTransactionTimeout,
+		ErrTransactionAborted, ErrTransactionCoordinatorFenced, ErrInvalidProducerIDMapping}
 }
 
 // Retriable reports whether a producer retries after this error.

@@ -97,9 +97,13 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 		return props.Int(v, 1, 1000, &c.OffsetsTopicNumPartitions)
 	}).
 	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
-	NotYet("transaction.max.timeout.ms", "transactions come with the transactions issue").
-	NotYet("transaction.abort.timed.out.transaction.cleanup.interval.ms", "transactions come with the transactions issue").
-	NotYet("transaction.state.log.num.partitions", "transactions come with the transactions issue")
+	Key("transaction.max.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.TransactionMaxTimeoutMs) }).
+	Key("transaction.abort.timed.out.transaction.cleanup.interval.ms", func(c *Config, v props.Value) error {
+		return props.Ms(v, 1, &c.TransactionAbortIntervalMs)
+	}).
+	Key("transaction.state.log.num.partitions", func(c *Config, v props.Value) error {
+		return props.Int(v, 1, 1000, &c.TransactionStateLogNumPartitions)
+	})
 
 // Validate applies the broker's own start-up checks (KafkaConfig).
 func (c Config) txnConfig() txn.Config {
