@@ -28,6 +28,8 @@ var lessons = []string{
 	"idempotence-is-per-partition",
 	"txn-commit-and-abort",
 	"txn-zombie-fenced",
+	"txn-timeout-aborts",
+	"txn-lso-holds-back",
 	"reordered-key",
 	"producer-blocked",
 	"zombie-leader-rejoins",

@@ -65,6 +65,8 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		s.drawText(img, "BLOCKED", 10.5, right, alignTopRight, view.Blocked, 0)
 	case b.Fenced: // the controller fenced it (the page's legend says so in both languages)
 		s.drawText(img, "FENCED", 10.5, right, alignTopRight, view.Fenced, 0)
+	case b.Kind == "broker" && len(n.Txns) > 0: // its transaction coordinator's ids, in place of the partition count
+		s.drawText(img, view.TxnLine(n.Txns), 10, right, alignTopRight, view.Text, b.Rect.W*0.62)
 	case b.Kind == "broker" || b.Kind == "sink" || b.Kind == "controller":
 		s.drawText(img, n.Detail, 10, right, alignTopRight, view.TextDim, b.Rect.W*0.55)
 	}
@@ -112,14 +114,18 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 			strokeRect(img, c.Rect, 1, view.Grid, sc)
 		}
 		msg := c.Label()
+		size := 9.5
+		if len(msg) > 5 { // COMMIT, p1#123: a size smaller, to fit the cell
+			size = 7.5
+		}
 		if c.Rect.H >= 22 {
 			s.drawText(img, fmt.Sprint(c.Offset), 8.5, view.Point{X: c.Rect.X + 3, Y: c.Rect.Y + 1}, alignTopLeft, view.TextDim, c.Rect.W-4)
 			if c.Seq != "" && c.Rect.W >= 30 { // the idempotent producer's id and sequence number
 				s.drawText(img, c.Seq, 7.5, view.Point{X: c.Rect.Right() - 2, Y: c.Rect.Y + 1}, alignTopRight, view.TextDim, c.Rect.W-18)
 			}
-			s.drawText(img, msg, 9.5, view.Point{X: c.Rect.Center().X, Y: c.Rect.Bottom() - 7}, alignCenter, view.Text, c.Rect.W-4)
+			s.drawText(img, msg, size, view.Point{X: c.Rect.Center().X, Y: c.Rect.Bottom() - 7}, alignCenter, view.Text, c.Rect.W-4)
 		} else {
-			s.drawText(img, msg, 9, c.Rect.Center(), alignCenter, view.Text, c.Rect.W-4)
+			s.drawText(img, msg, min(size, 9), c.Rect.Center(), alignCenter, view.Text, c.Rect.W-4)
 		}
 	}
 	for _, c := range row.Cut { // truncated away: struck out in the down colour

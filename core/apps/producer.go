@@ -201,15 +201,21 @@ func (p *Producer) Settled(sim.View) bool { return p.Done() }
 
 // Show implements show.Shower: a short status line.
 func (p *Producer) Show(sim.View) show.Node {
-	acked := 0
-	for _, o := range p.outcome {
-		if o == ackedOutcome {
-			acked++
-		}
-	}
-	detail := fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)
+	detail := sentLine(p.next-1, p.work.Count, p.outcome)
 	if id := p.client.Identity(); id != "" {
 		detail += " · " + id
 	}
 	return show.Node{Kind: show.Producer, Detail: detail, Blocked: p.stalled}
+}
+
+// sentLine is a producer application's first status line: how many of its messages it
+// sent, and how many it was told succeeded.
+func sentLine(sent, count int, outcome map[int]string) string {
+	acked := 0
+	for _, o := range outcome {
+		if o == ackedOutcome {
+			acked++
+		}
+	}
+	return fmt.Sprintf("sent %d/%d acked %d", sent, count, acked)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
@@ -312,20 +313,14 @@ func (p *TxnProducer) Settled(sim.View) bool { return p.Done() }
 
 // Show implements show.Shower: the counts, the transaction and the producer's identity.
 func (p *TxnProducer) Show(sim.View) show.Node {
-	acked := 0
-	for _, o := range p.outcome {
-		if o == ackedOutcome {
-			acked++
-		}
-	}
-	detail := fmt.Sprintf("sent %d/%d acked %d", p.next-1, p.work.Count, acked)
+	detail := sentLine(p.next-1, p.work.Count, p.outcome)
 	state := p.client.TxnState().String()
 	if p.fenced {
 		state = "FENCED"
 	}
 	detail += fmt.Sprintf(" · txn %d %s", p.begun, state)
-	if id := p.client.Identity(); id != "" {
-		detail += " · " + id
+	if f := strings.Fields(p.client.Identity()); len(f) >= 3 { // "pid 0 e1 …": the id and epoch
+		detail += " " + strings.Join(f[:3], " ")
 	}
 	return show.Node{Kind: show.Producer, Detail: detail}
 }

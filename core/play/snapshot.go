@@ -100,6 +100,7 @@ func nodeState(w *sim.World, name string) NodeState {
 		v := sh.Show(w)
 		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Refused, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Refused, v.Blocked && up
 		ns.Fenced = v.Fenced && up
+		ns.Txns = v.Txns
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true

@@ -54,6 +54,7 @@ type NodeState struct {
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
 	Fenced     bool           `json:"fenced"`     // brokers: up, but fenced by the controller
 	Partitions []ReplicaState `json:"partitions"` // brokers only
+	Txns       []show.Txn     `json:"txns"`       // brokers: the transactional ids this one coordinates
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
 	Refused    []string       `json:"refused"`    // unique-key sinks: the inserts refused as duplicates
 }

@@ -104,7 +104,7 @@ const (
 	OffsetCommit CellKind = "offset-commit" // a __consumer_offsets record
 	CommitMarker CellKind = "commit-marker" // a control batch's COMMIT marker
 	AbortMarker  CellKind = "abort-marker"  // a control batch's ABORT marker
-	TxnLog       CellKind = "txn-log"       // a __transaction_state record: "tx-1 PrepareCommit"
+	TxnLog       CellKind = "txn-log"       // a __transaction_state record: its state, "prep C" (PrepareCommit)
 )
 
 // Cell is one record of a log.

@@ -255,3 +255,8 @@ func TestPartitionLabelShowsTheLSO(t *testing.T) {
 	rs.LSO, rs.HasLSO = 4, true
 	assert.Equal(t, "orders-0  leader e0  hw 8  lso 4  leo 9  isr 1", PartitionLabel(rs))
 }
+
+func TestTxnLineNamesEachTransactionalID(t *testing.T) {
+	line := TxnLine([]show.Txn{{ID: "orders-tx", State: "Ongoing", Epoch: 0}, {ID: "b", State: "PrepareCommit", Epoch: 2}})
+	assert.Equal(t, "txn orders-tx Ongoing e0 · txn b PrepareCommit e2", line)
+}

@@ -223,3 +223,13 @@ func layoutChips(rows, refused []string, box Rect) ([]Chip, int) {
 	}
 	return chips, hidden
 }
+
+// TxnLine is what a broker's header says of the transactional ids it coordinates:
+// "txn orders-tx Ongoing e0", several separated by " · ".
+func TxnLine(txns []show.Txn) string {
+	parts := make([]string, len(txns))
+	for i, t := range txns {
+		parts[i] = fmt.Sprintf("txn %s %s e%d", t.ID, t.State, t.Epoch)
+	}
+	return strings.Join(parts, " · ")
+}

@@ -170,7 +170,7 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
 	case protocol.TxnLogRecord:
-		c.Kind, c.Note = show.TxnLog, body.TransactionalID+" "+body.State.String()
+		c.Kind, c.Note = show.TxnLog, txnCellNote[body.State] // the id and the epoch are on the broker's header
 	case protocol.ControlMarker:
 		c.Kind, c.Note = show.AbortMarker, body.Type.String()
 		if body.Type == protocol.ControlCommit {
@@ -287,3 +287,10 @@ func otherBrokers(v sim.View, self string) []*Broker {
 // Transactions lists the transactional ids this broker coordinates, with their state,
 // epoch and partitions, sorted.
 func (b *Broker) Transactions() []txn.TxnView { return b.txns.View() }
+
+// txnCellNote is a transaction-log record's state, short enough for a log cell.
+var txnCellNote = map[protocol.TxnState]string{
+	protocol.TxnEmpty: "empty", protocol.TxnOngoing: "ongoing", protocol.TxnPrepareCommit: "prep C",
+	protocol.TxnPrepareAbort: "prep A", protocol.TxnCompleteCommit: "done C", protocol.TxnCompleteAbort: "done A",
+	protocol.TxnPrepareEpochFence: "fence", protocol.TxnDead: "dead",
+}
