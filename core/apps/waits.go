@@ -32,3 +32,12 @@ func (p *Producer) WaitsFor(sim.View) []fate.Reason {
 	}
 	return []fate.Reason{fate.Because(fate.WaitsForAcks, "node", p.name)}
 }
+
+// WaitsFor says what keeps the transactional producer application from settling: it has
+// messages to send, or a transaction to end.
+func (p *TxnProducer) WaitsFor(sim.View) []fate.Reason {
+	if p.Done() {
+		return nil
+	}
+	return []fate.Reason{fate.Because(fate.WaitsForAcks, "node", p.name)}
+}
