@@ -135,6 +135,10 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 	}
 	x := float32(row.HWX * sc)
 	vector.StrokeLine(img, x, float32((row.Strip.Y-2)*sc), x, float32((row.Strip.Bottom()+2)*sc), float32(2*sc), view.HighWater, true)
+	if row.HasLSO && row.LSOX != row.HWX { // the LSO, short of the HW: an open transaction holds read_committed back
+		lx := float32(row.LSOX * sc)
+		vector.StrokeLine(img, lx, float32((row.Strip.Y-4)*sc), lx, float32((row.Strip.Bottom()+4)*sc), float32(2*sc), view.StableMark, true)
+	}
 	for _, m := range row.Marks {
 		p.drawMark(img, f, row, m)
 	}

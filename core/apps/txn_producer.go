@@ -314,7 +314,7 @@ func (p *TxnProducer) Settled(sim.View) bool { return p.Done() }
 // Show implements show.Shower: the counts, the transaction and the producer's identity.
 func (p *TxnProducer) Show(sim.View) show.Node {
 	detail := sentLine(p.next-1, p.work.Count, p.outcome)
-	state := p.client.TxnState().String()
+	state := txnStateWord[p.client.TxnState()]
 	if p.fenced {
 		state = "FENCED"
 	}
@@ -323,4 +323,12 @@ func (p *TxnProducer) Show(sim.View) show.Node {
 		detail += " " + strings.Join(f[:3], " ")
 	}
 	return show.Node{Kind: show.Producer, Detail: detail}
+}
+
+// txnStateWord is the transaction manager's state (TransactionManager.State) in a word
+// that fits the producer's box.
+var txnStateWord = map[clients.TxnState]string{
+	clients.TxnUninitialized: "init", clients.TxnInitializing: "init", clients.TxnReady: "ready",
+	clients.TxnInTransaction: "open", clients.TxnCommitting: "committing", clients.TxnAborting: "aborting",
+	clients.TxnAbortableError: "abortable", clients.TxnFatalError: "fatal",
 }

@@ -309,3 +309,30 @@ func TestStateShowsTheIdempotentProducersIdentity(t *testing.T) {
 	r.Advance(2500)
 	assert.NotContains(t, nodeNamed(r.State(), "p1").Detail, "pid", "not idempotent: no producer id")
 }
+
+// TestAbortedRecordsAreMarkedOnTheLogs: the canvas greys the records of the aborted
+// transaction in every replica, and the committed ones are not; each leader of a
+// transactional partition carries its LSO.
+func TestAbortedRecordsAreMarkedOnTheLogs(t *testing.T) {
+	s, err := Load("txn-commit-and-abort")
+	require.NoError(t, err)
+	s.RunToEnd()
+	marked := map[string]bool{}
+	leaders := 0
+	for _, n := range s.State().Nodes {
+		for _, l := range n.Partitions {
+			if l.Leader && strings.HasPrefix(l.Partition, "orders-") {
+				leaders++
+				assert.True(t, l.HasLSO, l.Partition)
+				assert.Equal(t, l.HW, l.LSO, "nothing is open at the end: the LSO is the HW")
+			}
+			for _, c := range l.Records {
+				if c.Msg != "" {
+					marked[c.Msg] = marked[c.Msg] || c.Aborted
+				}
+			}
+		}
+	}
+	assert.Equal(t, 2, leaders)
+	assert.Equal(t, map[string]bool{"p1#1": false, "p1#2": false, "p1#3": true, "p1#4": true}, marked)
+}

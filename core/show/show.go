@@ -118,4 +118,6 @@ type Cell struct {
 	// Seq: an idempotent producer's record, "0:3": its producer id and sequence number,
 	// by which the leader knows a retried batch.
 	Seq string `json:"seq,omitempty"`
+	// Aborted: a record of an aborted transaction: a read_committed consumer skips it.
+	Aborted bool `json:"aborted,omitempty"`
 }

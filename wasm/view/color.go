@@ -23,6 +23,8 @@ var (
 	Pending    = rgb(0x1e1b4b)
 	ControlRec = rgb(0x78350f) // an offset commit
 	CommitMark = rgb(0x166534) // a transaction's COMMIT marker
+	AbortedRec = rgb(0x334155) // a record of an aborted transaction: read_committed skips it
+	StableMark = rgb(0x4ade80) // the last stable offset
 	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
 	Duplicate  = rgb(0xf97316)
 	Blocked    = rgb(0xfacc15) // a producer whose send() waits for buffer memory

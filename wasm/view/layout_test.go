@@ -260,3 +260,15 @@ func TestTxnLineNamesEachTransactionalID(t *testing.T) {
 	line := TxnLine([]show.Txn{{ID: "orders-tx", State: "Ongoing", Epoch: 0}, {ID: "b", State: "PrepareCommit", Epoch: 2}})
 	assert.Equal(t, "txn orders-tx Ongoing e0 · txn b PrepareCommit e2", line)
 }
+
+func TestLSOLineAndAbortedCells(t *testing.T) {
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 4, LEO: 4, LSO: 2, HasLSO: true, Records: []show.Cell{
+		{Offset: 0, Kind: show.Data, Msg: "p1#1"}, {Offset: 1, Kind: show.CommitMarker},
+		{Offset: 2, Kind: show.Data, Msg: "p1#3", Aborted: true}, {Offset: 3, Kind: show.Data, Msg: "p2#1"}}}
+	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	require.True(t, row.HasLSO)
+	assert.InDelta(t, row.Cells[2].Rect.X-CellGap/2, row.LSOX, 0.01, "the LSO line stands before offset 2")
+	assert.Less(t, row.LSOX, row.HWX)
+	assert.Equal(t, AbortedRec, row.Cells[2].Fill())
+	assert.Equal(t, Committed, row.Cells[3].Fill())
+}

@@ -20,9 +20,12 @@ type LogRow struct {
 	LabelAt   Point  // top-left of the label line
 	Strip     Rect   // where the cells go
 	Cells     []Cell
-	Hidden    int      // older records scrolled off the left
-	HWX       float64  // x of the high-watermark line: records left of it are committed
-	Marks     []MarkAt // where the readers stand: groups' committed offsets, consumers' positions
+	Hidden    int     // older records scrolled off the left
+	HWX       float64 // x of the high-watermark line: records left of it are committed
+	// LSOX: x of the last-stable-offset line (HasLSO), left of which read_committed reads.
+	LSOX   float64
+	HasLSO bool
+	Marks  []MarkAt // where the readers stand: groups' committed offsets, consumers' positions
 	// Cut are the records the replica's last truncation removed, drawn struck out after
 	// its last record while there is room.
 	Cut []Cell
@@ -49,6 +52,7 @@ type Cell struct {
 	// later with the same key (Jepsen's nonmonotonic send), as a retried batch does with
 	// more than one request in flight and no idempotence.
 	Reordered bool
+	Aborted   bool // a record of an aborted transaction
 }
 
 // Internal reports whether the cell is an internal record (an offset commit or a
@@ -74,6 +78,8 @@ func (c Cell) Fill() color.RGBA {
 		return CommitMark
 	case c.Kind == show.AbortMarker:
 		return AbortMark
+	case c.Aborted:
+		return AbortedRec
 	case c.Internal():
 		return ControlRec
 	case c.Committed:
@@ -126,13 +132,16 @@ func layoutLog(rs play.ReplicaState, row Rect) LogRow {
 	for i, r := range recs {
 		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
 		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Seq: r.Seq, Committed: r.Offset < rs.HW,
-			Reordered: reordered[lr.Hidden+i]}
+			Reordered: reordered[lr.Hidden+i], Aborted: r.Aborted}
 		if !hwSet && r.Offset >= rs.HW {
 			lr.HWX, hwSet = rect.X-CellGap/2, true
 		}
 	}
 	if !hwSet && len(recs) > 0 {
 		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
+	}
+	if rs.HasLSO {
+		lr.LSOX, lr.HasLSO = offsetX(lr.Cells, rs.LSO, strip), true
 	}
 	lr.Marks = layoutMarks(rs.Marks, lr.Cells, strip)
 	lr.Cut = layoutCut(rs.Truncated, len(lr.Cells), fit, strip)
@@ -232,4 +241,18 @@ func TxnLine(txns []show.Txn) string {
 		parts[i] = fmt.Sprintf("txn %s %s e%d", t.ID, t.State, t.Epoch)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// offsetX is the x of the gap before the cell of an offset: the end of the strip's
+// cells when the offset is past them, the start when it is before them.
+func offsetX(cells []Cell, offset int64, strip Rect) float64 {
+	for _, c := range cells {
+		if c.Offset >= offset {
+			return c.Rect.X - CellGap/2
+		}
+	}
+	if len(cells) == 0 {
+		return strip.X
+	}
+	return cells[len(cells)-1].Rect.Right() + CellGap/2
 }

@@ -8,6 +8,7 @@ import (
 
 	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/kafka/storage"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -114,9 +115,12 @@ func (b *Broker) Show(v sim.View) show.Node {
 		if st, ok := b.replicas.meta[tp]; ok {
 			l.Epoch, l.ISR = st.LeaderEpoch, slices.Clone(st.ISR)
 		}
+		aborted := p.Log.AbortedIndex()
 		for _, batch := range p.Log.Batches() {
 			for _, r := range batch.Records {
-				l.Records = append(l.Records, cell(batch, r))
+				c := cell(batch, r)
+				c.Aborted = batch.Transactional && !batch.Control && inAborted(aborted, batch.ProducerID, r.Offset)
+				l.Records = append(l.Records, c)
 			}
 		}
 		if v.NowMs()-p.truncatedMs < TruncationShownMs {
@@ -293,4 +297,12 @@ var txnCellNote = map[protocol.TxnState]string{
 	protocol.TxnEmpty: "empty", protocol.TxnOngoing: "ongoing", protocol.TxnPrepareCommit: "prep C",
 	protocol.TxnPrepareAbort: "prep A", protocol.TxnCompleteCommit: "done C", protocol.TxnCompleteAbort: "done A",
 	protocol.TxnPrepareEpochFence: "fence", protocol.TxnDead: "dead",
+}
+
+// inAborted reports whether a producer's record at offset belongs to one of its aborted
+// transactions (the partition's aborted-transaction index).
+func inAborted(aborted []storage.CompletedTxn, pid, offset int64) bool {
+	return slices.ContainsFunc(aborted, func(t storage.CompletedTxn) bool {
+		return t.ProducerID == pid && t.FirstOffset <= offset && offset <= t.LastOffset
+	})
 }
