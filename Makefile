@@ -14,6 +14,8 @@ WASM_TEST_PKGS := ./core/... ./scenes/...
 
 # Real runs per scene in `make conformance` (real timing varies; CI uses 1).
 CONFORM_RUNS ?= 3
+# CONFORM_SCENES: scene files to run (default: every shipped scene), e.g. the ones a change added
+CONFORM_SCENES ?=
 
 .PHONY: all wasm serve test fmt-check vet test-native fuzz-short test-wasm test-browser browser-deps bench conformance conformance-note clean
 
@@ -89,7 +91,7 @@ conformance-note:
 conformance:
 	@command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 || { echo "make conformance needs a JDK 17 and Maven (Debian: openjdk-17-jdk-headless maven)"; exit 1; }
 	mvn -q -B -f conformance/pom.xml package
-	$(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS)
+	$(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES)
 
 bench: wasm browser-deps
 	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/

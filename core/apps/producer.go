@@ -69,7 +69,16 @@ func NewProducer(name string, work Workload, onRestart OnRestart, sync bool, cli
 func (p *Producer) Name() string { return p.name }
 
 // MsgID is the identity of message n of this application.
-func (p *Producer) MsgID(n int) string { return fmt.Sprintf("%s#%d", p.name, n) }
+func (p *Producer) MsgID(n int) string { return MessageID(p.name, n) }
+
+// MessageID is message n of an application: "p1#3" (SCENE-FORMAT.md, names); msgNumber
+// reads n back.
+func MessageID(app string, n int) string { return fmt.Sprintf("%s#%d", app, n) }
+
+func msgNumber(app, id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, app+"#"))
+	return n
+}
 
 // Start begins (or resumes) the workload.
 func (p *Producer) Start(env *sim.Env) {
@@ -177,7 +186,7 @@ func (p *Producer) record(env *sim.Env, done []clients.Completion) {
 			return // crashed as it was told: it remembers nothing more
 		}
 		for _, id := range c.Msgs {
-			n, _ := strconv.Atoi(strings.TrimPrefix(id, p.name+"#"))
+			n := msgNumber(p.name, id)
 			if _, told := p.outcome[n]; !told {
 				p.outcome[n] = ackedOutcome
 				if c.Err != "" {

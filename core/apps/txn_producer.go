@@ -77,7 +77,7 @@ func NewTxnProducer(name string, work Workload, txn TxnWork, onRestart OnRestart
 func (p *TxnProducer) Name() string { return p.name }
 
 // MsgID is the identity of message n of this application.
-func (p *TxnProducer) MsgID(n int) string { return fmt.Sprintf("%s#%d", p.name, n) }
+func (p *TxnProducer) MsgID(n int) string { return MessageID(p.name, n) }
 
 // Start initializes the transactions; after a restart the messages it was never told
 // about are sent again first (on.restart: resend-unacknowledged).
@@ -222,7 +222,7 @@ func (p *TxnProducer) report(env *sim.Env, done []clients.Completion) {
 
 func (p *TxnProducer) sendDone(env *sim.Env, c clients.Completion) {
 	for i, id := range c.Msgs {
-		n := p.number(id)
+		n := msgNumber(p.name, id)
 		if !slices.Contains(p.chunk, n) {
 			continue
 		}
@@ -294,12 +294,6 @@ func (p *TxnProducer) chunkIDs() []string {
 		out[i] = p.MsgID(n)
 	}
 	return out
-}
-
-func (p *TxnProducer) number(id string) int {
-	var n int
-	fmt.Sscanf(id[len(p.name)+1:], "%d", &n)
-	return n
 }
 
 // Done reports whether the application has nothing left to do: every message told, or

@@ -112,7 +112,7 @@ func (s *Scene) wholeValues(sink string) map[string]int64 {
 				if err != nil {
 					return nil
 				}
-				out[p.Name+"#"+strconv.Itoa(n)] = v
+				out[apps.MessageID(p.Name, n)] = v
 			}
 		}
 	}

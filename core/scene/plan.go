@@ -159,7 +159,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 			}
 		}
 		for n := 1; n <= ps.Work.Count; n++ {
-			pp.Messages = append(pp.Messages, PlanMessage{ID: fmt.Sprintf("%s#%d", ps.Name, n),
+			pp.Messages = append(pp.Messages, PlanMessage{ID: apps.MessageID(ps.Name, n),
 				Key: apps.Expand(ps.Work.Key, n), Value: apps.Expand(ps.Work.Value, n), Partition: (n - 1) % partitions})
 		}
 		p.Producers = append(p.Producers, pp)

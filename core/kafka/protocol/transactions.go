@@ -72,7 +72,7 @@ type TxnLogRecord struct {
 }
 
 func (r TxnLogRecord) Describe() string {
-	return fmt.Sprintf("txn %s pid=%d e%d %s [%s]", r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.State, tpList(r.Partitions))
+	return fmt.Sprintf("txn %s pid=%d e%d %s [%s]", r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.State, TPsText(r.Partitions))
 }
 
 // InitProducerIdRequest with a TransactionalID goes to the id's coordinator: it bumps
@@ -92,7 +92,7 @@ type AddPartitionsToTxnRequest struct {
 
 func (AddPartitionsToTxnRequest) Kind() string { return "AddPartitionsToTxn" }
 func (m AddPartitionsToTxnRequest) Describe() string {
-	return fmt.Sprintf("AddPartitionsToTxn req=%d %s pid=%d e%d [%s]", m.ReqID, m.TransactionalID, m.ProducerID, m.ProducerEpoch, tpList(m.Partitions))
+	return fmt.Sprintf("AddPartitionsToTxn req=%d %s pid=%d e%d [%s]", m.ReqID, m.TransactionalID, m.ProducerID, m.ProducerEpoch, TPsText(m.Partitions))
 }
 func (AddPartitionsToTxnRequest) Label() string { return "add partitions" }
 
@@ -163,7 +163,7 @@ type TxnOffsetCommitRequest struct {
 func (TxnOffsetCommitRequest) Kind() string { return "TxnOffsetCommit" }
 func (m TxnOffsetCommitRequest) Describe() string {
 	return fmt.Sprintf("TxnOffsetCommit req=%d %s %s gen=%d pid=%d e%d %s", m.ReqID, m.TransactionalID, m.Group, m.Generation,
-		m.ProducerID, m.ProducerEpoch, offsetList(m.Offsets))
+		m.ProducerID, m.ProducerEpoch, OffsetsText(m.Offsets))
 }
 func (TxnOffsetCommitRequest) Label() string { return "txn commit" }
 
@@ -190,9 +190,9 @@ type EndTxnRequest struct {
 
 func (EndTxnRequest) Kind() string { return "EndTxn" }
 func (m EndTxnRequest) Describe() string {
-	return fmt.Sprintf("EndTxn req=%d %s pid=%d e%d %s", m.ReqID, m.TransactionalID, m.ProducerID, m.ProducerEpoch, commitWord(m.Commit))
+	return fmt.Sprintf("EndTxn req=%d %s pid=%d e%d %s", m.ReqID, m.TransactionalID, m.ProducerID, m.ProducerEpoch, MarkerFor(m.Commit).String())
 }
-func (m EndTxnRequest) Label() string { return "end " + strings.ToLower(commitWord(m.Commit)) }
+func (m EndTxnRequest) Label() string { return "end " + strings.ToLower(MarkerFor(m.Commit).String()) }
 
 // EndTxnResponse answers once PrepareCommit or PrepareAbort is durable in the
 // transaction log; the markers are written after it.
@@ -227,13 +227,13 @@ func (WriteTxnMarkersRequest) Kind() string { return "WriteTxnMarkers" }
 func (m WriteTxnMarkersRequest) Describe() string {
 	parts := make([]string, len(m.Markers))
 	for i, mk := range m.Markers {
-		parts[i] = fmt.Sprintf("pid=%d e%d %s [%s]", mk.ProducerID, mk.ProducerEpoch, commitWord(mk.Commit), tpList(mk.Partitions))
+		parts[i] = fmt.Sprintf("pid=%d e%d %s [%s]", mk.ProducerID, mk.ProducerEpoch, MarkerFor(mk.Commit).String(), TPsText(mk.Partitions))
 	}
 	return fmt.Sprintf("WriteTxnMarkers req=%d %s", m.ReqID, strings.Join(parts, "; "))
 }
 func (m WriteTxnMarkersRequest) Label() string {
 	if len(m.Markers) == 1 {
-		return "marker " + strings.ToLower(commitWord(m.Markers[0].Commit))
+		return "marker " + strings.ToLower(MarkerFor(m.Markers[0].Commit).String())
 	}
 	return "markers"
 }
@@ -285,25 +285,10 @@ func (l IsolationLevel) suffix() string {
 	return ""
 }
 
-func commitWord(commit bool) string {
+// MarkerFor is the control marker that ends a transaction committed (or not).
+func MarkerFor(commit bool) ControlType {
 	if commit {
-		return "COMMIT"
+		return ControlCommit
 	}
-	return "ABORT"
-}
-
-func tpList(tps []TP) string {
-	parts := make([]string, len(tps))
-	for i, tp := range tps {
-		parts[i] = tp.String()
-	}
-	return strings.Join(parts, ",")
-}
-
-func offsetList(offs []TPOffset) string {
-	parts := make([]string, len(offs))
-	for i, o := range offs {
-		parts[i] = fmt.Sprintf("%s=%d", o.TP, o.Offset)
-	}
-	return strings.Join(parts, ",")
+	return ControlAbort
 }

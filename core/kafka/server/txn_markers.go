@@ -36,13 +36,13 @@ func (rm *ReplicaManager) handleWriteTxnMarkers(env *sim.Env, h hooks, from stri
 				part.Err = p.Log.CheckMarker(mk.ProducerID, mk.ProducerEpoch, mk.CoordinatorEpoch)
 			}
 			if part.Err != "" {
-				env.Note(fmt.Sprintf("refuses the %s marker of pid=%d e%d on %s: %s", markerType(mk), mk.ProducerID, mk.ProducerEpoch, tp, part.Err))
+				env.Note(fmt.Sprintf("refuses the %s marker of pid=%d e%d on %s: %s", protocol.MarkerFor(mk.Commit), mk.ProducerID, mk.ProducerEpoch, tp, part.Err))
 				parts = append(parts, part)
 				continue
 			}
 			stored := p.appendAsLeader(controlBatch(mk))
 			part.BaseOffset, part.LastOffset = stored.BaseOffset, stored.LastOffset()
-			env.Note(fmt.Sprintf("appends %s pid=%d e%d at %s@%d", markerType(mk), mk.ProducerID, mk.ProducerEpoch, tp, stored.BaseOffset))
+			env.Note(fmt.Sprintf("appends %s pid=%d e%d at %s@%d", protocol.MarkerFor(mk.Commit), mk.ProducerID, mk.ProducerEpoch, tp, stored.BaseOffset))
 			parts = append(parts, part)
 			appended = append(appended, p)
 		}
@@ -62,20 +62,13 @@ func (rm *ReplicaManager) handleWriteTxnMarkers(env *sim.Env, h hooks, from stri
 	}
 }
 
-func markerType(mk protocol.TxnMarker) protocol.ControlType {
-	if mk.Commit {
-		return protocol.ControlCommit
-	}
-	return protocol.ControlAbort
-}
-
 // controlBatch is the batch a marker is written as: one ControlMarker record, in a
 // transactional control batch of the producer (EndTransactionMarker; MemoryRecords.
 // withEndTransactionMarker). It takes no sequence.
 func controlBatch(mk protocol.TxnMarker) protocol.RecordBatch {
 	return protocol.RecordBatch{ProducerID: mk.ProducerID, ProducerEpoch: mk.ProducerEpoch, BaseSequence: protocol.NoSequence,
 		Transactional: true, Control: true,
-		Records: []protocol.Record{{Body: protocol.ControlMarker{Type: markerType(mk), CoordinatorEpoch: mk.CoordinatorEpoch}}}}
+		Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.MarkerFor(mk.Commit), CoordinatorEpoch: mk.CoordinatorEpoch}}}}
 }
 
 // answerMarkers sends the WriteTxnMarkersResponse of a delayed marker append.

@@ -115,7 +115,10 @@ func (b *Broker) Show(v sim.View) show.Node {
 		if st, ok := b.replicas.meta[tp]; ok {
 			l.Epoch, l.ISR = st.LeaderEpoch, slices.Clone(st.ISR)
 		}
-		aborted := p.Log.AbortedIndex()
+		var aborted []storage.CompletedTxn // asked at every frame: only a log with transactions has any
+		if p.Log.HasTransactions() {
+			aborted = p.Log.AbortedIndex()
+		}
 		for _, batch := range p.Log.Batches() {
 			for _, r := range batch.Records {
 				c := cell(batch, r)
