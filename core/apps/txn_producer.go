@@ -199,9 +199,20 @@ func (p *TxnProducer) abort(env *sim.Env) {
 	p.phase = txnEnding
 	done, err := p.client.AbortTransaction(env)
 	if err != nil {
+		// Only a fatal state refuses an abort, and fencing is the only fatal error here:
+		// the runner's ProducerApp, told so by abortTransaction's exception, fails the
+		// transaction with PRODUCER_FENCED and stops; so does this one, rather than wait
+		// for an answer that will not come.
+		p.fence(env)
 		return
 	}
 	p.report(env, done)
+}
+
+// fence ends this instance: the open transaction's messages fail, nothing more is sent.
+func (p *TxnProducer) fence(env *sim.Env) {
+	p.failChunk(env, protocol.ErrProducerFenced)
+	p.fenced, p.todo, p.phase = true, nil, txnIdle
 }
 
 // report takes what the client says ended: sends (remembered until the transaction
@@ -258,8 +269,7 @@ func (p *TxnProducer) txnDone(env *sim.Env, c clients.Completion) {
 	case clients.TxnFailed:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: p.chunkIDs()})
 		if c.Err == protocol.ErrProducerFenced || c.Err == protocol.ErrInvalidProducerEpoch {
-			p.failChunk(env, protocol.ErrProducerFenced)
-			p.fenced, p.todo, p.phase = true, nil, txnIdle
+			p.fence(env)
 			return
 		}
 		if p.phase == txnEnding || p.phase == txnSending {
