@@ -21,6 +21,7 @@ const (
 	WaitsForHW           Code = "waits-hw"             // {node} {partition}
 	WaitsForRebalance    Code = "waits-rebalance"      // {node} {group}
 	WaitsForMarkers      Code = "waits-markers"        // {node} {txn}
+	WaitsForTxnOffsets   Code = "waits-txn-offsets"    // {node} {group}
 	WaitsForFence        Code = "waits-fence"          // {broker}
 	WaitsToRegister      Code = "waits-register"       // {broker}
 	WaitsForNode         Code = "waits-node"           // {node}: a node that says no more

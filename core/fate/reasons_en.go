@@ -49,6 +49,7 @@ var english = map[Code]string{
 	WaitsForFollower:     "{follower} still holds records of {partition} that its leader {node} does not",
 	WaitsForHW:           "the high watermark of {partition} on {node} can still move",
 	WaitsForMarkers:      "transaction {txn} on {node} is ending: not every COMMIT or ABORT marker is written yet",
+	WaitsForTxnOffsets:   "group {group} on {node} holds offsets committed in a transaction, waiting for its COMMIT or ABORT marker",
 	WaitsForRebalance:    "group {group} on {node} is rebalancing, or waits for a member's session to time out",
 	WaitsForFence:        "the controller waits for the session of {broker}, which is down, to expire",
 	WaitsToRegister:      "{broker} is registering with the controller, which still fences it",

@@ -49,6 +49,7 @@ var chinese = map[Code]string{
 	WaitsForFollower:     "{follower} 仍持有 {partition} 中其 leader {node} 没有的记录",
 	WaitsForHW:           "{node} 上 {partition} 的高水位仍可能移动",
 	WaitsForMarkers:      "{node} 上的事务 {txn} 正在结束：COMMIT 或 ABORT 标记尚未全部写入",
+	WaitsForTxnOffsets:   "{node} 上的消费组 {group} 持有事务内提交的位移，正在等待该事务的 COMMIT 或 ABORT 标记",
 	WaitsForRebalance:    "{node} 上的消费组 {group} 正在重新平衡，或在等待某个成员的会话超时",
 	WaitsForFence:        "控制器在等待已宕机的 {broker} 的会话过期",
 	WaitsToRegister:      "{broker} 正在向控制器注册，控制器仍隔离着它",

@@ -113,7 +113,8 @@ type (
 		TP    protocol.TP
 		ReqID int64
 	} // a fetch got no answer
-	resetRetry struct { // ask for the latest offset again
+	offsetFetchRetry struct{ Seq int64 } // ask for unstable committed offsets again
+	resetRetry       struct {            // ask for the latest offset again
 		TP  protocol.TP
 		Seq int64
 	}
@@ -126,6 +127,8 @@ func (commitTimeout) Kind() string         { return "CommitTimeout" }
 func (fetchRetry) Kind() string            { return "FetchRetry" }
 func (fetchTimeout) Kind() string          { return "FetchTimeout" }
 func (resetRetry) Kind() string            { return "ResetRetry" }
+func (offsetFetchRetry) Kind() string      { return "OffsetFetchRetry" }
+func (offsetFetchRetry) Describe() string  { return "timer consumer offset-fetch" }
 func (consumerHeartbeat) Describe() string { return "timer consumer heartbeat" }
 func (findRetry) Describe() string         { return "timer consumer find" }
 func (groupTimeout) Describe() string      { return "timer consumer group-timeout" }

@@ -116,8 +116,16 @@ func (c *Consumer) onSync(env *sim.Env, r protocol.SyncGroupResponse) []Consumer
 		return []ConsumerEvent{{Kind: PartitionsAssigned}}
 	}
 	c.State = FetchingOffsets
-	c.groupRequest(env, c.coordinator, protocol.OffsetFetchRequest{Group: c.group, TPs: c.assigned}, c.cfg.RequestTimeoutMs)
+	c.fetchOffsets(env, c.assigned)
 	return nil
+}
+
+// fetchOffsets asks the coordinator for the committed offsets of tps. The classic
+// consumer always requires stable offsets (ConsumerCoordinator.sendOffsetFetchRequest,
+// requireStable true whatever isolation.level is, KIP-447).
+func (c *Consumer) fetchOffsets(env *sim.Env, tps []protocol.TP) {
+	c.groupRequest(env, c.coordinator, protocol.OffsetFetchRequest{Group: c.group, TPs: slices.Clone(tps), RequireStable: true},
+		c.cfg.RequestTimeoutMs)
 }
 
 func (c *Consumer) onOffsetFetch(env *sim.Env, r protocol.OffsetFetchResponse) []ConsumerEvent {
@@ -126,6 +134,16 @@ func (c *Consumer) onOffsetFetch(env *sim.Env, r protocol.OffsetFetchResponse) [
 	}
 	if r.Err != "" {
 		c.onGroupError(env, r.Err)
+		return nil
+	}
+	if len(r.Errs) > 0 {
+		// ConsumerCoordinator.OffsetFetchResponseHandler: a partition with an unstable
+		// offset (a transactional commit waiting for its marker, a commit waiting for
+		// replication) fails the whole fetch with UnstableOffsetCommitException, a
+		// retriable one: it is asked again after retry.backoff.ms, offsets of the other
+		// partitions not taken meanwhile.
+		env.Note("offsets unstable: fetch again after retry.backoff.ms")
+		env.After(c.cfg.RetryBackoffMs, offsetFetchRetry{Seq: c.groupSeq})
 		return nil
 	}
 	for _, o := range r.Offsets {
@@ -301,6 +319,16 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 			delete(c.fetching, t.TP)
 			c.md.forget(t.TP)
 			c.fetchAll(env)
+		}
+	case offsetFetchRetry:
+		if c.State == FetchingOffsets && t.Seq == c.groupSeq {
+			var rest []protocol.TP
+			for _, tp := range c.assigned {
+				if _, ok := c.positions[tp]; !ok {
+					rest = append(rest, tp)
+				}
+			}
+			c.fetchOffsets(env, rest)
 		}
 	case resetRetry:
 		if c.State == FetchingOffsets && t.Seq == c.resetSeq[t.TP] {

@@ -16,6 +16,12 @@ func (c *Consumer) ListenForAssignment() { c.listener = true }
 // Group is the group id.
 func (c *Consumer) Group() string { return c.group }
 
+// GroupMetadata is the consumer's group metadata for sendOffsetsToTransaction
+// (KafkaConsumer.groupMetadata): its group, member id and generation.
+func (c *Consumer) GroupMetadata() GroupMetadata {
+	return GroupMetadata{Group: c.group, Member: c.member, Generation: c.generation}
+}
+
 // Generation is the group generation of the member's current assignment.
 func (c *Consumer) Generation() int32 { return c.generation }
 
@@ -51,7 +57,7 @@ func (c *Consumer) SeekAssigned(env *sim.Env, generation int32, offsets map[prot
 	if len(rest) == 0 {
 		return c.maybeStable(env)
 	}
-	c.groupRequest(env, c.coordinator, protocol.OffsetFetchRequest{Group: c.group, TPs: rest}, c.cfg.RequestTimeoutMs)
+	c.fetchOffsets(env, rest)
 	return nil
 }
 

@@ -47,8 +47,8 @@ type Completion struct {
 	Offset int64
 	Err    string // "" on success
 	// Txn is set when the completion reports a call of the transaction API
-	// (initTransactions, commitTransaction, abortTransaction) rather than a send: it
-	// has no Msgs, and Err says why a call failed.
+	// (initTransactions, sendOffsetsToTransaction, commitTransaction, abortTransaction)
+	// rather than a send: it has no Msgs, and Err says why a call failed.
 	Txn TxnEvent
 }
 
@@ -146,7 +146,8 @@ func (p *Producer) Start(env *sim.Env) {
 
 // Idle reports whether nothing is buffered, blocked or in flight.
 func (p *Producer) Idle() bool {
-	return len(p.inflight) == 0 && len(p.waiting) == 0 && p.blocked == nil && len(p.queueTPs()) == 0
+	return len(p.inflight) == 0 && len(p.waiting) == 0 && p.blocked == nil && len(p.queueTPs()) == 0 &&
+		(p.txn == nil || p.txn.Offsets == nil)
 }
 
 // Blocked reports whether the application's send() is waiting for buffer memory

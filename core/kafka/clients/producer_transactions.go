@@ -49,10 +49,11 @@ const (
 	TxnCommitted                   // commitTransaction returned
 	TxnAborted                     // abortTransaction returned
 	TxnFailed                      // the call failed with Err (PRODUCER_FENCED: the producer is done)
+	TxnOffsetsSent                 // sendOffsetsToTransaction returned: the offsets are in the transaction
 )
 
 func (e TxnEvent) String() string {
-	return [...]string{"", "initialized", "committed", "aborted", "failed"}[e]
+	return [...]string{"", "initialized", "committed", "aborted", "failed", "offsets sent"}[e]
 }
 
 // txnRequestKind is the coordinator request a transaction manager waits on.
@@ -63,7 +64,27 @@ const (
 	txnInitProducerID
 	txnAddPartitions
 	txnEndTxn
+	txnAddOffsets           // AddOffsetsToTxn, to the transaction coordinator
+	txnFindGroupCoordinator // FindCoordinator with the GROUP key, for TxnOffsetCommit
+	txnOffsetCommit         // TxnOffsetCommit, to the group coordinator
 )
+
+// GroupMetadata is a consumer's group metadata, as sendOffsetsToTransaction takes it
+// (ConsumerGroupMetadata, KafkaConsumer.groupMetadata): the group coordinator refuses
+// the offsets of a member it no longer knows, or of an older generation (KIP-447).
+type GroupMetadata struct {
+	Group, Member string
+	Generation    int32
+}
+
+// pendingOffsets is a sendOffsetsToTransaction under way: AddOffsetsToTxn first, then
+// TxnOffsetCommit (TransactionManager's AddOffsetsToTxnHandler, TxnOffsetCommitHandler).
+type pendingOffsets struct {
+	Offsets []protocol.TPOffset
+	Group   GroupMetadata
+	Msgs    []string
+	Added   bool // AddOffsetsToTxn succeeded: TxnOffsetCommit is next
+}
 
 // transactions is the TransactionManager's transactional state.
 type transactions struct {
@@ -79,6 +100,13 @@ type transactions struct {
 	BackoffTill int64         // no coordinator request before this
 	Next        int           // the bootstrap broker the next FindCoordinator goes to
 	LastErr     string        // why the transaction became abortable
+	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
+	// group's offsets partition in the transaction (TransactionManager.transactionStarted
+	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
+	Offsets          *pendingOffsets
+	OffsetsAdded     bool
+	GroupCoordinator string
+	GroupNext        int // the bootstrap broker the next group FindCoordinator goes to
 }
 
 // The transaction manager's timers.
@@ -103,6 +131,10 @@ func (t *transactions) clone() *transactions {
 	c := *t
 	c.Added = maps.Clone(t.Added)
 	c.Adding = slices.Clone(t.Adding)
+	if t.Offsets != nil {
+		o := *t.Offsets
+		c.Offsets = &o
+	}
 	return &c
 }
 
@@ -153,6 +185,32 @@ func (p *Producer) CommitTransaction(env *sim.Env) ([]Completion, error) {
 	return p.drain(env), nil
 }
 
+// SendOffsetsToTransaction is sendOffsetsToTransaction (KIP-98, KIP-447): the consumer's
+// offsets are committed inside the transaction. AddOffsetsToTxn puts the group's
+// __consumer_offsets partition in the transaction, then TxnOffsetCommit, to the group
+// coordinator the producer finds itself, carries the offsets with the consumer's group
+// metadata; they become the group's committed offsets only with the transaction's COMMIT
+// marker. A Completion with TxnOffsetsSent, or TxnFailed, tells how it returned; a
+// commitTransaction called meanwhile sends EndTxn only after it. msgs are the identities
+// the offsets cover, for the ledger.
+func (p *Producer) SendOffsetsToTransaction(env *sim.Env, offsets []protocol.TPOffset, group GroupMetadata, msgs []string) ([]Completion, error) {
+	if p.txn != nil && p.txn.State == TxnAbortableError {
+		return nil, fmt.Errorf("cannot send offsets to transaction: a send failed with %s; abort it", p.txn.LastErr)
+	}
+	if err := p.txnCheck(TxnInTransaction); err != nil {
+		return nil, err
+	}
+	if p.txn.Offsets != nil {
+		return nil, fmt.Errorf("cannot send offsets to transaction: a sendOffsetsToTransaction is still under way")
+	}
+	if len(offsets) == 0 {
+		// KafkaProducer.sendOffsetsToTransaction sends nothing for no offsets.
+		return []Completion{{Txn: TxnOffsetsSent, Offset: -1}}, nil
+	}
+	p.txn.Offsets = &pendingOffsets{Offsets: slices.Clone(offsets), Group: group, Msgs: slices.Clone(msgs)}
+	return p.drain(env), nil
+}
+
 // AbortTransaction is abortTransaction: the batches not yet sent are dropped, their sends
 // failing with TRANSACTION_ABORTED (RecordAccumulator.abortUndrainedBatches), those in
 // flight are waited for, and EndTxn(abort) goes to the coordinator.
@@ -177,6 +235,11 @@ func (p *Producer) AbortTransaction(env *sim.Env) ([]Completion, error) {
 		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: protocol.ErrTransactionAborted})
 	}
 	p.waiting = nil
+	if t := p.txn; t.Offsets != nil && t.Req == 0 {
+		// A sendOffsetsToTransaction not yet on the wire is dropped with the transaction.
+		t.Offsets = nil
+		done = append(done, Completion{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1})
+	}
 	return append(done, p.drain(env)...), nil
 }
 
@@ -234,11 +297,30 @@ func (p *Producer) prepareTransactional(env *sim.Env) ([]Completion, bool) {
 		p.sendTxnRequest(env, txnAddPartitions)
 		return nil, false
 	}
+	if t.Offsets != nil && t.State == TxnAborting {
+		// Its request was answered with an error to retry: the abort drops it.
+		t.Offsets = nil
+		done, ok := p.prepareTransactional(env)
+		return append([]Completion{{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1}}, done...), ok
+	}
+	if t.Offsets != nil {
+		// sendOffsetsToTransaction's requests come before an EndTxn (same priority as
+		// AddPartitionsToTxn, TransactionManager.Priority.ADD_PARTITIONS_OR_OFFSETS).
+		switch {
+		case !t.Offsets.Added:
+			p.sendTxnRequest(env, txnAddOffsets)
+		case t.GroupCoordinator == "":
+			p.sendTxnRequest(env, txnFindGroupCoordinator)
+		default:
+			p.sendTxnRequest(env, txnOffsetCommit)
+		}
+		return nil, false
+	}
 	if t.State == TxnInTransaction || !p.Idle() {
 		return nil, true // the end waits for every batch of the transaction to be done
 	}
 	commit := t.State == TxnCommitting
-	if len(t.Added) == 0 {
+	if len(t.Added) == 0 && !t.OffsetsAdded {
 		// Nothing was sent in the transaction: it ends without a word to the
 		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted).
 		return p.txnEnded(env, commit), true
@@ -255,7 +337,7 @@ func (p *Producer) prepareTransactional(env *sim.Env) ([]Completion, bool) {
 // sendTxnRequest sends a coordinator request, finding the coordinator first.
 func (p *Producer) sendTxnRequest(env *sim.Env, kind txnRequestKind) {
 	t, s := p.txn, p.idem
-	if t.Coordinator == "" {
+	if t.Coordinator == "" && !groupRequest(kind) {
 		kind = txnFindCoordinator
 	}
 	p.reqSeq++
@@ -280,6 +362,23 @@ func (p *Producer) sendTxnRequest(env *sim.Env, kind txnRequestKind) {
 		t.ReqTo = t.Coordinator
 		msg = protocol.EndTxnRequest{ReqID: p.reqSeq, TransactionalID: t.ID, ProducerID: s.PID, ProducerEpoch: s.Epoch,
 			Commit: t.State == TxnCommitting}
+	case txnAddOffsets:
+		t.ReqTo = t.Coordinator
+		msg = protocol.AddOffsetsToTxnRequest{ReqID: p.reqSeq, TransactionalID: t.ID, ProducerID: s.PID,
+			ProducerEpoch: s.Epoch, Group: t.Offsets.Group.Group}
+	case txnFindGroupCoordinator:
+		if len(p.md.Bootstrap) == 0 {
+			t.Req = 0
+			return
+		}
+		t.ReqTo = p.md.Bootstrap[t.GroupNext%len(p.md.Bootstrap)]
+		msg = protocol.FindCoordinatorRequest{KeyType: protocol.GroupKey, Group: t.Offsets.Group.Group}
+	case txnOffsetCommit:
+		o := t.Offsets
+		t.ReqTo = t.GroupCoordinator
+		msg = protocol.TxnOffsetCommitRequest{ReqID: p.reqSeq, TransactionalID: t.ID, Group: o.Group.Group,
+			ProducerID: s.PID, ProducerEpoch: s.Epoch, Member: o.Group.Member, Generation: o.Group.Generation,
+			Offsets: slices.Clone(o.Offsets), Msgs: slices.Clone(o.Msgs)}
 	}
 	env.Send(t.ReqTo, msg)
 	env.After(p.cfg.RequestTimeoutMs, txnTimeout{ReqID: p.reqSeq})
@@ -299,7 +398,14 @@ const addPartitionsRetryBackoffMs = 20
 
 func (p *Producer) txnRetryAfter(env *sim.Env, lookup bool, backoffMs int64) {
 	t := p.txn
-	if lookup {
+	switch {
+	case lookup && groupRequest(t.Req):
+		// TxnOffsetCommit's coordinator is the group's (TxnOffsetCommitHandler.coordinatorType)
+		if t.Req == txnFindGroupCoordinator {
+			t.GroupNext++
+		}
+		t.GroupCoordinator = ""
+	case lookup:
 		if t.Req == txnFindCoordinator {
 			t.Next++
 		}
@@ -314,7 +420,7 @@ func (p *Producer) txnRetryAfter(env *sim.Env, lookup bool, backoffMs int64) {
 // batch, queued or in flight, fails with the error, and so does the pending call.
 func (p *Producer) txnFatal(env *sim.Env, err string) []Completion {
 	t := p.txn
-	t.State, t.LastErr, t.Req = TxnFatalError, err, 0
+	t.State, t.LastErr, t.Req, t.Offsets = TxnFatalError, err, 0, nil
 	env.Note("transaction manager " + t.ID + ": fatal " + err)
 	var done []Completion
 	for _, tp := range p.queueTPs() {
@@ -333,7 +439,7 @@ func (p *Producer) txnFatal(env *sim.Env, err string) []Completion {
 // transaction.
 func (p *Producer) txnEnded(env *sim.Env, commit bool) []Completion {
 	t := p.txn
-	t.State, t.Added, t.LastErr = TxnReady, map[protocol.TP]bool{}, ""
+	t.State, t.Added, t.LastErr, t.OffsetsAdded = TxnReady, map[protocol.TP]bool{}, "", false
 	if commit {
 		return []Completion{{Txn: TxnCommitted, Offset: -1}}
 	}
@@ -350,15 +456,30 @@ func (p *Producer) onTransactionMessage(env *sim.Env, m sim.Message) ([]Completi
 	var kind txnRequestKind
 	switch r := m.Payload.(type) {
 	case protocol.FindCoordinatorResponse:
-		if t.Req != txnFindCoordinator || m.From != t.ReqTo {
+		if (t.Req != txnFindCoordinator && t.Req != txnFindGroupCoordinator) || m.From != t.ReqTo {
 			return nil, true
 		}
 		if r.Err != "" {
 			p.txnRetryLater(env, true)
 			return nil, true
 		}
-		t.Req, t.Coordinator = 0, r.Coordinator
+		if t.Req == txnFindGroupCoordinator {
+			t.GroupCoordinator = r.Coordinator
+		} else {
+			t.Coordinator = r.Coordinator
+		}
+		t.Req = 0
 		return p.drain(env), true
+	case protocol.AddOffsetsToTxnResponse:
+		if t.Req != txnAddOffsets || r.ReqID != t.ReqID {
+			return nil, true
+		}
+		return p.onAddOffsets(env, r.Err), true
+	case protocol.TxnOffsetCommitResponse:
+		if t.Req != txnOffsetCommit || r.ReqID != t.ReqID {
+			return nil, true
+		}
+		return p.onTxnOffsetCommit(env, r.Err), true
 	case protocol.InitProducerIdResponse:
 		kind, err = txnInitProducerID, r.Err
 		if t.Req != kind || r.ReqID != t.ReqID {
@@ -420,10 +541,68 @@ func (p *Producer) onTransactionMessage(env *sim.Env, m sim.Message) ([]Completi
 func isTxnRequest(m sim.Payload) bool {
 	switch m.(type) {
 	case protocol.FindCoordinatorRequest, protocol.InitProducerIdRequest, protocol.AddPartitionsToTxnRequest,
-		protocol.EndTxnRequest:
+		protocol.EndTxnRequest, protocol.AddOffsetsToTxnRequest, protocol.TxnOffsetCommitRequest:
 		return true
 	}
 	return false
+}
+
+// groupRequest reports whether a request of sendOffsetsToTransaction goes to the group
+// coordinator rather than the transaction coordinator.
+func groupRequest(kind txnRequestKind) bool {
+	return kind == txnFindGroupCoordinator || kind == txnOffsetCommit
+}
+
+// onAddOffsets handles AddOffsetsToTxn's answer (AddOffsetsToTxnHandler.handleResponse):
+// once added, TxnOffsetCommit follows. A moved coordinator is looked up again, a
+// retriable error retried; an unknown producer id or a wrong mapping makes the
+// transaction abortable, and the call fails; a fence is fatal.
+func (p *Producer) onAddOffsets(env *sim.Env, err string) []Completion {
+	t := p.txn
+	switch err {
+	case "":
+		t.Req, t.Offsets.Added, t.OffsetsAdded = 0, true, true
+		return p.drain(env)
+	case protocol.ErrInvalidProducerIDMapping:
+		return p.offsetsFailed(env, err)
+	}
+	return p.txnError(env, txnAddOffsets, err)
+}
+
+// onTxnOffsetCommit handles TxnOffsetCommit's answer (TxnOffsetCommitHandler.
+// handleResponse): done, the call returns; a moved, unavailable or timed-out group
+// coordinator is looked up again and a retriable error retried, after retry.backoff.ms;
+// a member the group no longer knows, an older generation or a fenced instance fail the
+// call (CommitFailedException) and make the transaction abortable — a zombie cannot
+// commit its offsets (KIP-447); a fence of the producer is fatal.
+func (p *Producer) onTxnOffsetCommit(env *sim.Env, err string) []Completion {
+	t := p.txn
+	switch err {
+	case "":
+		t.Req, t.Offsets = 0, nil
+		return append([]Completion{{Txn: TxnOffsetsSent, Offset: -1}}, p.drain(env)...)
+	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable, protocol.ErrRequestTimedOut:
+		p.txnRetryLater(env, true)
+	case protocol.ErrCoordinatorLoadInProgress, protocol.ErrUnknownTopicOrPartition, protocol.ErrConcurrentTransactions:
+		p.txnRetryLater(env, false)
+	case protocol.ErrUnknownMemberID, protocol.ErrIllegalGeneration, protocol.ErrFencedInstanceID:
+		return p.offsetsFailed(env, err)
+	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch:
+		return p.txnFatal(env, protocol.ErrProducerFenced)
+	default:
+		return p.txnFatal(env, err)
+	}
+	return nil
+}
+
+// offsetsFailed fails a sendOffsetsToTransaction with an abortable error
+// (TransactionManager.abortableError): the transaction can only be aborted now.
+func (p *Producer) offsetsFailed(env *sim.Env, err string) []Completion {
+	t := p.txn
+	t.Req, t.Offsets = 0, nil
+	env.Note("transaction manager " + t.ID + ": abortable " + err)
+	p.failedTransactional(env, err)
+	return append([]Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, p.drain(env)...)
 }
 
 // txnError handles a coordinator's error (the handlers' handleResponse): a moved or

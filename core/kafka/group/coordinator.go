@@ -34,6 +34,11 @@ type Host interface {
 	// kept it from appending anything; once the HW covers them, the append fails or
 	// timeoutMs pass, the broker calls AppendDone with ref.
 	AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string)
+	// AppendTxnOffsets appends them as AppendCommit does, as a transactional batch of the
+	// producer pid with its epoch: the producer's transaction opens on the partition and
+	// holds its LSO until the marker. An epoch older than the partition knows for the
+	// producer appends nothing (INVALID_PRODUCER_EPOCH).
+	AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string)
 }
 
 // Coordinator holds the groups this broker coordinates: those living on the
@@ -45,7 +50,12 @@ type Coordinator struct {
 	groups  map[string]*group
 	offsets map[string]map[protocol.TP]committed // the offsets cache, per group
 	pending map[int64]pendingCommit              // offset commits appended, waiting for the HW
-	refSeq  int64
+	// transactional offsets waiting for their marker, per group and producer id
+	// (GroupMetadata.pendingTransactionalOffsetCommits), and the TxnOffsetCommit appends
+	// waiting for the HW
+	txnPending map[string]map[int64]txnOffsets
+	txnAppends map[int64]pendingTxnAppend
+	refSeq     int64
 }
 
 // committed is a cached offset and where its record lies in __consumer_offsets.
@@ -71,6 +81,8 @@ func (c *Coordinator) Reset() {
 	c.groups = map[string]*group{}
 	c.offsets = map[string]map[protocol.TP]committed{}
 	c.pending = map[int64]pendingCommit{}
+	c.txnPending = map[string]map[int64]txnOffsets{}
+	c.txnAppends = map[int64]pendingTxnAppend{}
 }
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on.
@@ -90,6 +102,15 @@ func (c *Coordinator) Clone() Coordinator {
 		n.offsets[k] = maps.Clone(o)
 	}
 	n.pending = maps.Clone(c.pending)
+	n.txnPending = make(map[string]map[int64]txnOffsets, len(c.txnPending))
+	for k, byPID := range c.txnPending {
+		m := make(map[int64]txnOffsets, len(byPID))
+		for pid, t := range byPID {
+			m[pid] = t.clone()
+		}
+		n.txnPending[k] = m
+	}
+	n.txnAppends = maps.Clone(c.txnAppends)
 	return n
 }
 
@@ -106,6 +127,8 @@ func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 		c.onHeartbeat(env, h, m.From, p)
 	case protocol.OffsetCommitRequest:
 		c.onOffsetCommit(env, h, m.From, p)
+	case protocol.TxnOffsetCommitRequest:
+		c.onTxnOffsetCommit(env, h, m.From, p)
 	case protocol.OffsetFetchRequest:
 		c.onOffsetFetch(env, h, m.From, p)
 	default:
@@ -130,14 +153,11 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 // OnElection is called when the broker becomes leader of a __consumer_offsets
 // partition: the coordinator loads the offsets of that partition's groups from the whole
 // log, as GroupMetadataManager.doLoadGroupsAndOffsets reads it to its end — records of
-// commits that failed or timed out included.
+// commits that failed or timed out included — transactional ones by their markers, in
+// log order (loadBatch).
 func (c *Coordinator) OnElection(tp protocol.TP, log *storage.Log) {
 	for _, b := range log.Read(0, log.LEO()) {
-		for _, r := range b.Records {
-			if oc, ok := r.Body.(protocol.OffsetCommit); ok && c.OffsetsPartition(oc.Group) == tp {
-				c.cache(oc.Group, oc.TP, committed{Offset: oc.Offset, RecordOffset: r.Offset})
-			}
-		}
+		c.loadBatch(tp, b)
 	}
 }
 
@@ -153,6 +173,11 @@ func (c *Coordinator) OnResignation(tp protocol.TP) {
 	for name := range c.offsets {
 		if c.OffsetsPartition(name) == tp {
 			delete(c.offsets, name)
+		}
+	}
+	for name := range c.txnPending {
+		if c.OffsetsPartition(name) == tp {
+			delete(c.txnPending, name)
 		}
 	}
 }

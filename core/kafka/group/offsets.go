@@ -61,6 +61,9 @@ func commitError(err string) string {
 // (failPendingOffsetWrite) although its record stays in the log, where a coordinator
 // that loads the partition later reads it.
 func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err string) {
+	if c.txnAppendDone(env, ref, err) {
+		return
+	}
 	pc, ok := c.pending[ref]
 	if !ok {
 		return
@@ -107,17 +110,25 @@ func (c *Coordinator) GroupOffsets(tp protocol.TP, leads func(protocol.TP) bool)
 	return out
 }
 
-// onOffsetFetch answers the group's committed offsets.
+// onOffsetFetch answers the group's committed offsets (GroupCoordinator.
+// handleFetchOffsets, GroupMetadataManager.getOffsets): with RequireStable, a partition
+// whose offset is not stable is answered UNSTABLE_OFFSET_COMMIT, on its own.
 func (c *Coordinator) onOffsetFetch(env *sim.Env, h Host, from string, req protocol.OffsetFetchRequest) {
 	if !c.isCoordinator(h, req.Group) {
 		env.Send(from, protocol.OffsetFetchResponse{Err: protocol.ErrNotCoordinator})
 		return
 	}
-	out := make([]protocol.TPOffset, len(req.TPs))
+	var resp protocol.OffsetFetchResponse
+	resp.Offsets = make([]protocol.TPOffset, len(req.TPs))
 	for i, tp := range req.TPs {
-		out[i] = protocol.TPOffset{TP: tp, Offset: c.CommittedOffset(req.Group, tp)}
+		if req.RequireStable && c.unstable(req.Group, tp) {
+			resp.Offsets[i] = protocol.TPOffset{TP: tp, Offset: -1}
+			resp.Errs = append(resp.Errs, protocol.TPError{TP: tp, Err: protocol.ErrUnstableOffsetCommit})
+			continue
+		}
+		resp.Offsets[i] = protocol.TPOffset{TP: tp, Offset: c.CommittedOffset(req.Group, tp)}
 	}
-	env.Send(from, protocol.OffsetFetchResponse{Offsets: out})
+	env.Send(from, resp)
 }
 
 // CommittedOffset reads a group's offset as the coordinator's cache holds it: what it

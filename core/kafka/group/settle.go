@@ -11,11 +11,16 @@ type memberOf interface {
 	MemberID() string
 }
 
-// Settled reports whether the groups this broker coordinates can still move: a
-// rebalance in progress with a member that is up, or a member that is gone — its
-// application down, or restarted as a new member — but not yet removed while another
-// member is up (its session will time out and its partitions move on, R20).
+// Settled reports whether the groups this broker coordinates can no longer move. A
+// group holding transactional offsets that wait for their marker can (the marker
+// commits or drops them); so can a group with a rebalance in progress with a member
+// that is up, or a member that is gone — its application down, or restarted as a new
+// member — but not yet removed while another member is up (its session will time out
+// and its partitions move on, R20).
 func (c *Coordinator) Settled(v sim.View) bool {
+	if len(c.txnPending) > 0 {
+		return false
+	}
 	for _, g := range c.groups {
 		if !groupSettled(v, g) {
 			return false

@@ -70,6 +70,10 @@ type OffsetCommit struct {
 	Group  string
 	TP     TP
 	Offset int64
+	// Msgs: the identities a transactional commit covers, on its first record (a
+	// simulator annotation, as Data.Msg is): a coordinator that loads the commit from the
+	// log still tells the ledger which messages its COMMIT marker makes committed.
+	Msgs []string
 }
 
 func (c OffsetCommit) Describe() string {

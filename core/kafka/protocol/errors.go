@@ -27,6 +27,10 @@ const (
 	ErrInvalidProducerEpoch         = "INVALID_PRODUCER_EPOCH"
 	ErrCoordinatorLoadInProgress    = "COORDINATOR_LOAD_IN_PROGRESS"
 	ErrStaleBrokerEpoch             = "STALE_BROKER_EPOCH"
+	// ErrFencedInstanceID answers a static member (group.instance.id) another instance
+	// replaced; the playground has no static members, the transactional producer handles
+	// it as Kafka's does.
+	ErrFencedInstanceID = "FENCED_INSTANCE_ID"
 )
 
 // ErrorNames lists every error a run can report, for checking expect.errors.
@@ -37,7 +41,7 @@ func ErrorNames() []string {
 		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout,
 		ErrOutOfOrderSequenceNumber, ErrInvalidProducerEpoch, ErrCoordinatorLoadInProgress,
 		ErrProducerFenced, ErrConcurrentTransactions, ErrInvalidTxnState, ErrInvalidTransactionTimeout,
-		ErrTransactionAborted, ErrTransactionCoordinatorFenced, ErrInvalidProducerIDMapping}
+		ErrTransactionAborted, ErrTransactionCoordinatorFenced, ErrInvalidProducerIDMapping, ErrUnstableOffsetCommit}
 }
 
 // Retriable reports whether a producer retries after this error.

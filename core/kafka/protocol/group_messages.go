@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // FindCoordinatorRequest asks any broker which broker coordinates a group, or (KeyType
 // TransactionKey) a transactional id: the leader of its __transaction_state partition.
@@ -144,20 +147,28 @@ func (m OffsetCommitResponse) Describe() string {
 	return fmt.Sprintf("OffsetCommitResponse req=%d %s", m.ReqID, orNone(m.Err))
 }
 
-// OffsetFetchRequest reads committed positions.
+// OffsetFetchRequest reads committed positions. RequireStable (KIP-447, OffsetFetch v7):
+// a partition with a commit not yet stable — a transactional one waiting for its marker,
+// or a plain one waiting for replication — is answered UNSTABLE_OFFSET_COMMIT rather
+// than with its last stable offset. The classic consumer always sets it
+// (ConsumerCoordinator.sendOffsetFetchRequest); the trace leaves it out.
 type OffsetFetchRequest struct {
 	request
-	Group string
-	TPs   []TP
+	Group         string
+	TPs           []TP
+	RequireStable bool
 }
 
 func (OffsetFetchRequest) Kind() string       { return "OffsetFetch" }
 func (m OffsetFetchRequest) Describe() string { return "OffsetFetch " + m.Group + " " + TPsText(m.TPs) }
 
-// OffsetFetchResponse lists committed positions; -1 means none was committed.
+// OffsetFetchResponse lists committed positions; -1 means none was committed. Errs are
+// the partitions answered with an error of their own (UNSTABLE_OFFSET_COMMIT), offset -1
+// in Offsets (OffsetFetchResponse's per-partition error code).
 type OffsetFetchResponse struct {
 	Err     string
 	Offsets []TPOffset
+	Errs    []TPError
 }
 
 func (OffsetFetchResponse) Kind() string { return "OffsetFetchResponse" }
@@ -165,5 +176,17 @@ func (m OffsetFetchResponse) Describe() string {
 	if m.Err != "" {
 		return "OffsetFetchResponse " + m.Err
 	}
-	return "OffsetFetchResponse " + OffsetsText(m.Offsets)
+	if len(m.Errs) == 0 {
+		return "OffsetFetchResponse " + OffsetsText(m.Offsets)
+	}
+	parts := make([]string, len(m.Offsets))
+	for i, o := range m.Offsets {
+		parts[i] = o.String()
+		for _, e := range m.Errs {
+			if e.TP == o.TP {
+				parts[i] = o.TP.String() + "=" + e.Err
+			}
+		}
+	}
+	return "OffsetFetchResponse " + strings.Join(parts, ",")
 }

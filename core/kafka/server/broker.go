@@ -204,6 +204,10 @@ func (b *Broker) resigned(_ *sim.Env, tp protocol.TP) {
 	}
 }
 
+func (b *Broker) markerWritten(env *sim.Env, tp protocol.TP, pid int64, commit bool, wireID int64) {
+	b.groups.OnTxnMarker(env, tp, pid, commit, wireID)
+}
+
 // The group coordinator's Host.
 
 // IsLeader reports whether this broker leads a partition.
@@ -224,6 +228,12 @@ func (b *Broker) TopicPartitions(topic string) []protocol.TP {
 // AppendCommit appends offset-commit records to a __consumer_offsets partition.
 func (b *Broker) AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
 	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
+}
+
+// AppendTxnOffsets appends a TxnOffsetCommit's records to a __consumer_offsets
+// partition as a transactional batch of the producer.
+func (b *Broker) AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string) {
+	return b.replicas.appendTxnAsCoordinator(env, ref, tp, records, pid, epoch, timeoutMs)
 }
 
 // The transaction coordinator's Host (with IsLeader and Leader above).

@@ -26,6 +26,7 @@ type producePart struct {
 	Err        string // set once the partition failed
 	Duplicate  bool   // an idempotent batch the leader already had: answered, not appended
 	ProducerID int64  // the producer whose transaction marker this is (Markers)
+	Commit     bool   // the marker is COMMIT (Markers)
 }
 
 func (d delayedProduce) watches(tp protocol.TP) bool {

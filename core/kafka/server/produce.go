@@ -67,6 +67,25 @@ func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req 
 // nothing (R5). It says where the records went, and calls the role back through hooks
 // once the HW covers them, or with the error when it fails or times out after timeoutMs.
 func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+	return rm.appendBatchAsCoordinator(env, ref, tp, protocol.NewBatch(records), timeoutMs)
+}
+
+// appendTxnAsCoordinator is appendAsCoordinator for a transactional batch of a
+// producer (the group coordinator's TxnOffsetCommit, GroupMetadataManager.storeOffsets
+// with a producer id: MemoryRecords.withTransactionalRecords): it opens the producer's
+// transaction on the partition, as a transactional produce does.
+func (rm *ReplicaManager) appendTxnAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string) {
+	if p := rm.leaderOf(tp); p != nil {
+		if err := p.Log.CheckCoordinatorBatch(pid, epoch); err != "" {
+			return -1, err
+		}
+	}
+	b := protocol.NewBatch(records)
+	b.ProducerID, b.ProducerEpoch, b.Transactional = pid, epoch, true
+	return rm.appendBatchAsCoordinator(env, ref, tp, b, timeoutMs)
+}
+
+func (rm *ReplicaManager) appendBatchAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, b protocol.RecordBatch, timeoutMs int64) (int64, string) {
 	p := rm.leaderOf(tp)
 	if p == nil {
 		return -1, protocol.ErrNotLeaderOrFollower
@@ -74,7 +93,7 @@ func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protoc
 	if len(p.state.ISR) < rm.minISR(p) {
 		return -1, protocol.ErrNotEnoughReplicas
 	}
-	stored := p.appendAsLeader(protocol.NewBatch(records))
+	stored := p.appendAsLeader(b)
 	rm.produces.add(delayedProduce{ReqID: ref, Deadline: env.Now() + timeoutMs,
 		Parts: []producePart{{TP: tp, BaseOffset: stored.BaseOffset, LastOffset: stored.LastOffset()}}})
 	env.After(timeoutMs, produceExpiry{})
@@ -176,7 +195,7 @@ func (rm *ReplicaManager) answer(env *sim.Env, h hooks, d delayedProduce) {
 		return
 	}
 	if d.Markers {
-		answerMarkers(env, d)
+		answerMarkers(env, h, d)
 		return
 	}
 	resp := protocol.ProduceResponse{ReqID: d.ReqID, Partitions: make([]protocol.ProducePartitionResponse, len(d.Parts))}

@@ -35,6 +35,9 @@ type hooks interface {
 	appendDone(env *sim.Env, ref int64, tp protocol.TP, err string)
 	becameLeader(env *sim.Env, p *Partition)
 	resigned(env *sim.Env, tp protocol.TP)
+	// markerWritten: a transaction marker this leader appended is replicated (wireID:
+	// the marker response's)
+	markerWritten(env *sim.Env, tp protocol.TP, pid int64, commit bool, wireID int64)
 }
 
 func newReplicaManager(broker string, cfg Config) ReplicaManager {

@@ -25,7 +25,7 @@ func (rm *ReplicaManager) handleWriteTxnMarkers(env *sim.Env, h hooks, from stri
 	var appended []*Partition
 	for _, mk := range req.Markers {
 		for _, tp := range mk.Partitions {
-			part := producePart{TP: tp, ProducerID: mk.ProducerID, BaseOffset: -1, LastOffset: -1}
+			part := producePart{TP: tp, ProducerID: mk.ProducerID, Commit: mk.Commit, BaseOffset: -1, LastOffset: -1}
 			p := rm.leaderOf(tp)
 			switch {
 			case p == nil:
@@ -71,11 +71,19 @@ func controlBatch(mk protocol.TxnMarker) protocol.RecordBatch {
 		Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.MarkerFor(mk.Commit), CoordinatorEpoch: mk.CoordinatorEpoch}}}}
 }
 
-// answerMarkers sends the WriteTxnMarkersResponse of a delayed marker append.
-func answerMarkers(env *sim.Env, d delayedProduce) {
+// answerMarkers sends the WriteTxnMarkersResponse of a delayed marker append; each
+// marker written to a __consumer_offsets partition then completes the producer's
+// transactional offsets there (KafkaApis.handleWriteTxnMarkersRequest's
+// maybeSendResponseCallback, GroupCoordinator.scheduleHandleTxnCompletion).
+func answerMarkers(env *sim.Env, h hooks, d delayedProduce) {
 	resp := protocol.WriteTxnMarkersResponse{ReqID: d.ReqID, Results: make([]protocol.TxnMarkerResult, len(d.Parts))}
 	for i, part := range d.Parts {
 		resp.Results[i] = protocol.TxnMarkerResult{ProducerID: part.ProducerID, TP: part.TP, Err: part.Err}
 	}
-	env.Send(d.Client, resp)
+	id := env.Send(d.Client, resp)
+	for _, part := range d.Parts {
+		if part.Err == "" && part.TP.Topic == protocol.OffsetsTopic {
+			h.markerWritten(env, part.TP, part.ProducerID, part.Commit, id)
+		}
+	}
 }

@@ -27,6 +27,9 @@ func (b *Broker) WaitsFor(v sim.View) []fate.Reason {
 	for _, id := range b.txns.Unsettled() {
 		out = append(out, fate.Because(fate.WaitsForMarkers, "node", b.name, "txn", id))
 	}
+	for _, g := range b.groups.PendingTxnOffsets() {
+		out = append(out, fate.Because(fate.WaitsForTxnOffsets, "node", b.name, "group", g))
+	}
 	for _, g := range b.groups.Unsettled(v) {
 		out = append(out, fate.Because(fate.WaitsForRebalance, "node", b.name, "group", g))
 	}

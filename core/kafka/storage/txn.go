@@ -83,6 +83,17 @@ func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32) string
 	return ""
 }
 
+// CheckCoordinatorBatch validates a transactional batch a coordinator role appends for
+// a producer (the group coordinator's TxnOffsetCommit records, an append of origin
+// COORDINATOR): only the epoch is checked (ProducerAppendInfo.checkProducerEpoch; the
+// sequence is not, it is a client's), an older one is INVALID_PRODUCER_EPOCH.
+func (l *Log) CheckCoordinatorBatch(pid int64, epoch int16) string {
+	if e, known := l.producers[pid]; known && epoch < e.Epoch {
+		return protocol.ErrInvalidProducerEpoch
+	}
+	return ""
+}
+
 // FirstUnstableOffset is the first offset of the earliest transaction that is open, or
 // ended by a marker the high watermark hw has not passed
 // (ProducerStateManager.firstUnstableOffset), if there is one.
