@@ -55,6 +55,13 @@ import (
 //	init-pid NAME to=BROKER                            the raw client sends InitProducerId
 //	add-offsets NAME to=BROKER txn=ID pid=N epoch=N    the raw client sends AddOffsetsToTxn
 //	  group=G
+//	fetch-offsets NAME to=BROKER group=G tps=(TP,...)  the raw client sends OffsetFetch
+//	  [stable=true]                                    (stable: RequireStable)
+//	txn-offsets NAME to=BROKER txn=ID group=G pid=N    the raw client sends TxnOffsetCommit
+//	  epoch=N member=M generation=N offsets=(TP=N,...)
+//	send-offsets NAME offsets=(TP=N,...)               sendOffsetsToTransaction of a producer,
+//	  consumer=C | group=G member=M generation=N       with a consumer's group metadata (or
+//	                                                   one given; generation= overrides it)
 //	commit NAME                                        a consumer commits its positions
 //	run ms=N [nowire]                                  run N ms of virtual time (nowire:
 //	                                                   leave out sends and receipts)
@@ -132,8 +139,11 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.apps[name] = r
 		h.w.Add(r, h.w.NowMs())
 		h.step(h.w.NowMs())
-	case "send", "commit", "forge", "init-pid", "marker", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets":
+	case "send", "commit", "forge", "init-pid", "marker", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets",
+		"fetch-offsets", "txn-offsets":
 		return h.act(td)
+	case "send-offsets":
+		return h.sendOffsets(td)
 	case "forge-fetch":
 		return h.forgeFetch(td)
 	case "expect-broken":
@@ -630,6 +640,35 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	case "init-pid":
 		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
 		return nil
+	case "fetch-offsets":
+		var group string
+		var stable bool
+		td.ScanArgs(t, "group", &group)
+		td.MaybeScanArgs(t, "stable", &stable)
+		a, _ := td.Arg("tps")
+		var tps []protocol.TP
+		for _, v := range a.Vals {
+			tps = append(tps, parseTP(v))
+		}
+		env.Send(to, protocol.OffsetFetchRequest{Group: group, TPs: tps, RequireStable: stable})
+		return nil
+	case "txn-offsets":
+		var id, group, member string
+		var pid int64
+		var epoch, generation int
+		td.ScanArgs(t, "txn", &id)
+		td.ScanArgs(t, "group", &group)
+		td.ScanArgs(t, "pid", &pid)
+		td.ScanArgs(t, "epoch", &epoch)
+		td.MaybeScanArgs(t, "member", &member)
+		td.ScanArgs(t, "generation", &generation)
+		offsets, err := parseOffsets(td)
+		if err != nil {
+			return err
+		}
+		env.Send(to, protocol.TxnOffsetCommitRequest{ReqID: r.seq, TransactionalID: id, Group: group, ProducerID: pid,
+			ProducerEpoch: int16(epoch), Member: member, Generation: int32(generation), Offsets: offsets})
+		return nil
 	case "add-offsets":
 		var id, group string
 		var pid int64
@@ -691,6 +730,60 @@ func (r *rawApp) marker(env *sim.Env, t testing.TB, td *datadriven.TestData, to 
 	}
 	env.Send(to, protocol.WriteTxnMarkersRequest{ReqID: r.seq, Markers: []protocol.TxnMarker{mk}})
 	return nil
+}
+
+// parseOffsets reads offsets=(orders-0=3,...).
+func parseOffsets(td *datadriven.TestData) ([]protocol.TPOffset, error) {
+	a, ok := td.Arg("offsets")
+	if !ok {
+		return nil, fmt.Errorf("%s needs offsets=(TP=N,...)", td.Cmd)
+	}
+	var out []protocol.TPOffset
+	for _, v := range a.Vals {
+		tp, off, ok := strings.Cut(v, "=")
+		n, err := strconv.ParseInt(off, 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("offsets: %q is not TP=N", v)
+		}
+		out = append(out, protocol.TPOffset{TP: parseTP(tp), Offset: n})
+	}
+	return out, nil
+}
+
+// sendOffsets has a producer send offsets to its transaction, with a consumer's group
+// metadata or one the command gives.
+func (h *harness) sendOffsets(td *datadriven.TestData) error {
+	p, ok := h.apps[h.arg(td, 0)].(*producerApp)
+	if !ok {
+		return fmt.Errorf("no producer %q", h.arg(td, 0))
+	}
+	offsets, err := parseOffsets(td)
+	if err != nil {
+		return err
+	}
+	var gm clients.GroupMetadata
+	if a, ok := td.Arg("consumer"); ok {
+		c, ok := h.apps[a.Vals[0]].(*consumerApp)
+		if !ok {
+			return fmt.Errorf("no consumer %q", a.Vals[0])
+		}
+		gm = c.client.GroupMetadata()
+	}
+	td.MaybeScanArgs(h.t, "group", &gm.Group)
+	td.MaybeScanArgs(h.t, "member", &gm.Member)
+	gen := int(gm.Generation)
+	td.MaybeScanArgs(h.t, "generation", &gen)
+	gm.Generation = int32(gen)
+	var msgs []string
+	for _, o := range offsets {
+		msgs = append(msgs, "offsets "+o.String())
+	}
+	h.w.Act(p.name, func(env *sim.Env) {
+		var done []clients.Completion
+		done, err = p.client.SendOffsetsToTransaction(env, offsets, gm, msgs)
+		p.report(env, done)
+	})
+	return err
 }
 
 // forgeFetch has a raw client answer a consumer's fetch with what the partition's leader
