@@ -653,13 +653,9 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 		env.Send(to, protocol.OffsetFetchRequest{Group: group, TPs: tps, RequireStable: stable})
 		return nil
 	case "txn-offsets":
-		var id, group, member string
-		var pid int64
-		var epoch, generation int
-		td.ScanArgs(t, "txn", &id)
-		td.ScanArgs(t, "group", &group)
-		td.ScanArgs(t, "pid", &pid)
-		td.ScanArgs(t, "epoch", &epoch)
+		id, group, pid, epoch := scanTxnGroup(t, td)
+		var member string
+		var generation int
 		td.MaybeScanArgs(t, "member", &member)
 		td.ScanArgs(t, "generation", &generation)
 		offsets, err := parseOffsets(td)
@@ -667,18 +663,12 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 			return err
 		}
 		env.Send(to, protocol.TxnOffsetCommitRequest{ReqID: r.seq, TransactionalID: id, Group: group, ProducerID: pid,
-			ProducerEpoch: int16(epoch), Member: member, Generation: int32(generation), Offsets: offsets})
+			ProducerEpoch: epoch, Member: member, Generation: int32(generation), Offsets: offsets})
 		return nil
 	case "add-offsets":
-		var id, group string
-		var pid int64
-		var epoch int
-		td.ScanArgs(t, "txn", &id)
-		td.ScanArgs(t, "pid", &pid)
-		td.ScanArgs(t, "epoch", &epoch)
-		td.ScanArgs(t, "group", &group)
+		id, group, pid, epoch := scanTxnGroup(t, td)
 		env.Send(to, protocol.AddOffsetsToTxnRequest{ReqID: r.seq, TransactionalID: id, ProducerID: pid,
-			ProducerEpoch: int16(epoch), Group: group})
+			ProducerEpoch: epoch, Group: group})
 		return nil
 	}
 	if td.Cmd == "marker" {
@@ -709,6 +699,16 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	env.Send(to, protocol.ProduceRequest{ReqID: r.seq, Acks: a, TimeoutMs: 30000,
 		Partitions: []protocol.ProducePartition{{TP: parseTP(tp), Batch: b}}})
 	return nil
+}
+
+// scanTxnGroup reads txn=ID group=G pid=N epoch=N.
+func scanTxnGroup(t testing.TB, td *datadriven.TestData) (id, group string, pid int64, epoch int16) {
+	var e int
+	td.ScanArgs(t, "txn", &id)
+	td.ScanArgs(t, "group", &group)
+	td.ScanArgs(t, "pid", &pid)
+	td.ScanArgs(t, "epoch", &e)
+	return id, group, pid, int16(e)
 }
 
 // marker plays the transaction coordinator: a WriteTxnMarkers request of one marker.

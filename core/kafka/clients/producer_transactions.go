@@ -581,16 +581,16 @@ func (p *Producer) onTxnOffsetCommit(env *sim.Env, err string) []Completion {
 	case "":
 		t.Req, t.Offsets = 0, nil
 		return append([]Completion{{Txn: TxnOffsetsSent, Offset: -1}}, p.drain(env)...)
-	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable, protocol.ErrRequestTimedOut:
+	case protocol.ErrRequestTimedOut:
 		p.txnRetryLater(env, true)
-	case protocol.ErrCoordinatorLoadInProgress, protocol.ErrUnknownTopicOrPartition, protocol.ErrConcurrentTransactions:
+	case protocol.ErrUnknownTopicOrPartition:
 		p.txnRetryLater(env, false)
 	case protocol.ErrUnknownMemberID, protocol.ErrIllegalGeneration, protocol.ErrFencedInstanceID:
 		return p.offsetsFailed(env, err)
-	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch:
-		return p.txnFatal(env, protocol.ErrProducerFenced)
 	default:
-		return p.txnFatal(env, err)
+		// NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS, the
+		// fences: as for the transaction coordinator's requests.
+		return p.txnError(env, txnOffsetCommit, err)
 	}
 	return nil
 }
@@ -621,9 +621,9 @@ func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err string) []Com
 	case protocol.ErrCoordinatorLoadInProgress:
 		p.txnRetryLater(env, false)
 	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch:
-		// InitProducerId, AddPartitionsToTxn and EndTxn: a newer instance took over
-		// (ProducerFencedException; the coordinator's INVALID_PRODUCER_EPOCH is
-		// converted to it for these requests).
+		// InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and
+		// EndTxn: a newer instance took over (ProducerFencedException; the coordinators'
+		// INVALID_PRODUCER_EPOCH is converted to it for these requests).
 		return p.txnFatal(env, protocol.ErrProducerFenced)
 	default:
 		// INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING, INVALID_TRANSACTION_TIMEOUT: the
