@@ -225,6 +225,10 @@ type realFacts struct {
 	Held    map[string][]struct {
 		Msg, Code, Partition, Broker string
 	} `json:"held"`
+	// Aborted is every record of an aborted transaction that carries a message, as
+	// "orders-0@3", read from the logs at the end (a zombie's transaction is aborted by
+	// the coordinator's timeout, and no application is told).
+	Aborted []string `json:"aborted"`
 }
 
 // readFacts reads a real run's observations and facts; a message held in several places
@@ -238,7 +242,11 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
 	if err := json.Unmarshal(data, &rf); err != nil {
 		return scene.Facts{}, fmt.Errorf("facts.json: %w", err)
 	}
-	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, EndMs: rf.EndMs, EndNote: scene.EndNote(rf.EndNote)}
+	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, Aborted: map[string]bool{}, EndMs: rf.EndMs,
+		EndNote: scene.EndNote(rf.EndNote)}
+	for _, at := range rf.Aborted {
+		f.Aborted[at] = true
+	}
 	obs, err := os.Open(filepath.Join(runDir, "observations.jsonl"))
 	if err != nil {
 		return scene.Facts{}, err

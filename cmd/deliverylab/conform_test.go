@@ -130,3 +130,27 @@ func TestConformSkipsTriggersTheRunnerCannotSee(t *testing.T) {
 	assert.Equal(t, resultSkipped, row.Result)
 	assert.Contains(t, row.Why[0], "cannot see the protocol point elected")
 }
+
+// The records of aborted transactions the runner read from the logs reach the checker,
+// as "partition@offset"; a run without any (the recorded one) has none.
+func TestRealRunsAbortedRecordsAreRead(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	facts, err := readFacts(s, realFixture)
+	require.NoError(t, err)
+	assert.Empty(t, facts.Aborted)
+
+	dir := t.TempDir()
+	obs, err := os.ReadFile(filepath.Join(realFixture, "observations.jsonl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "observations.jsonl"), obs, 0o644))
+	data, err := os.ReadFile(filepath.Join(realFixture, "facts.json"))
+	require.NoError(t, err)
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal(data, &raw))
+	raw["aborted"] = []string{"orders-0@3", "orders-1@2"}
+	data, _ = json.Marshal(raw)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "facts.json"), data, 0o644))
+	facts, err = readFacts(s, dir)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]bool{"orders-0@3": true, "orders-1@2": true}, facts.Aborted)
+}

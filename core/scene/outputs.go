@@ -24,6 +24,7 @@ type Facts struct {
 	// Absent is, per sink, why messages that reached it left no effect (the simulator
 	// knows; a real run's sinks do not say).
 	Absent  map[string]map[string]fate.Reason
+	Aborted map[string]bool // "orders-0@3" of records whose transaction aborted
 	EndMs   int64
 	EndNote EndNote
 }

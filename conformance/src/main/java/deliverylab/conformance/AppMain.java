@@ -10,8 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * An application process: a producer or a consumer application of the scene, running
- * the real KafkaProducer or KafkaConsumer. It prints its protocol points as JSON lines
+ * An application process: a producer, consumer or Streams application of the scene,
+ * running the real KafkaProducer, KafkaConsumer or KafkaStreams. It prints its protocol points as JSON lines
  * on standard output (the harness reads them), "STATUS ..." lines for the harness's
  * settle check, and "DONE" when a producer has been told how every send ended. It is
  * its own process so that a crash is a real one: the harness kills it with SIGKILL, or,
@@ -29,10 +29,11 @@ public final class AppMain {
         // Kafka's client logs go to a file beside the state, not to the harness's pipe.
         System.setOut(new PrintStream(new java.io.FileOutputStream(launch.stateFile + ".log", true), true, StandardCharsets.UTF_8));
         System.setErr(System.out);
-        if (launch.role.equals("producer")) {
-            new ProducerApp(plan.producers.stream().filter(p -> p.name.equals(launch.name)).findFirst().orElseThrow()).run();
-        } else {
-            new ConsumerApp(plan.consumers.stream().filter(c -> c.name.equals(launch.name)).findFirst().orElseThrow()).run();
+        switch (launch.role) {
+            case "producer" -> new ProducerApp(plan.producers.stream().filter(p -> p.name.equals(launch.name)).findFirst().orElseThrow()).run();
+            case "consumer" -> new ConsumerApp(plan.consumers.stream().filter(c -> c.name.equals(launch.name)).findFirst().orElseThrow()).run();
+            case "streams" -> new StreamsApp(plan.streams.stream().filter(s -> s.name.equals(launch.name)).findFirst().orElseThrow()).run();
+            default -> throw new IllegalArgumentException("unknown application role " + launch.role);
         }
     }
 
@@ -72,6 +73,15 @@ public final class AppMain {
     }
 
     static synchronized void control(String line) { OUT.println(line); }
+
+    /**
+     * The settle check's view of a consuming application: nothing in hand, its distance
+     * to the end it can read (-1: unknown), how many partitions it has, whether it has
+     * joined its group since it started.
+     */
+    static void status(boolean idle, long lag, int assigned, boolean joined) {
+        control("STATUS idle=" + idle + " lag=" + lag + " assigned=" + assigned + " joined=" + joined);
+    }
 
     /** Appends a line to the state the application keeps across a crash. */
     static synchronized void remember(String line) {

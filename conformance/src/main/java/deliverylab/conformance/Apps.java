@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The scene's applications, each in its own JVM (AppMain): started at the scene's 0 ms
- * (a producer or consumer then waits for its start.ms), killed with SIGKILL for a crash,
+ * (a producer, consumer or Streams application then waits for its start.ms), killed with SIGKILL for a crash,
  * started again for a restart. Their protocol points reach the recorder as they print
  * them.
  */
@@ -23,10 +23,10 @@ final class Apps implements AutoCloseable {
         final String name, role;
         Process process;
         volatile boolean done;        // a producer was told how every send ended
-        volatile boolean idle = true; // a consumer has nothing in hand
-        volatile long lag = -1;       // a consumer's distance to the HW (-1: unknown)
+        volatile boolean idle = true; // a consumer (or Streams application) has nothing in hand
+        volatile long lag = -1;       // its distance to the HW, or the LSO for read_committed (-1: unknown)
         volatile int assigned;
-        volatile boolean joined;      // a consumer has had its partitions assigned since it started
+        volatile boolean joined;      // it has had its partitions assigned since it started
         volatile long statusAtMs = -1;
         volatile boolean ready;
         boolean started;
@@ -56,6 +56,7 @@ final class Apps implements AutoCloseable {
         this.recorder = recorder;
         for (Plan.Producer p : plan.producers) apps.put(p.name, new App(p.name, "producer"));
         for (Plan.Consumer c : plan.consumers) apps.put(c.name, new App(c.name, "consumer"));
+        for (Plan.Streams st : plan.streams) apps.put(st.name, new App(st.name, "streams"));
     }
 
     Map<String, App> all() { return apps; }

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -165,13 +166,38 @@ final class ConsumerApp {
         } catch (RuntimeException e) {
             lag = -1; // no answer: not caught up as far as anyone knows
         }
-        AppMain.control("STATUS idle=" + (inHand.get() == 0) + " lag=" + lag + " assigned=" + consumer.assignment().size()
-            + " joined=" + joined);
+        AppMain.status(inHand.get() == 0, lag, consumer.assignment().size(), joined);
     }
 
-    static List<String> ids(ConsumerRecord<String, String> r) {
-        var h = r.headers().lastHeader(Proxy.MSG_HEADER);
+    static List<String> ids(ConsumerRecord<?, ?> r) { return ids(r.headers()); }
+
+    /** The message identity a record carries in its headers, as a list of one (none without it). */
+    static List<String> ids(Headers headers) {
+        var h = headers.lastHeader(Proxy.MSG_HEADER);
         return h == null ? List.of() : List.of(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    /** "assigned": the group's partitions this member got, in the generation it joined. */
+    static Observation assigned(String group, int generation, Collection<TopicPartition> partitions) {
+        Observation o = new Observation("", "assigned");
+        o.group = group;
+        o.generation = generation;
+        List<String> tps = new ArrayList<>();
+        for (TopicPartition tp : partitions) tps.add(tp.topic() + "-" + tp.partition());
+        tps.sort(null);
+        o.assigned = tps;
+        return o;
+    }
+
+    /** "offset-committed": the group committed these offsets, which cover these messages. */
+    static Observation committed(String group, Map<TopicPartition, OffsetAndMetadata> offsets, List<String> covered) {
+        Observation o = new Observation("", "offset-committed").msgs(covered);
+        o.group = group;
+        List<String> committed = new ArrayList<>();
+        offsets.forEach((tp, om) -> committed.add(tp.topic() + "-" + tp.partition() + "=" + om.offset()));
+        committed.sort(null);
+        o.committed = committed;
+        return o;
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
@@ -180,14 +206,7 @@ final class ConsumerApp {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            Observation o = new Observation("", "assigned");
-            o.group = spec.group;
-            o.generation = consumer.groupMetadata().generationId();
-            List<String> tps = new ArrayList<>();
-            for (TopicPartition tp : partitions) tps.add(tp.topic() + "-" + tp.partition());
-            tps.sort(null);
-            o.assigned = tps;
-            AppMain.observe(o);
+            AppMain.observe(assigned(spec.group, consumer.groupMetadata().generationId(), partitions));
             joined = true;
             if (withResults && sink != null) seekToStored(partitions);
         }
@@ -230,13 +249,8 @@ final class ConsumerApp {
                     return true;
                 });
             }
-            Observation o = new Observation("", "offset-committed").msgs(covered);
-            o.group = AppMain.plan.consumers.stream().filter(c -> c.name.equals(AppMain.launch.name)).findFirst().orElseThrow().group;
-            List<String> committed = new ArrayList<>();
-            offsets.forEach((tp, om) -> committed.add(tp.topic() + "-" + tp.partition() + "=" + om.offset()));
-            committed.sort(null);
-            o.committed = committed;
-            AppMain.observe(o);
+            String group = AppMain.plan.consumers.stream().filter(c -> c.name.equals(AppMain.launch.name)).findFirst().orElseThrow().group;
+            AppMain.observe(committed(group, offsets, covered));
         }
 
         @Override

@@ -7,7 +7,7 @@ import java.util.Map;
 /** What an application process is told when the harness starts it (as JSON, in a file). */
 public final class Launch {
     public String plan;          // the plan file
-    public String role;          // producer | consumer
+    public String role;          // producer | consumer | streams
     public String name;
     public long epochMs;         // the scene's 0 ms, on the wall clock
     public String bootstrap;

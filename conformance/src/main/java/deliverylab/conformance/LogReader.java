@@ -32,14 +32,33 @@ final class LogReader {
      * COMMIT and ABORT markers) are never among them. With readCommitted, neither are the
      * records of a transaction that aborted: a read_committed consumer drops them
      * (CompletedFetch.nextFetchedRecord with the fetch's aborted transactions, which the
-     * log's ABORT markers mark as well); a transaction's records are aborted when the next
-     * marker of their producer id after them is an ABORT. The records of a transaction
-     * with no marker yet are kept: they lie at or past the last stable offset, which a
-     * read_committed reader has not reached.
+     * log's ABORT markers mark as well). The records of a transaction with no marker yet
+     * are kept: they lie at or past the last stable offset, which a read_committed reader
+     * has not reached.
      */
     static List<Entry> read(Path logDir, String partition, boolean readCommitted) throws IOException {
+        Scan s = scan(logDir, partition);
+        List<Entry> out = new ArrayList<>(s.kept);
+        if (!readCommitted) out.addAll(s.aborted);
+        out.sort(Comparator.comparingLong(Entry::offset));
+        return out;
+    }
+
+    /** The records that carry a message and belong to a transaction that aborted, in offset order. */
+    static List<Entry> aborted(Path logDir, String partition) throws IOException {
+        return scan(logDir, partition).aborted;
+    }
+
+    /** A log's message records: those of aborted transactions, and all the others. */
+    private record Scan(List<Entry> kept, List<Entry> aborted) {}
+
+    /**
+     * Reads a log once. A transaction's records are aborted when the next marker of their
+     * producer id after them is an ABORT; a batch cut short by a crash ends the log.
+     */
+    private static Scan scan(Path logDir, String partition) throws IOException {
         Path dir = logDir.resolve(partition);
-        List<Entry> out = new ArrayList<>();
+        Scan out = new Scan(new ArrayList<>(), new ArrayList<>());
         if (!Files.isDirectory(dir)) return out;
         List<Path> segments;
         try (Stream<Path> s = Files.list(dir)) {
@@ -51,11 +70,10 @@ final class LogReader {
                 for (RecordBatch batch : records.batches()) {
                     if (batch.isControlBatch()) {
                         List<Entry> txn = open.remove(batch.producerId());
-                        if (txn != null && !(readCommitted && aborts(batch))) out.addAll(txn);
+                        if (txn != null) (aborts(batch) ? out.aborted : out.kept).addAll(txn);
                         continue;
                     }
-                    List<Entry> into = readCommitted && batch.isTransactional()
-                        ? open.computeIfAbsent(batch.producerId(), k -> new ArrayList<>()) : out;
+                    List<Entry> into = batch.isTransactional() ? open.computeIfAbsent(batch.producerId(), k -> new ArrayList<>()) : out.kept;
                     for (Record r : batch) {
                         String msg = Proxy.msgOf(r);
                         if (msg != null) into.add(new Entry(r.offset(), msg));
@@ -65,8 +83,9 @@ final class LogReader {
                 // a batch cut short by the crash: what came before it is the log
             }
         }
-        open.values().forEach(out::addAll);
-        out.sort(Comparator.comparingLong(Entry::offset));
+        open.values().forEach(out.kept::addAll);
+        out.kept.sort(Comparator.comparingLong(Entry::offset));
+        out.aborted.sort(Comparator.comparingLong(Entry::offset));
         return out;
     }
 

@@ -37,10 +37,13 @@ final class Network {
         return l;
     }
 
-    /** A producer's request.timeout.ms (Kafka's default for anyone else). */
+    /** A producer's request.timeout.ms, or a Streams application's producer's (Kafka's default for anyone else). */
     long requestTimeoutMs(String client) {
         for (Plan.Producer p : plan.producers) {
             if (p.name.equals(client)) return Long.parseLong(p.properties.getOrDefault("request.timeout.ms", "30000"));
+        }
+        for (Plan.Streams s : plan.streams) {
+            if (s.name.equals(client)) return Long.parseLong(s.producerProperties.getOrDefault("request.timeout.ms", "30000"));
         }
         return 30000;
     }

@@ -25,6 +25,7 @@ public final class Plan {
     public List<Link> links = new ArrayList<>();
     public List<Producer> producers = new ArrayList<>();
     public List<Consumer> consumers = new ArrayList<>();
+    public List<Streams> streams = new ArrayList<>();
     public List<Sink> sinks = new ArrayList<>();
     public List<Fault> faults = new ArrayList<>();
     public long stopMs;
@@ -87,6 +88,27 @@ public final class Plan {
         public long startMs;
     }
 
+    /**
+     * A Kafka Streams application (StreamsApp): its input topic's records, passed through
+     * unchanged, to its output topic. Its name is its application.id, so its group's id too.
+     */
+    public static final class Streams {
+        public String name;
+        public String from;
+        public String to;
+        /** StreamsConfig's processing.guarantee: at_least_once or exactly_once_v2. */
+        public String processingGuarantee;
+        /** commit.interval.ms, Streams' default for the guarantee applied (30000, or 100 under exactly-once). */
+        public long commitIntervalMs;
+        /** The main consumer's settings, as the simulated one runs with them. */
+        public Map<String, String> consumerProperties;
+        /** The producer's settings, as the simulated one runs with them. */
+        public Map<String, String> producerProperties;
+        public long startMs;
+
+        public boolean exactlyOnce() { return "exactly_once_v2".equals(processingGuarantee); }
+    }
+
     public static final class Sink {
         public String name;
         public String kind;
@@ -133,6 +155,11 @@ public final class Plan {
         if (p.links == null) p.links = new ArrayList<>();
         if (p.producers == null) p.producers = new ArrayList<>();
         if (p.consumers == null) p.consumers = new ArrayList<>();
+        if (p.streams == null) p.streams = new ArrayList<>();
+        for (Streams st : p.streams) {
+            if (st.consumerProperties == null) st.consumerProperties = Map.of();
+            if (st.producerProperties == null) st.producerProperties = Map.of();
+        }
         if (p.sinks == null) p.sinks = new ArrayList<>();
         if (p.faults == null) p.faults = new ArrayList<>();
         for (Producer pr : p.producers) if (pr.abortTransactions == null) pr.abortTransactions = new ArrayList<>();
@@ -146,6 +173,13 @@ public final class Plan {
             }
         }
         return latencyMs;
+    }
+
+    /** The names of the Streams applications: each names the clients Streams builds after it (Proxy.nodeOf). */
+    public List<String> streamsNames() {
+        List<String> out = new ArrayList<>();
+        for (Streams s : streams) out.add(s.name);
+        return out;
     }
 
     public List<String> brokerNames() {

@@ -64,15 +64,17 @@ final class Proxy implements AutoCloseable {
 
     private final Network net;
     private final Points points;
+    private final List<String> streamsApps; // their clients are named after them (nodeOf)
     private volatile Map<org.apache.kafka.common.Uuid, String> topicNames = Map.of();
     private final java.io.PrintWriter trace; // every frame, with DL_PROXY_TRACE set: for debugging a run
     private final List<ServerSocket> listeners = new CopyOnWriteArrayList<>();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    Proxy(Network net, Points points, java.nio.file.Path dir) throws IOException {
+    Proxy(Network net, Points points, java.nio.file.Path dir, List<String> streamsApps) throws IOException {
         this.net = net;
         this.points = points;
+        this.streamsApps = List.copyOf(streamsApps);
         this.trace = System.getenv("DL_PROXY_TRACE") == null ? null
             : new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(dir.resolve("proxy.trace")), true);
     }
@@ -211,7 +213,7 @@ final class Proxy implements AutoCloseable {
             Runnable delivered = null;
             try {
                 RequestHeader h = RequestHeader.parse(b);
-                if (source == null) source = nodeOf(h.clientId());
+                if (source == null) source = nodeOf(h.clientId(), streamsApps);
                 Map<String, List<String>> msgs = Map.of();
                 boolean expectsResponse = true;
                 if (h.apiKey() == ApiKeys.PRODUCE) {
@@ -419,8 +421,24 @@ final class Proxy implements AutoCloseable {
      * verify only, to the coordinator) "AddPartitionsManager-client-N" (BrokerServer,
      * NetworkUtils.buildNetworkClient); anything else is the harness.
      */
-    static String nodeOf(String clientId) {
+    static String nodeOf(String clientId) { return nodeOf(clientId, List.of()); }
+
+    /**
+     * The node a client id names, with the scene's Streams applications: Kafka Streams
+     * names each client it builds after the application's client.id (StreamsApp sets it to
+     * the application's name): "NAME-StreamThread-1-consumer", "-restore-consumer" and
+     * "-producer" (ClientUtils.getConsumerClientId and its siblings, the thread being
+     * "NAME-StreamThread-N", KafkaStreams.createAndAddStreamThread), "NAME-admin"
+     * (ClientUtils.getSharedAdminClientId), a global table's "NAME-GlobalStreamThread-..."
+     * — all of them the application's, so its links' faults and latencies apply to them.
+     */
+    static String nodeOf(String clientId, List<String> streamsApps) {
         if (clientId == null) return Network.HARNESS;
+        for (String app : streamsApps) {
+            if (!clientId.startsWith(app + "-")) continue;
+            String rest = clientId.substring(app.length() + 1);
+            if (rest.startsWith("StreamThread-") || rest.startsWith("GlobalStreamThread") || rest.equals("admin")) return app;
+        }
         if (clientId.startsWith("broker-") && clientId.contains("-fetcher-")) {
             return clientId.substring(0, clientId.indexOf("-fetcher-"));
         }

@@ -72,7 +72,7 @@ public final class Run implements AutoCloseable {
         this.net = new Network(plan);
         this.recorder = new Recorder();
         this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties);
-        this.proxy = new Proxy(net, recorder, dir);
+        this.proxy = new Proxy(net, recorder, dir, plan.streamsNames());
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
             Sink sink = new Sink(s.name, s.kind, net, recorder);
@@ -260,8 +260,9 @@ public final class Run implements AutoCloseable {
 
     /**
      * Whether nothing the scene cares about can still happen, as far as the cluster
-     * shows: no fault ahead, every producer told how each send ended, every consumer that
-     * is up caught up with nothing in hand, no group waiting for a member that is down,
+     * shows: no fault ahead, every producer told how each send ended, every consumer and
+     * Streams application that is up caught up with nothing in hand (nor, for Streams, a
+     * transaction open), no group waiting for a member that is down,
      * and every broker that is down fenced (its session over) while every broker that is
      * up is registered.
      */
@@ -270,7 +271,9 @@ public final class Run implements AutoCloseable {
         for (Apps.App a : apps.all().values()) {
             if (!a.up()) continue;
             if (a.role.equals("producer") && !a.done) return false;
-            if (a.role.equals("consumer") && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
+            // A Streams application is a consumer here: its main consumer, in its group (its name).
+            boolean consuming = a.role.equals("consumer") || a.role.equals("streams");
+            if (consuming && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
         }
         long session = Long.parseLong(plan.brokerProperties.getOrDefault("broker.session.timeout.ms", "9000"));
         for (var e : brokerCrashedAtMs.entrySet()) {
@@ -293,10 +296,12 @@ public final class Run implements AutoCloseable {
      * one a crashed producer left open ends only when the coordinator's timeout sweep
      * aborts it (TransactionCoordinator.abortTimedOutTransactions), one in PrepareCommit or
      * PrepareAbort once its markers are written. Asked only when a producer is
-     * transactional (ListTransactions, KIP-664).
+     * transactional or a Streams application exactly-once (ListTransactions, KIP-664).
      */
     private boolean noTransactionInProgress() throws Exception {
-        if (plan.producers.stream().noneMatch(Plan.Producer::transactional)) return true;
+        if (plan.producers.stream().noneMatch(Plan.Producer::transactional) && plan.streams.stream().noneMatch(Plan.Streams::exactlyOnce)) {
+            return true;
+        }
         var options = new ListTransactionsOptions().filterStates(IN_PROGRESS);
         return admin.listTransactions(options).all().get(5, TimeUnit.SECONDS).isEmpty();
     }
@@ -310,14 +315,18 @@ public final class Run implements AutoCloseable {
     private boolean groupsSettled() throws Exception {
         Set<String> groups = new HashSet<>();
         for (Plan.Consumer c : plan.consumers) groups.add(c.group);
+        for (Plan.Streams st : plan.streams) groups.add(st.name); // application.id is the group's id
         if (groups.isEmpty()) return true;
         for (ConsumerGroupDescription g : admin.describeConsumerGroups(groups).all().get(5, TimeUnit.SECONDS).values()) {
             boolean anyUp = false, anyDown = false;
             for (MemberDescription m : g.members()) {
-                if (apps.has(m.clientId()) && apps.all().get(m.clientId()).up()) anyUp = true;
+                // A Streams member's client id is its main consumer's, "NAME-StreamThread-1-consumer".
+                String app = Proxy.nodeOf(m.clientId(), plan.streamsNames());
+                if (apps.has(app) && apps.all().get(app).up()) anyUp = true;
                 else anyDown = true;
             }
-            boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(g.groupId()) && apps.all().get(c.name).up());
+            boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(g.groupId()) && apps.all().get(c.name).up())
+                || plan.streams.stream().anyMatch(st -> st.name.equals(g.groupId()) && apps.all().get(st.name).up());
             boolean rebalancing = g.state() == ConsumerGroupState.PREPARING_REBALANCE || g.state() == ConsumerGroupState.COMPLETING_REBALANCE;
             if (livePeer && (anyDown || rebalancing)) return false;
             if (livePeer && !anyUp) return false; // a live member has not joined yet
@@ -334,7 +343,8 @@ public final class Run implements AutoCloseable {
         Map<String, Map<String, Integer>> effects = new LinkedHashMap<>();
         for (Sink s : sinks.values()) effects.put(s.name(), s.effects());
         facts.put("effects", effects);
-        facts.put("held", heldRetrying());
+        facts.put("held", retryingTimeouts(this::held));
+        facts.put("aborted", retryingTimeouts(this::aborted));
         Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {
             for (Observation o : recorder.all()) w.println(o.line());
@@ -360,21 +370,52 @@ public final class Run implements AutoCloseable {
     private static final long FACTS_TIMEOUT_S = 60;
 
     /**
-     * held(), asked again when the cluster did not answer in time: on a loaded machine the
-     * admin client can miss its 60 s for a cluster that is up (a run of acks-0-vanish
-     * once failed on "Timed out waiting for a node assignment"), and the run itself is
-     * over and fine. Three tries, then the error stands.
+     * An end-of-run question (held(), aborted()), asked again when the cluster did not
+     * answer in time: on a loaded machine the admin client can miss its 60 s for a cluster
+     * that is up (a run of acks-0-vanish once failed on "Timed out waiting for a node
+     * assignment"), and the run itself is over and fine. Three tries, then the error stands.
      */
-    private Map<String, List<Map<String, String>>> heldRetrying() throws Exception {
+    private <T> T retryingTimeouts(Check<T> question) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return held();
+                return question.answer();
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                 boolean timedOut = e instanceof java.util.concurrent.TimeoutException
                     || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
                 if (!timedOut || attempt == 3) throw e;
             }
         }
+    }
+
+    /**
+     * Every record that carries a message and belongs to a transaction that aborted, as
+     * "orders-0@3", in every partition of the scene's own topics: read from the logs, since
+     * a transaction can abort without any application being told (the coordinator aborts a
+     * crashed producer's open transaction once transaction.timeout.ms has passed,
+     * TransactionCoordinator.abortTimedOutTransactions). The log read is the live leader's,
+     * or without one each down replica's, as held() reads them. Sorted, each once.
+     */
+    private List<String> aborted() throws Exception {
+        Set<String> topics = new HashSet<>();
+        for (Plan.Partition pp : plan.partitions) if (!pp.topic.startsWith("__")) topics.add(pp.topic);
+        if (topics.isEmpty()) return List.of();
+        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        for (Plan.Partition pp : plan.partitions) {
+            if (!topics.contains(pp.topic)) continue;
+            String leader = liveLeader(described.get(pp.topic).partitions().get(pp.partition));
+            List<String> logs = leader != null ? List.of(leader) : pp.replicas.stream().filter(b -> !cluster.alive(b)).toList();
+            for (String b : logs) {
+                for (LogReader.Entry en : LogReader.aborted(cluster.logDir(b), pp.name())) out.add(pp.name() + "@" + en.offset());
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** The partition's leader when it has one that is up, else null. */
+    private String liveLeader(TopicPartitionInfo info) {
+        String leader = info.leader() == null || info.leader().id() < 0 ? null : brokerName(info.leader());
+        return leader != null && cluster.alive(leader) ? leader : null;
     }
 
     private Map<String, List<Map<String, String>>> held() throws Exception {
@@ -395,9 +436,8 @@ public final class Run implements AutoCloseable {
             Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
             for (Plan.Partition pp : plan.partitions) {
                 if (e.getValue().stream().noneMatch(c -> c.topics.contains(pp.topic))) continue;
-                TopicPartitionInfo info = described.get(pp.topic).partitions().get(pp.partition);
-                String leader = info.leader() == null || info.leader().id() < 0 ? null : brokerName(info.leader());
-                if (leader == null || !cluster.alive(leader)) {
+                String leader = liveLeader(described.get(pp.topic).partitions().get(pp.partition));
+                if (leader == null) {
                     for (String b : pp.replicas) {
                         if (cluster.alive(b)) continue;
                         for (LogReader.Entry en : LogReader.read(cluster.logDir(b), pp.name(), readCommitted)) {
@@ -448,7 +488,7 @@ public final class Run implements AutoCloseable {
         }
     }
 
-    private static void waitFor(Duration limit, String what, Check c) throws Exception {
+    private static void waitFor(Duration limit, String what, Condition c) throws Exception {
         long until = System.nanoTime() + limit.toNanos();
         Exception last = null;
         while (System.nanoTime() < until) {
@@ -462,8 +502,12 @@ public final class Run implements AutoCloseable {
         throw new IllegalStateException("timed out waiting for " + what, last);
     }
 
-    private interface Check {
+    private interface Condition {
         boolean holds() throws Exception;
+    }
+
+    private interface Check<T> {
+        T answer() throws Exception;
     }
 
     @Override

@@ -82,6 +82,14 @@ class TransactionsTest {
     }
 
     @Test
+    void abortedRecordsAreThoseWhoseProducersNextMarkerIsAnAbort() throws Exception {
+        writeLog();
+        // p2#3 only: p2#1 p2#2 committed, p3#1's transaction has no marker yet, p1#1 p1#2 in none.
+        assertEquals(List.of("4 p2#3"), entries(LogReader.aborted(dir, "t-0")));
+        assertEquals(List.of(), entries(LogReader.aborted(dir, "no-such-0")));
+    }
+
+    @Test
     void fencedIsFoundThroughTheClientsWrapping() {
         assertTrue(ProducerApp.fenced(new ProducerFencedException("newer epoch")));
         assertTrue(ProducerApp.fenced(new KafkaException("Cannot execute transactional method because we are in an error state",
@@ -98,5 +106,17 @@ class TransactionsTest {
         assertEquals("broker-3", Proxy.nodeOf("AddPartitionsManager-client-3"));
         assertEquals("broker-1", Proxy.nodeOf("broker-1-fetcher-0"));
         assertEquals("p1", Proxy.nodeOf("p1"));
+    }
+
+    @Test
+    void aStreamsApplicationsClientsAreTheApplications() {
+        List<String> streams = List.of("enrich");
+        assertEquals("enrich", Proxy.nodeOf("enrich-StreamThread-1-consumer", streams));
+        assertEquals("enrich", Proxy.nodeOf("enrich-StreamThread-1-restore-consumer", streams));
+        assertEquals("enrich", Proxy.nodeOf("enrich-StreamThread-1-producer", streams));
+        assertEquals("enrich", Proxy.nodeOf("enrich-admin", streams));
+        // Another application whose name merely starts like it keeps its own.
+        assertEquals("enrich-2", Proxy.nodeOf("enrich-2", streams));
+        assertEquals("enrich-StreamThread-1-consumer", Proxy.nodeOf("enrich-StreamThread-1-consumer"));
     }
 }
