@@ -19,7 +19,8 @@ var replicationAndProducerScenes = []string{
 	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
 	"idempotence-ends-at-restart", "idempotence-is-per-partition", "dashboard-counter-overcounts",
 	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction", "txn-commit-and-abort", "txn-zombie-fenced",
-	"txn-timeout-aborts", "txn-lso-holds-back",
+	"txn-timeout-aborts", "txn-lso-holds-back", "streams-at-least-once-duplicates",
+	"txn-coordinator-fails-over", "streams-exactly-once", "exactly-once-needs-read-committed",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -132,24 +132,20 @@ func (c *Consumer) idle() bool {
 
 // Settled implements sim.Settler: nothing in hand, and nothing left for the client to
 // read.
-func (c *Consumer) Settled(v sim.View) bool {
-	if c.client.State == clients.GaveUp {
+func (c *Consumer) Settled(v sim.View) bool { return readerSettled(c.client, c.idle(), v) }
+
+// readerSettled: a reading application has settled when its client gave up, or has
+// nothing left to read and, while in its group, the application nothing in hand.
+func readerSettled(client *clients.Consumer, idle bool, v sim.View) bool {
+	if client.State == clients.GaveUp {
 		return true
 	}
-	return (c.client.State != clients.Stable || c.idle()) && c.client.Settled(v)
+	return (client.State != clients.Stable || idle) && client.Settled(v)
 }
 
 // Positions is the client's position in each partition it owns and knows where to read:
 // what the canvas marks on the leader's log.
-func (c *Consumer) Positions() []protocol.TPOffset {
-	var out []protocol.TPOffset
-	for _, tp := range c.client.Assigned() {
-		if p := c.client.Position(tp); p >= 0 {
-			out = append(out, protocol.TPOffset{TP: tp, Offset: p})
-		}
-	}
-	return out
-}
+func (c *Consumer) Positions() []protocol.TPOffset { return c.client.Positions() }
 
 // Invariants lists what is wrong with what the client returned (a read_committed
 // consumer returning a record of an aborted transaction), for the checks every test

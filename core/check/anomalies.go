@@ -3,6 +3,7 @@ package check
 import (
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/fate"
@@ -27,10 +28,13 @@ func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anom
 //   - lost-write: an acknowledged message never polled, although a consumer polled a
 //     higher offset of the partition it was acknowledged in;
 //   - nonmonotonic-send, nonmonotonic-poll, poll-skip: see orderAnomalies;
-//   - aborted-read (Adya's G1a): a poll returned a message whose transaction aborted.
-func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
+//   - aborted-read (Adya's G1a): a poll returned a message whose transaction aborted;
+//     aborted holds the records ("orders-0@3") the logs say an ABORT marker ended, when
+//     the run was over (a transaction its coordinator timed out aborts too, with no
+//     application told).
+func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[string]int {
 	out := map[string]int{"duplicate": 0, "lost-write": 0}
-	offsets := map[string]map[int64]bool{}
+	offsets := map[string]map[string]map[int64]bool{} // message -> partition -> offsets polled
 	highest := map[string]int64{}
 	ackAt := map[string]sim.Observation{}
 	var ackOrder []string
@@ -39,9 +43,12 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 		case apps.Polled:
 			for _, m := range o.Msgs {
 				if offsets[m] == nil {
-					offsets[m] = map[int64]bool{}
+					offsets[m] = map[string]map[int64]bool{}
 				}
-				offsets[m][o.Offset] = true
+				if offsets[m][o.Partition] == nil {
+					offsets[m][o.Partition] = map[int64]bool{}
+				}
+				offsets[m][o.Partition][o.Offset] = true
 			}
 			if h, ok := highest[o.Partition]; !ok || o.Offset > h {
 				highest[o.Partition] = o.Offset
@@ -55,14 +62,19 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 			}
 		}
 	}
-	for _, offs := range offsets {
-		if len(offs) > 1 {
-			out["duplicate"]++
+	// A message derived from another (a Streams application's output) is in two topics:
+	// only copies within one partition are duplicates.
+	for _, byPartition := range offsets {
+		for _, offs := range byPartition {
+			if len(offs) > 1 {
+				out["duplicate"]++
+				break
+			}
 		}
 	}
 	for _, m := range ackOrder {
 		a := ackAt[m]
-		if offsets[m] != nil || !acked(m) || a.Partition == "" {
+		if offsets[m][a.Partition] != nil || !acked(m) || a.Partition == "" {
 			continue
 		}
 		if h, ok := highest[a.Partition]; ok && a.Offset >= 0 && h > a.Offset {
@@ -72,33 +84,22 @@ func Anomalies(obs []sim.Observation, acked func(string) bool) map[string]int {
 	for name, n := range orderAnomalies(obs) {
 		out[name] = n
 	}
-	out["aborted-read"] = abortedReads(obs)
+	out["aborted-read"] = abortedReads(obs, aborted)
 	return out
 }
 
-// abortedReads counts the messages a poll returned whose transaction the producer
-// aborted (the application was told so: txn-aborted).
-func abortedReads(obs []sim.Observation) int {
-	aborted, read := map[string]bool{}, map[string]bool{}
+// abortedReads counts the messages a poll returned from a record of an aborted
+// transaction.
+func abortedReads(obs []sim.Observation, aborted map[string]bool) int {
+	read := map[string]bool{}
 	for _, o := range obs {
-		switch o.Event {
-		case apps.TxnAborted:
-			for _, m := range o.Msgs {
-				aborted[m] = true
-			}
-		case apps.Polled:
+		if o.Event == apps.Polled && aborted[o.Partition+"@"+strconv.FormatInt(o.Offset, 10)] {
 			for _, m := range o.Msgs {
 				read[m] = true
 			}
 		}
 	}
-	n := 0
-	for m := range read {
-		if aborted[m] {
-			n++
-		}
-	}
-	return n
+	return len(read)
 }
 
 // orderAnomalies counts the cases of Jepsen's per-key order anomalies

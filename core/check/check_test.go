@@ -55,9 +55,25 @@ func TestAnomalies(t *testing.T) {
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "t-0", Offset: 3},
 	}
 	acked := func(string) bool { return true }
-	a := Anomalies(o, acked)
+	a := Anomalies(o, acked, nil)
 	assert.Equal(t, 1, a["duplicate"], "p#1 at offsets 0 and 3")
 	assert.Equal(t, 2, a["lost-write"], "p#2 and p#3 were never polled though offset 3 was")
+	assert.Zero(t, a["aborted-read"])
+
+	// A message a Streams application wrote on to another topic is in two partitions:
+	// one copy in each is no duplicate; a second copy in the output is.
+	derived := []sim.Observation{
+		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 4},
+		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 0},
+	}
+	assert.Zero(t, Anomalies(derived, acked, nil)["duplicate"])
+	derived = append(derived, sim.Observation{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 2})
+	assert.Equal(t, 1, Anomalies(derived, acked, nil)["duplicate"])
+
+	// aborted-read: a poll of a record an ABORT marker ended, whoever aborted it.
+	aborted := map[string]bool{"out-0@2": true}
+	assert.Equal(t, 1, Anomalies(derived, acked, aborted)["aborted-read"], "p#1 polled at out-0@2, an aborted record")
+	assert.Zero(t, Anomalies(derived[:2], acked, aborted)["aborted-read"], "the committed copy alone is no aborted read")
 	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},
 		Errors([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}}))
 }
@@ -75,7 +91,7 @@ func polled(node, tp string, off int64, msg string) sim.Observation {
 }
 
 func orderOf(o ...sim.Observation) map[string]int {
-	a := Anomalies(o, func(string) bool { return true })
+	a := Anomalies(o, func(string) bool { return true }, nil)
 	return map[string]int{"nonmonotonic-send": a["nonmonotonic-send"], "nonmonotonic-poll": a["nonmonotonic-poll"], "poll-skip": a["poll-skip"]}
 }
 
@@ -166,5 +182,5 @@ func TestEveryAnomalyIsExplainedInEveryLanguage(t *testing.T) {
 			assert.NotEmpty(t, Meaning(name).Text(lang), "%s in %s", name, lang)
 		}
 	}
-	assert.ElementsMatch(t, AnomalyNames, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }))))
+	assert.ElementsMatch(t, AnomalyNames, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }, nil))))
 }

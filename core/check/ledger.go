@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,6 +11,7 @@ import (
 	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
+	"deliverylab/core/sinks"
 )
 
 // Output is one output's final facts, gathered by the scene from the world.
@@ -61,6 +64,7 @@ type history struct {
 	polled, committed, processed bool
 	appends                      []string // "partition@offset" of each leader append
 	polls                        int
+	writtenBy                    map[string]int // writes per node that wrote it on (a Streams application's outputs)
 }
 
 // Ledger gathers the message histories of a run.
@@ -111,6 +115,11 @@ func (h *history) add(o sim.Observation) {
 		h.committed, h.committedMs = true, o.AtMs
 	case apps.Processed:
 		h.processed = true
+	case sinks.Written:
+		if h.writtenBy == nil {
+			h.writtenBy = map[string]int{}
+		}
+		h.writtenBy[o.Node]++
 	}
 }
 
@@ -188,7 +197,7 @@ func (l *Ledger) fate(m string, h *history, out Output) Fate {
 	case n == 1:
 		return Fate{Msg: m, Fate: fate.Delivered, Reason: fate.Because(fate.OneEffect, "output", out.Name)}
 	case n > 1:
-		return Fate{Msg: m, Fate: fate.Duplicated, Reason: fate.Because(fate.ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h))}
+		return Fate{Msg: m, Fate: fate.Duplicated, Reason: fate.Because(fate.ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h, out.Name))}
 	case !h.acked && h.failed:
 		return Fate{Msg: m, Fate: fate.Failed, Reason: fate.Because(fate.FailedTold, "err", h.failErr, "ms", ms(h.failedMs))}
 	case !h.acked:
@@ -229,7 +238,15 @@ func lostWhy(m string, h *history, out Output) fate.Reason {
 	return fate.Because(fate.Gone, "output", out.Name)
 }
 
-func dupWhy(h *history) fate.Reason {
+func dupWhy(h *history, output string) fate.Reason {
+	// A node between the producer and the output that wrote it on more than once (a
+	// Streams application that read its input again) explains the copies first: its
+	// outputs are appends of their own. (A sink's own writes are the output's.)
+	for _, node := range slices.Sorted(maps.Keys(h.writtenBy)) {
+		if c := h.writtenBy[node]; node != output && c > 1 {
+			return fate.Because(fate.ProcessedAgain, "count", num(c), "node", node)
+		}
+	}
 	switch {
 	case len(h.appends) > 1:
 		return fate.Because(fate.AppendedTwice, "count", num(len(h.appends)), "places", joinPlaces(h.appends))

@@ -4,10 +4,13 @@ package fate
 // message is, then why.
 const (
 	// delivered and duplicated
-	OneEffect      Code = "one-effect"      // {output}
-	ManyEffects    Code = "many-effects"    // {count} {output}
-	AppendedTwice  Code = "appended-twice"  // {count} {places}: why it was duplicated
-	PolledTwice    Code = "polled-twice"    // {count}
+	OneEffect     Code = "one-effect"     // {output}
+	ManyEffects   Code = "many-effects"   // {count} {output}
+	AppendedTwice Code = "appended-twice" // {count} {places}: why it was duplicated
+	PolledTwice   Code = "polled-twice"   // {count}
+	// ProcessedAgain: a Streams application processed the input again after it lost its
+	// uncommitted work. {count} {node}
+	ProcessedAgain Code = "processed-again"
 	FailedTold     Code = "failed-told"     // {err} {ms}
 	FailedUntold   Code = "failed-untold"   //
 	NotYetIn       Code = "not-yet-in"      // {output}: unavailable, followed by where it is held

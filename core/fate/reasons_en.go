@@ -5,6 +5,7 @@ var english = map[Code]string{
 	ManyEffects:    "{count} effects in {output}",
 	AppendedTwice:  ": appended {count} times ({places}): the producer retried a request whose answer never came",
 	PolledTwice:    ": polled {count} times: the consumer read it again from an older committed offset",
+	ProcessedAgain: ": {node} wrote it {count} times: its output was written, but the input offset was not committed before {node} lost its work, so it processed the input again",
 	FailedTold:     "the producer was told it failed ({err}) at {ms} ms",
 	FailedUntold:   "never acknowledged: the producer died or the run ended before it was told",
 	NotYetIn:       "acknowledged, not yet in {output}: still held by ",

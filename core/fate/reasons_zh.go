@@ -5,6 +5,7 @@ var chinese = map[Code]string{
 	ManyEffects:    "在 {output} 中生效 {count} 次",
 	AppendedTwice:  "：被追加了 {count} 次（{places}）：生产者重试了一个没有得到应答的请求",
 	PolledTwice:    "：被拉取了 {count} 次：消费者从较早的已提交位移重新读取了它",
+	ProcessedAgain: "：{node} 把它写出了 {count} 次：输出已经写出，但 {node} 丢掉手头工作之前没有提交输入位移，于是又处理了一遍输入",
 	FailedTold:     "生产者在 {ms} 毫秒收到失败（{err}）",
 	FailedUntold:   "从未被确认：生产者在得到答复前崩溃或运行已结束",
 	NotYetIn:       "已确认，尚未进入 {output}：仍保存在",

@@ -65,6 +65,9 @@ func (t *Table[T]) Set(c *T, key string, v Value) error {
 	return set(c, v)
 }
 
+// Has reports whether the table knows a key (a modelled one or a NotYet one).
+func (t *Table[T]) Has(key string) bool { _, ok := t.keys[key]; return ok }
+
 // Keys lists the keys, sorted.
 func (t *Table[T]) Keys() []string { return slices.Sorted(maps.Keys(t.keys)) }
 

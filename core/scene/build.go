@@ -33,6 +33,9 @@ func (s *Scene) Build() *sim.World {
 		cl := clients.NewConsumer(c.Config, c.Group, c.Name, brokers, c.Topics)
 		w.Add(apps.NewConsumer(c.Name, c.Spec, cl), c.StartMs)
 	}
+	for _, ss := range s.Streams {
+		w.Add(s.newStreams(ss, brokers), ss.StartMs)
+	}
 	for _, k := range s.Sinks {
 		w.Add(sinks.New(k.Kind, k.Name), 0)
 	}
@@ -64,6 +67,7 @@ func (s *Scene) transactionalIDs() []string {
 			out = append(out, id)
 		}
 	}
+	out = append(out, s.streamsTxnIDs()...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -74,6 +78,24 @@ func (s *Scene) groupIDs() []string {
 	for _, c := range s.Consumers {
 		out = append(out, c.Group)
 	}
+	for _, ss := range s.Streams {
+		out = append(out, ss.Name) // application.id is the group id
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// newStreams makes a Kafka Streams application: its main consumer, and a maker of the
+// thread producer each process starts with (transactional under exactly_once_v2).
+func (s *Scene) newStreams(ss StreamsSpec, brokers []string) *apps.Streams {
+	consumer := clients.NewConsumer(ss.Consumer, ss.Name, ss.Name, brokers, []string{ss.Spec.From})
+	cfg := ss.Producer
+	newProducer := func(transactionalID string) *clients.Producer {
+		c := cfg
+		c.TransactionalID = transactionalID
+		return clients.NewProducer(c, brokers, []string{ss.Spec.To})
+	}
+	partitionOf := s.Cluster.TransactionPartition
+	txnIDOf := func(process int) string { return apps.TransactionalID(ss.Name, process, partitionOf) }
+	return apps.NewStreams(ss.Name, ss.Spec, consumer, newProducer, txnIDOf)
 }

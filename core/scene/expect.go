@@ -155,6 +155,14 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 		}
 		p.sinkFits(s, cs, appsN)
 	}
+	for _, ss := range s.Streams {
+		p.uniqueName(seen, ss.Name, appsN, fmt.Sprintf("apps streams %q", ss.Name))
+		for _, t := range []string{ss.Spec.From, ss.Spec.To} {
+			if !s.hasTopic(t) {
+				p.fail(appsN, "apps streams "+ss.Name+" from/to", "expected topics of cluster.topics, got %q", t)
+			}
+		}
+	}
 	for _, k := range s.Sinks {
 		p.uniqueName(seen, k.Name, m["sinks"].value, "sinks "+k.Name)
 	}
@@ -184,6 +192,10 @@ func (p *parser) uniqueName(seen map[string]bool, name string, n *yaml.Node, wha
 	}
 	if seen[name] {
 		p.fail(n, what, "the name %q is already used by another node", name)
+	}
+	if strings.Contains(name, "/") {
+		// An address "node/port" names one client inside a node (sim.Address).
+		p.fail(n, what, "expected a name without '/', got %q", name)
 	}
 	seen[name] = true
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"deliverylab/core/apps"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/server"
 	"deliverylab/core/props"
@@ -155,6 +156,9 @@ var (
 	keysTxnLeftOpen = append(append([]keysEdit(nil), keysTxn...),
 		keysEdit{"apps/0/config/transaction.timeout.ms", "100"},
 		keysEdit{"faults", "[{when: {event: appended, message: p1#1}, crash: p1}]"})
+	// a Kafka Streams application s1 copies orders to a third topic.
+	keysStreams = []keysEdit{{"cluster/topics/2", "{name: third, partitions: 1, replication.factor: 3}"},
+		{"apps/2", "{streams: s1, from: orders, to: third}"}}
 	// the first append anywhere crashes broker-3.
 	keysAppendTrigger = []keysEdit{{"faults", "[{when: {event: appended}, crash: broker-3}]"}}
 	// the first acknowledgement crashes broker-3.
@@ -233,6 +237,15 @@ var keysRows = []keysRow{
 	{key: "consumer.processing", pre: keysLateConsumer, set: keysEdit{"apps/1/processing", "async"}},
 	{key: "consumer.sink", set: keysEdit{"apps/1/sink", "db"}},
 	{key: "consumer.start.ms", set: keysEdit{"apps/1/start.ms", "200"}},
+	{key: "streams.streams", pre: keysStreams, set: keysEdit{"apps/2/streams", "s9"}},
+	{key: "streams.from", pre: keysStreams, set: keysEdit{"apps/2/from", "other"}},
+	{key: "streams.to", pre: keysStreams, set: keysEdit{"apps/2/to", "other"}},
+	{key: "streams.start.ms", pre: keysStreams, set: keysEdit{"apps/2/start.ms", "200"}},
+	// at_least_once commits every 30 s: not within the run; exactly_once_v2 every 100 ms
+	{key: "streams.config.processing.guarantee", pre: keysStreams, set: keysEdit{"apps/2/config/processing.guarantee", "exactly_once_v2"}},
+	{key: "streams.config.commit.interval.ms", pre: keysStreams, set: keysEdit{"apps/2/config/commit.interval.ms", "200"}},
+	// a client key goes to the client that has it (here the main consumer)
+	{key: "streams.config.max.poll.records (a client key)", pre: keysStreams, set: keysEdit{"apps/2/config/max.poll.records", "1"}},
 	{key: "sinks[].name", set: keysEdit{"sinks/0/name", "db2"}},
 	{key: "sinks[].kind", pre: keysRedelivery, set: keysEdit{"sinks/0/kind", "unique-key"}},
 
@@ -401,7 +414,7 @@ var keysRejected = map[string]struct {
 var keysContainers = map[string]bool{
 	"cluster": true, "cluster.config": true, "cluster.topics": true, "network": true, "apps": true,
 	"sinks": true, "expect": true, "producer.config": true, "producer.send": true,
-	"consumer.config": true, "faults[].when": true,
+	"consumer.config": true, "faults[].when": true, "streams.config": true,
 }
 
 // TestKeysPresentationChangesNoRun: title, summary, captions and expect leave the run
@@ -479,6 +492,7 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 		{"producer", nil, "apps/0/zz-probe"},
 		{"producer.send", nil, "apps/0/send/zz-probe"},
 		{"consumer", nil, "apps/1/zz-probe"},
+		{"streams", keysStreams, "apps/2/zz-probe"},
 		{"sinks[]", nil, "sinks/0/zz-probe"},
 		{"faults[]", keysBrokerCrash, "faults/0/zz-probe"},
 		{"faults[].when", keysAppendTrigger, "faults/0/when/zz-probe"},
@@ -578,7 +592,7 @@ func TestKeysExceptions(t *testing.T) {
 
 // keysTryValues are values tried on every kafka key to learn whether it is accepted.
 var keysTryValues = []props.Value{{Text: "1"}, {Text: "100"}, {Text: "true"}, {Text: "false"}, {Text: "all"},
-	{Text: "earliest"}, {Text: "read_uncommitted"}, {Null: true}}
+	{Text: "earliest"}, {Text: "read_uncommitted"}, {Text: "at_least_once"}, {Null: true}}
 
 // TestKeysCoverEveryConfigKey fails for a Kafka key that Set* accepts and that has no
 // row and no exception; a key every value of which is refused must say "not modelled
@@ -604,6 +618,10 @@ func TestKeysCoverEveryConfigKey(t *testing.T) {
 		{"consumer.config.", clients.ConsumerKeys.Keys(), func(k string, v props.Value) error {
 			c := clients.DefaultConsumerConfig()
 			return clients.ConsumerKeys.Set(&c, k, v)
+		}},
+		{"streams.config.", apps.StreamsKeys.Keys(), func(k string, v props.Value) error {
+			c := apps.DefaultStreamsConfig()
+			return apps.StreamsKeys.Set(&c, k, v)
 		}},
 	}
 	for _, side := range sides {
@@ -638,6 +656,7 @@ func TestKeysREADMEDocumentsEveryKey(t *testing.T) {
 	all = append(all, server.ConfigKeys.Keys()...)
 	all = append(all, clients.ProducerKeys.Keys()...)
 	all = append(all, clients.ConsumerKeys.Keys()...)
+	all = append(all, apps.StreamsKeys.Keys()...)
 	for _, k := range all {
 		assert.Contains(t, string(doc), "`"+k+"`", "scenes/README.md does not document %s", k)
 	}
@@ -677,6 +696,7 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		"polled": nil, "processed": nil, "offset-committed": nil, "started": nil, "assigned": nil,
 		"written":       withSink,
 		"txn-committed": keysTxn,
+		"txn-prepared":  keysTxn,
 		"txn-aborted":   append(append([]keysEdit(nil), keysTxn...), keysEdit{"apps/0/abort.transactions", "[1]"}),
 		// a unique key refuses the record re-delivered after c1's crash
 		"duplicate-refused": append(append([]keysEdit(nil), keysRedelivery...), keysEdit{"sinks/0/kind", "unique-key"}),
@@ -721,7 +741,7 @@ func filledFields(o sim.Observation) map[sim.Field]bool {
 		sim.FieldOffset: o.Partition != "", sim.FieldEpoch: o.Epoch != 0, sim.FieldErr: o.Err != "",
 		sim.FieldElection: o.Election != "", sim.FieldGroup: o.Group != "", sim.FieldMember: o.Member != "",
 		sim.FieldGeneration: o.Generation != 0, sim.FieldAssigned: o.Assigned != nil, sim.FieldCommitted: len(o.Committed) > 0,
-		sim.FieldOutput: o.Output != "", sim.FieldValue: o.Value != "",
+		sim.FieldOutput: o.Output != "", sim.FieldValue: o.Value != "", sim.FieldTxnID: o.TxnID != "",
 	}
 }
 

@@ -21,6 +21,9 @@ func (s *Scene) nodeNames() []string {
 	for _, c := range s.Consumers {
 		out = append(out, c.Name)
 	}
+	for _, ss := range s.Streams {
+		out = append(out, ss.Name)
+	}
 	for _, k := range s.Sinks {
 		out = append(out, k.Name)
 	}

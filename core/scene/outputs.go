@@ -34,6 +34,25 @@ type effector interface {
 	Effects() map[string]int
 }
 
+// abortedHolder is a broker: the records of aborted transactions in the partitions it
+// leads.
+type abortedHolder interface {
+	AbortedRecords(v sim.View) []string
+}
+
+// abortedRecords asks every broker which records of its logs an ABORT marker ended.
+func (r *Run) abortedRecords() map[string]bool {
+	out := map[string]bool{}
+	for _, name := range r.World.NodeNames() {
+		if b, ok := nodeAs[abortedHolder](r.World, name); ok {
+			for _, rec := range b.AbortedRecords(r.World) {
+				out[rec] = true
+			}
+		}
+	}
+	return out
+}
+
 // absence is a sink that can say why a message that reached it has no effect.
 type absence interface {
 	NoEffectWhy() map[string]fate.Reason
@@ -54,6 +73,7 @@ func (r *Run) Facts() Facts {
 			f.Absent[k.Name] = a.NoEffectWhy()
 		}
 	}
+	f.Aborted = r.abortedRecords()
 	for _, name := range r.Scene.Outputs() {
 		effects := r.Scene.output(name, f).Effects
 		f.Held[name], f.Past[name] = r.held(effects, r.Scene.feeders(name))

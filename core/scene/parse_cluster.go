@@ -189,8 +189,10 @@ func (p *parser) apps(s *Scene, f field) {
 			p.producer(s, n, path)
 		case "consumer":
 			p.consumer(s, n, path)
-		case "streams", "job":
-			p.fail(n.Content[0], path+"."+n.Content[0].Value, "is not modelled yet (Kafka Streams and Flink come with later issues)")
+		case "streams":
+			p.streams(s, n, path)
+		case "job":
+			p.fail(n.Content[0], path+".job", "is not modelled yet (Flink comes with a later issue)")
 		default:
 			p.fail(n.Content[0], path, "expected the first key to be producer, consumer, streams or job, got %q", n.Content[0].Value)
 		}

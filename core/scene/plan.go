@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"deliverylab/core/apps"
@@ -27,6 +28,7 @@ type Plan struct {
 	Links            []PlanLink        `json:"links"`
 	Producers        []PlanProducer    `json:"producers"`
 	Consumers        []PlanConsumer    `json:"consumers"`
+	Streams          []PlanStreams     `json:"streams"`
 	Sinks            []SinkSpec        `json:"sinks"`
 	Faults           []PlanFault       `json:"faults"`
 	StopMs           int64             `json:"stopMs"` // 0: until settled
@@ -88,6 +90,22 @@ type PlanConsumer struct {
 	ProcessingMs int64             `json:"processingMs"`
 	Sink         string            `json:"sink"`
 	StartMs      int64             `json:"startMs"`
+}
+
+// PlanStreams is a Kafka Streams application (one stream thread): its name is its
+// application.id, so its consumer group's id.
+type PlanStreams struct {
+	Name      string `json:"name"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Guarantee string `json:"processingGuarantee"`
+	// CommitIntervalMs is the effective commit.interval.ms (the guarantee's default
+	// applied).
+	CommitIntervalMs int64 `json:"commitIntervalMs"`
+	// The simulated clients' effective settings, Streams' own overrides included.
+	ConsumerProperties map[string]string `json:"consumerProperties"`
+	ProducerProperties map[string]string `json:"producerProperties"`
+	StartMs            int64             `json:"startMs"`
 }
 
 // PlanFault is a scripted fault: at a time, or at a protocol point (When).
@@ -168,6 +186,16 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		p.Consumers = append(p.Consumers, PlanConsumer{Name: cs.Name, Group: cs.Group, Topics: cs.Topics,
 			Properties: cs.Config.Properties(), Commit: cs.Spec.Commit, Async: cs.Spec.Async,
 			ProcessingMs: cs.Spec.ProcessingMs, Sink: cs.Spec.Sink, StartMs: cs.StartMs})
+	}
+	for _, ss := range s.Streams {
+		producer := ss.Producer.Properties()
+		if ss.Spec.Guarantee == apps.ExactlyOnceV2 {
+			// Streams names the transactional id itself; its timeout is the scene's.
+			producer["transaction.timeout.ms"] = strconv.FormatInt(ss.Producer.TransactionTimeoutMs, 10)
+		}
+		p.Streams = append(p.Streams, PlanStreams{Name: ss.Name, From: ss.Spec.From, To: ss.Spec.To, Guarantee: string(ss.Spec.Guarantee),
+			CommitIntervalMs: ss.Spec.CommitIntervalMs, ConsumerProperties: ss.Consumer.Properties(),
+			ProducerProperties: producer, StartMs: ss.StartMs})
 	}
 	for _, f := range s.Faults {
 		if f.Fault.WireID != 0 {

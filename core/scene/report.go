@@ -48,7 +48,7 @@ func (r *Run) Judge() Report {
 func (s *Scene) Judge(f Facts) Report {
 	l := check.NewLedger(f.Observations)
 	rep := Report{Scene: s.Name, Seed: s.Seed, Output: s.Expect.Output, Errors: check.Errors(f.Observations),
-		Anomalies: check.Anomalies(f.Observations, l.Acked), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
+		Anomalies: check.Anomalies(f.Observations, l.Acked, f.Aborted), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
 	for _, name := range s.Outputs() {
 		res := l.Judge(s.output(name, f))
 		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts, Total: res.Total}

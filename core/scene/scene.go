@@ -30,6 +30,7 @@ type Scene struct {
 	Links     map[[2]string]int64 // per-link latency overrides
 	Producers []ProducerSpec
 	Consumers []ConsumerSpec
+	Streams   []StreamsSpec
 	Sinks     []SinkSpec
 	Faults    []FaultSpec
 	Narration []NarrationSpec

@@ -15,6 +15,7 @@ const (
 	Broker     Kind = "broker"
 	Producer   Kind = "producer"
 	Consumer   Kind = "consumer"
+	Streams    Kind = "streams" // a Kafka Streams application: a consumer and a producer in one
 	Sink       Kind = "sink"
 )
 

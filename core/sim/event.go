@@ -31,6 +31,7 @@ const (
 	FieldCommitted  Field = "committed"
 	FieldOutput     Field = "output"
 	FieldValue      Field = "value"
+	FieldTxnID      Field = "txn"
 )
 
 // EventSpec describes one event for the trigger parser and the documentation.

@@ -95,6 +95,7 @@ func (m Message) Describe() string {
 type Env struct {
 	w           *World
 	node        string
+	port        string // the node's port the event is for (see Port)
 	incarnation int
 }
 
@@ -117,7 +118,7 @@ func (e *Env) Send(to string, p Payload) int64 {
 	if !e.Alive() {
 		return 0
 	}
-	return e.w.send(e.node, to, p)
+	return e.w.send(e.Address(), to, p)
 }
 
 // After sets a timer that fires delayMs from now unless the node crashes first.
@@ -128,7 +129,7 @@ func (e *Env) After(delayMs int64, t Payload) {
 	if delayMs < 0 {
 		delayMs = 0
 	}
-	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, Incarnation: e.incarnation, Timer: t})
+	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, Port: e.port, Incarnation: e.incarnation, Timer: t})
 }
 
 // Rand is the node's own random stream.

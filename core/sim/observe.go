@@ -26,7 +26,8 @@ type Observation struct {
 	Assigned   []string // partitions a member was given
 	Committed  []string // positions an offset commit made durable ("orders-0=4")
 	Output     string   // the sink a record went to
-	Value      string   // a record's value
+	Value      string   // a record's value; a transaction marker's kind (COMMIT, ABORT)
+	TxnID      string   // a transactional id
 }
 
 // Describe is the observation's stable text form.
@@ -67,6 +68,7 @@ func (o Observation) Describe() string {
 	}
 	field("output", o.Output)
 	field("value", o.Value)
+	field("txn", o.TxnID)
 	if o.WireID != 0 {
 		b.WriteString(" wire=#" + itoa(o.WireID))
 	}

@@ -18,6 +18,7 @@ type event struct {
 	Seq         int64
 	Kind        eventKind
 	Node        string  // evTimer, evStart: the node
+	Port        string  // evTimer: the node's port that set it
 	Incarnation int     // evTimer: the node's incarnation that set it
 	Timer       Payload // evTimer
 	MsgID       int64   // evDeliver: id in World.inFlight

@@ -161,7 +161,7 @@ func (w *World) push(e event) {
 func (w *World) send(from, to string, p Payload) int64 {
 	w.nextMsgID++
 	id := w.nextMsgID
-	lat := w.cfg.latencyMs(from, to)
+	lat := w.cfg.latencyMs(NodeOf(from), NodeOf(to))
 	if w.cfg.JitterMs > 0 {
 		lat += w.netRand.Intn(w.cfg.JitterMs + 1)
 	}
@@ -201,7 +201,7 @@ func (w *World) Step() bool {
 	case evTimer:
 		s := w.slots[e.Node]
 		if s.up && s.incarnation == e.Incarnation {
-			env := &Env{w: w, node: e.Node, incarnation: s.incarnation}
+			env := &Env{w: w, node: e.Node, port: e.Port, incarnation: s.incarnation}
 			s.node.Fire(env, e.Timer)
 			w.settleCrash(s, env)
 		}
@@ -223,15 +223,15 @@ func (w *World) deliver(e event) {
 		return // dropped, or delayed to a later event
 	}
 	delete(w.inFlight, m.ID)
-	if w.blocked[[2]string{m.From, m.To}] {
+	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
 		w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
 		return
 	}
-	s := w.slots[m.To]
+	s := w.slots[NodeOf(m.To)]
 	if s == nil || !s.up {
 		w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
 		if r, ok := m.Payload.(Request); ok && r.IsRequest() {
-			if from := w.slots[m.From]; from != nil && from.up {
+			if from := w.slots[NodeOf(m.From)]; from != nil && from.up {
 				w.send(m.To, m.From, Refused{MsgID: m.ID, To: m.To, What: m.Payload.Kind(), Orig: m.Payload})
 			}
 		}
@@ -244,7 +244,7 @@ func (w *World) deliver(e event) {
 		}
 		s.clients[m.From] = true
 	}
-	env := &Env{w: w, node: m.To, incarnation: s.incarnation}
+	env := &Env{w: w, node: NodeOf(m.To), port: PortOf(m.To), incarnation: s.incarnation}
 	s.node.Receive(env, m)
 	w.settleCrash(s, env)
 }
@@ -291,7 +291,7 @@ func (w *World) crash(name string) {
 	// The host resets the dead process's connections: each client that had one hears it
 	// over the wire (a cut link loses the reset too, and then only a timeout tells).
 	for _, c := range slices.Sorted(maps.Keys(s.clients)) {
-		if cs := w.slots[c]; cs != nil && cs.up {
+		if cs := w.slots[NodeOf(c)]; cs != nil && cs.up {
 			w.send(name, c, Disconnected{Peer: name})
 		}
 	}

@@ -40,6 +40,7 @@ var kindColors = map[string]color.RGBA{
 	"controller": rgb(0xf59e0b),
 	"broker":     rgb(0xa78bfa),
 	"consumer":   rgb(0x34d399),
+	"streams":    rgb(0xa3e635),
 	"sink":       rgb(0xf472b6),
 }
 

@@ -217,9 +217,9 @@ func DetailLines(detail string) []string { return strings.Split(detail, " · ") 
 
 // AppHeight is the height of an application box. A producer's has room for a second
 // status line from the start (an idempotent producer's id comes a moment later), so the
-// boxes never move when it does.
+// boxes never move when it does; so has a Streams application's (its transaction).
 func AppHeight(kind string) float64 {
-	if kind == "producer" {
+	if kind == "producer" || kind == "streams" {
 		return AppH + AppLineH
 	}
 	return AppH

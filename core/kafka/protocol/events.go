@@ -21,6 +21,9 @@ const (
 	ClientError     sim.Event = "error"
 	// TruncationDetected: a consumer's position lay past a truncation (KIP-320).
 	TruncationDetected sim.Event = "truncation-detected"
+	// TxnPrepared: a transaction coordinator's PrepareCommit or PrepareAbort is durable;
+	// it has answered EndTxn and writes the markers next.
+	TxnPrepared sim.Event = "txn-prepared"
 )
 
 func errDetail(o sim.Observation) string { return o.Err }
@@ -64,6 +67,10 @@ func init() {
 		sim.EventSpec{Event: TruncationDetected, Where: "consumer",
 			When:   "after a leader change it found its position past where the new leader's log ends its epoch, and seeks back there (KIP-320; the offset is the new position)",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset}},
+		sim.EventSpec{Event: TxnPrepared, Where: "coordinator broker",
+			When:   "PrepareCommit or PrepareAbort is durable in its transaction log (`EndTxn` is answered, or the timeout sweep aborts), and the COMMIT or ABORT markers are about to go to the partitions' leaders",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldTxnID, sim.FieldValue},
+			Detail: "`COMMIT` or `ABORT`", DetailOf: func(o sim.Observation) string { return o.Value }},
 		sim.EventSpec{Event: Truncated, Where: "follower broker",
 			When:   "it cut records off its log to match a new leader (the messages removed)",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},

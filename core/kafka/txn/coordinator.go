@@ -341,6 +341,11 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err string) {
 		m.Fencing = false
 		m.Remaining = slices.Clone(m.Partitions)
 		m.CoordEpoch = h.LeaderEpoch(m.tp(c.cfg.LogPartitions))
+		env.Observe(sim.Observation{Event: protocol.TxnPrepared, Partition: m.tp(c.cfg.LogPartitions).String(),
+			TxnID: pa.Rec.TransactionalID, Value: protocol.MarkerFor(m.State == protocol.TxnPrepareCommit).String()})
+		if !env.Alive() {
+			return // crashed here: the next leader of the log finishes the transaction
+		}
 		c.sendMarkers(env, h, m)
 	}
 }
@@ -431,12 +436,15 @@ func (c *Coordinator) View() []TxnView {
 	return out
 }
 
-// Unsettled names the ids whose transaction is ending — a transition being written, or
-// markers not all written — sorted: a run is not over while one is.
+// Unsettled names the ids whose transaction is in progress — ongoing with partitions in
+// it (its producer ends it, or, if it is gone, the timeout sweep aborts it), a transition
+// being written, or markers not all written — sorted: a run is not over while one is.
 func (c *Coordinator) Unsettled() []string {
 	var out []string
 	for _, id := range sortedIDs(c.txns) {
-		if m := c.txns[id]; m.Pending || (preparing(m.State) && !m.Abandoned) {
+		m := c.txns[id]
+		ongoing := m.State == protocol.TxnOngoing && len(m.Partitions) > 0
+		if m.Pending || ongoing || (preparing(m.State) && !m.Abandoned) {
 			out = append(out, id)
 		}
 	}

@@ -1,0 +1,390 @@
+package apps
+
+import (
+	"fmt"
+	"slices"
+
+	"deliverylab/core/fate"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/show"
+	"deliverylab/core/sim"
+	"deliverylab/core/sinks"
+)
+
+// Guarantee is a Kafka Streams application's processing.guarantee.
+type Guarantee string
+
+// The processing guarantees (StreamsConfig.PROCESSING_GUARANTEE_CONFIG).
+const (
+	AtLeastOnce   Guarantee = "at_least_once"
+	ExactlyOnceV2 Guarantee = "exactly_once_v2"
+)
+
+// StreamsSpec is what a Kafka Streams application does: read From, pass each record on
+// unchanged (key, value and identity), write To, and commit every CommitIntervalMs.
+type StreamsSpec struct {
+	From, To         string
+	Guarantee        Guarantee
+	CommitIntervalMs int64
+}
+
+// The ports of a Streams application's process: one stream thread's main consumer and
+// its producer, each with its own connections (StreamThread's clients).
+const (
+	streamsConsumerPort = "consumer"
+	streamsProducerPort = "producer"
+)
+
+// Streams is a Kafka Streams application with one stream thread (StreamThread.runOnce):
+// it polls its input, processes each record — here it forwards it to the output topic
+// through its producer — and every commit.interval.ms commits what it processed.
+// Under at_least_once a commit flushes the producer, then commits the consumer's
+// offsets (commitSync): a crash between the two leaves outputs written whose inputs
+// will be processed again. Under exactly_once_v2 the thread's producer is
+// transactional: the outputs and the input offsets (sendOffsetsToTransaction) commit in
+// one transaction, which a crash leaves open for the coordinator to abort.
+type Streams struct {
+	name     string
+	spec     StreamsSpec
+	consumer *clients.Consumer
+	producer *clients.Producer
+	// newProducer makes the thread's producer for a transactional.id (exactly_once_v2)
+	// or none; txnIDOf names process n's (see TransactionalID).
+	newProducer func(transactionalID string) *clients.Producer
+	txnIDOf     func(process int) string
+
+	// volatile
+	phase     streamsPhase
+	inTxn     bool     // exactly_once_v2: a transaction is open (begun at its first send)
+	unacked   int      // output sends without their completion yet
+	processed []string // input identities processed since the last commit
+	txnID     string   // this process's transactional.id (exactly_once_v2)
+
+	// durable: the process ids used so far (a restarted process takes a new one)
+	processes int
+}
+
+type streamsPhase uint8
+
+const (
+	streamsStarting   streamsPhase = iota // initTransactions() has not returned
+	streamsRunning                        // polling and processing
+	streamsFlushing                       // a commit waits for the outputs to be acknowledged
+	streamsCommitting                     // commitSync, or the transaction's commit, has not returned
+)
+
+func (p streamsPhase) String() string {
+	return [...]string{"starting", "running", "flushing", "committing"}[p]
+}
+
+// streamsCommitTick is the thread's commit.interval.ms clock (StreamThread.maybeCommit).
+type streamsCommitTick struct{}
+
+func (streamsCommitTick) Kind() string     { return "StreamsCommitTick" }
+func (streamsCommitTick) Describe() string { return "timer app streams-commit" }
+
+// NewStreams makes a Kafka Streams application from its main consumer and a maker of
+// its producer.
+func NewStreams(name string, spec StreamsSpec, consumer *clients.Consumer, newProducer func(transactionalID string) *clients.Producer,
+	txnIDOf func(process int) string) *Streams {
+	return &Streams{name: name, spec: spec, consumer: consumer, newProducer: newProducer, txnIDOf: txnIDOf}
+}
+
+// Name implements sim.Node.
+func (s *Streams) Name() string { return s.name }
+
+// TransactionalID is the transactional.id of the thread producer of a process under
+// exactly_once_v2: "<application.id>-<process id>-<thread index>"
+// (StreamThread's EOS-v2 producer, StreamsProducer). Real Streams draws the process id
+// as a random UUID for a stateless topology; here process n of the application gets
+// the n-th number whose transactional id lives on the same __transaction_state
+// partition (partitionOf) as the first one's, so that the cluster need run only that
+// partition of the transaction log.
+func TransactionalID(app string, process int, partitionOf func(string) int32) string {
+	want := partitionOf(streamsTxnID(app, 1))
+	for id, found := 1, 0; ; id++ {
+		if partitionOf(streamsTxnID(app, id)) == want {
+			if found++; found == process {
+				return streamsTxnID(app, id)
+			}
+		}
+	}
+}
+
+func streamsTxnID(app string, id int) string { return fmt.Sprintf("%s-%d-1", app, id) }
+
+// Start boots a new process: a new process id (so a new transactional.id under
+// exactly_once_v2, which does not fence the old one's open transaction: the
+// coordinator's timeout aborts it), the clients, and initTransactions.
+func (s *Streams) Start(env *sim.Env) {
+	s.processes++
+	s.phase, s.inTxn, s.unacked, s.processed = streamsRunning, false, 0, nil
+	s.txnID = ""
+	if s.spec.Guarantee == ExactlyOnceV2 {
+		s.txnID = s.txnIDOf(s.processes)
+	}
+	s.producer = s.newProducer(s.txnID)
+	s.consumer.Start(env.Port(streamsConsumerPort))
+	pe := env.Port(streamsProducerPort)
+	s.producer.Start(pe)
+	env.After(s.spec.CommitIntervalMs, streamsCommitTick{})
+	if s.txnID != "" {
+		s.phase = streamsStarting
+		done, err := s.producer.InitTransactions(pe)
+		if err != nil {
+			return
+		}
+		s.report(env, done)
+	}
+}
+
+// Crash loses both clients and what the thread had in hand.
+func (s *Streams) Crash() {
+	s.consumer.Reset()
+	if s.producer != nil {
+		s.producer.Reset()
+	}
+	s.phase, s.inTxn, s.unacked, s.processed = streamsRunning, false, 0, nil
+}
+
+// Clone implements sim.Node.
+func (s *Streams) Clone() sim.Node {
+	c := *s
+	c.consumer = s.consumer.Clone()
+	if s.producer != nil {
+		c.producer = s.producer.Clone()
+	}
+	c.processed = slices.Clone(s.processed)
+	return &c
+}
+
+// Receive hands each answer to the client whose port it came to.
+func (s *Streams) Receive(env *sim.Env, m sim.Message) {
+	if env.PortName() == streamsProducerPort {
+		s.report(env, s.producer.Receive(env, m))
+		return
+	}
+	s.handle(env, s.consumer.Receive(env, m))
+}
+
+// Fire runs the commit clock, and the clients' timers on their ports.
+func (s *Streams) Fire(env *sim.Env, t sim.Payload) {
+	if _, ok := t.(streamsCommitTick); ok {
+		env.After(s.spec.CommitIntervalMs, streamsCommitTick{})
+		s.maybeCommit(env)
+		return
+	}
+	if env.PortName() == streamsProducerPort {
+		s.report(env, s.producer.Fire(env, t))
+		return
+	}
+	s.handle(env, s.consumer.Fire(env, t))
+}
+
+// handle takes the main consumer's events.
+func (s *Streams) handle(env *sim.Env, evs []clients.ConsumerEvent) {
+	for _, e := range evs {
+		switch e.Kind {
+		case clients.RecordsReady, clients.AssignedNow, clients.Rebalancing:
+			s.poll(env)
+		case clients.Committed, clients.CommitFailed:
+			// commitSync returned (a failed one leaves the offsets where they were: the
+			// records are processed again by whoever owns them next).
+			if s.phase == streamsCommitting && s.spec.Guarantee == AtLeastOnce {
+				s.committed(env)
+			}
+		}
+	}
+}
+
+// poll runs one poll and processes what it returned, each record forwarded to the
+// output topic.
+func (s *Streams) poll(env *sim.Env) {
+	if s.phase != streamsRunning {
+		return
+	}
+	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
+	recs := s.consumer.Poll(ce)
+	for _, r := range recs {
+		env.Observe(sim.Observation{Event: Polled, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Value: r.Value})
+		if !env.Alive() {
+			return
+		}
+	}
+	for _, r := range recs {
+		env.Observe(sim.Observation{Event: Processed, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset})
+		if !env.Alive() {
+			return
+		}
+		if s.txnID != "" && !s.inTxn {
+			// The transaction begins with the first record sent after a commit
+			// (StreamsProducer.maybeBeginTransaction).
+			if err := s.producer.BeginTransaction(); err != nil {
+				return
+			}
+			s.inTxn = true
+		}
+		s.unacked++
+		if r.Msg != "" {
+			s.processed = append(s.processed, r.Msg)
+		}
+		s.report(env, s.producer.Send(pe, s.spec.To, r.Key, r.Value, r.Msg))
+		if !env.Alive() {
+			return
+		}
+	}
+}
+
+// maybeCommit commits what was processed since the last commit, when the interval is
+// over (StreamThread.maybeCommit; TaskManager.commit).
+func (s *Streams) maybeCommit(env *sim.Env) {
+	if s.phase != streamsRunning || (len(s.processed) == 0 && !s.inTxn) {
+		return
+	}
+	s.phase = streamsFlushing
+	s.flushed(env)
+}
+
+// flushed goes on with the commit once every output is acknowledged: under
+// at_least_once the offsets are committed (commitSync) only after the producer's flush;
+// under exactly_once_v2 the offsets go into the transaction, which then commits.
+func (s *Streams) flushed(env *sim.Env) {
+	if s.phase != streamsFlushing || s.unacked > 0 {
+		return
+	}
+	s.phase = streamsCommitting
+	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
+	if s.txnID == "" {
+		if !s.consumer.Commit(ce) {
+			s.committed(env)
+		}
+		return
+	}
+	offsets, msgs := s.consumer.Consumed()
+	done, err := s.producer.SendOffsetsToTransaction(pe, offsets, s.consumer.GroupMetadata(), msgs)
+	if err != nil {
+		s.phase = streamsRunning
+		return
+	}
+	s.report(env, done)
+}
+
+// committed ends a commit: the thread polls again.
+func (s *Streams) committed(env *sim.Env) {
+	s.phase, s.processed = streamsRunning, nil
+	s.poll(env)
+}
+
+// report takes the producer's completions: outputs acknowledged, and the transaction
+// API's calls.
+func (s *Streams) report(env *sim.Env, done []clients.Completion) {
+	for _, c := range done {
+		if !env.Alive() {
+			return
+		}
+		if c.Txn == clients.TxnNone {
+			s.outputDone(env, c)
+			continue
+		}
+		s.txnDone(env, c)
+	}
+	s.flushed(env)
+}
+
+func (s *Streams) outputDone(env *sim.Env, c clients.Completion) {
+	s.unacked = max(0, s.unacked-max(1, len(c.Msgs)))
+	if c.Err != "" {
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: c.Msgs})
+		return
+	}
+	for i, m := range c.Msgs {
+		env.Observe(sim.Observation{Event: sinks.Written, Msgs: []string{m}, Partition: c.TP.String(), Offset: c.Offset + int64(i), Output: s.spec.To})
+		if !env.Alive() {
+			return
+		}
+	}
+}
+
+func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
+	pe := env.Port(streamsProducerPort)
+	switch c.Txn {
+	case clients.TxnInitialized:
+		s.phase = streamsRunning
+		s.poll(env)
+	case clients.TxnOffsetsSent:
+		done, err := s.producer.CommitTransaction(pe)
+		if err != nil {
+			s.abort(env)
+			return
+		}
+		s.report(env, done)
+	case clients.TxnCommitted:
+		env.Observe(sim.Observation{Event: TxnCommitted, Msgs: s.processed})
+		s.inTxn = false
+		s.committed(env)
+	case clients.TxnAborted:
+		env.Observe(sim.Observation{Event: TxnAborted, Msgs: s.processed})
+		s.inTxn = false
+		s.committed(env)
+	case clients.TxnFailed:
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: s.processed})
+		if s.producer.TxnState() != clients.TxnFatalError {
+			s.abort(env)
+		}
+	}
+}
+
+// abort aborts the open transaction after a failed commit (the task is migrated: its
+// records are processed again from the committed offsets by their next owner).
+func (s *Streams) abort(env *sim.Env) {
+	s.phase = streamsCommitting
+	done, err := s.producer.AbortTransaction(env.Port(streamsProducerPort))
+	if err != nil {
+		return
+	}
+	s.report(env, done)
+}
+
+// idle reports whether the thread has nothing in hand: no output unacknowledged, no
+// commit or transaction under way.
+func (s *Streams) idle() bool {
+	return s.phase == streamsRunning && s.unacked == 0 && !s.inTxn && s.consumer.PendingCommits() == 0 &&
+		(s.producer == nil || s.producer.Idle())
+}
+
+// Settled implements sim.Settler: nothing in hand, and the input read to its end.
+func (s *Streams) Settled(v sim.View) bool { return readerSettled(s.consumer, s.idle(), v) }
+
+// Positions is the main consumer's position in each input partition it owns.
+func (s *Streams) Positions() []protocol.TPOffset { return s.consumer.Positions() }
+
+// Show implements show.Shower: the guarantee, the thread's state and, under
+// exactly_once_v2, its transaction.
+func (s *Streams) Show(sim.View) show.Node {
+	detail := fmt.Sprintf("%s · %s", s.spec.Guarantee, s.phase)
+	if s.consumer.State != clients.Stable {
+		detail = fmt.Sprintf("%s · %s", s.spec.Guarantee, s.consumer.State)
+	}
+	if s.txnID != "" {
+		detail += fmt.Sprintf(" %s %s", s.txnID, txnStateWord[s.producer.TxnState()])
+	}
+	return show.Node{Kind: show.Streams, Detail: detail}
+}
+
+// Invariants lists what is wrong with what the main consumer returned.
+func (s *Streams) Invariants(v sim.View) []string { return s.consumer.Invariants(v) }
+
+// MemberID is the member id of the main consumer's incarnation.
+func (s *Streams) MemberID() string { return s.consumer.MemberID() }
+
+// WaitsFor says what keeps the application from settling: a commit or a transaction
+// under way, outputs unacknowledged, then what its consumer waits for.
+func (s *Streams) WaitsFor(v sim.View) []fate.Reason {
+	if s.consumer.State == clients.Stable && !s.idle() {
+		if s.unacked > 0 || s.inTxn || s.phase != streamsRunning {
+			return []fate.Reason{fate.Because(fate.WaitsForCommit, "node", s.name)}
+		}
+	}
+	return s.consumer.WaitsFor(v)
+}
