@@ -86,6 +86,10 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 		at := view.Point{X: b.Rect.Right() - 6, Y: b.Rect.Bottom() - 3}
 		s.drawText(img, fmt.Sprintf("+%d older", b.Hidden), 9, at, alignBottomRight, view.TextDim, 0)
 	}
+	if b.HiddenFollowers > 0 { // the column is too short for every replica (the legend says so)
+		at := view.Point{X: b.Rect.Right() - 6, Y: b.Rect.Bottom() - 2}
+		s.drawText(img, fmt.Sprintf("+%d follower rows", b.HiddenFollowers), 9, at, alignBottomRight, view.TextDim, 0)
+	}
 }
 
 // drawLog draws one partition replica: a leader/follower badge, the label, the cells and

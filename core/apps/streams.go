@@ -362,12 +362,13 @@ func (s *Streams) Positions() []protocol.TPOffset { return s.consumer.Positions(
 // Show implements show.Shower: the guarantee, the thread's state and, under
 // exactly_once_v2, its transaction.
 func (s *Streams) Show(sim.View) show.Node {
-	detail := fmt.Sprintf("%s · %s", s.spec.Guarantee, s.phase)
+	state := s.phase.String()
 	if s.consumer.State != clients.Stable {
-		detail = fmt.Sprintf("%s · %s", s.spec.Guarantee, s.consumer.State)
+		state = s.consumer.State.String()
 	}
-	if s.txnID != "" {
-		detail += fmt.Sprintf(" %s %s", s.txnID, txnStateWord[s.producer.TxnState()])
+	detail := fmt.Sprintf("%s · %s", s.spec.Guarantee, state)
+	if s.txnID != "" { // the id is on its coordinator's header
+		detail += ", txn " + txnStateWord[s.producer.TxnState()]
 	}
 	return show.Node{Kind: show.Streams, Detail: detail}
 }

@@ -51,6 +51,9 @@ type Box struct {
 	Logs   []LogRow // brokers: one row per partition replica
 	Chips  []Chip   // sinks: the newest rows that fit
 	Hidden int      // sinks: older rows not shown
+	// HiddenFollowers: brokers: follower replicas left out because the column is too
+	// short for every row (internal topics' first, then the others').
+	HiddenFollowers int
 }
 
 // Layout is the geometry of one picture.
@@ -180,12 +183,13 @@ func (l *Layout) placeMiddle(nodes []play.NodeState, c struct{ X, W float64 }, t
 	if controller >= 0 {
 		ctlH = ControlH + boxGapMax*1.5
 	}
-	rows := 0
-	for _, i := range brokers {
-		rows += max(1, len(nodes[i].Partitions))
-	}
 	gap := boxGapMax
 	fixed := ctlH + float64(len(brokers))*(HeaderH+6) + float64(max(0, len(brokers)-1))*gap
+	shown := shownReplicas(nodes, brokers, (bottom-top-fixed)/RowHMin)
+	rows := 0
+	for _, i := range brokers {
+		rows += max(1, len(shown[i]))
+	}
 	rowH := RowHMax
 	if rows > 0 {
 		rowH = clamp((bottom-top-fixed)/float64(rows), RowHMin, RowHMax)
@@ -199,11 +203,11 @@ func (l *Layout) placeMiddle(nodes []play.NodeState, c struct{ X, W float64 }, t
 		y += ctlH
 	}
 	for _, i := range brokers {
-		n := nodes[i]
-		h := HeaderH + float64(max(1, len(n.Partitions)))*rowH + 6
+		h := HeaderH + float64(max(1, len(shown[i])))*rowH + 6
 		b := &l.Boxes[i]
 		b.Rect = Rect{c.X, y, c.W, h}
-		for p, rs := range n.Partitions {
+		b.HiddenFollowers = len(nodes[i].Partitions) - len(shown[i])
+		for p, rs := range shown[i] {
 			row := Rect{c.X + 8, y + HeaderH + float64(p)*rowH, c.W - 16, rowH}
 			b.Logs = append(b.Logs, layoutLog(rs, row))
 		}
@@ -223,4 +227,33 @@ func AppHeight(kind string) float64 {
 		return AppH + AppLineH
 	}
 	return AppH
+}
+
+// shownReplicas picks the partition rows each broker shows when the column holds at
+// most fit rows: all of them if they fit; else without the followers of internal topics
+// (__consumer_offsets, __transaction_state: their leaders, the coordinators, stay);
+// else leaders only. A broker keeps at least one row.
+func shownReplicas(nodes []play.NodeState, brokers []int, fit float64) map[int][]play.ReplicaState {
+	keep := []func(play.ReplicaState) bool{
+		func(play.ReplicaState) bool { return true },
+		func(r play.ReplicaState) bool { return r.Leader || !strings.HasPrefix(r.Partition, "__") },
+		func(r play.ReplicaState) bool { return r.Leader },
+	}
+	var out map[int][]play.ReplicaState
+	for _, k := range keep {
+		out = map[int][]play.ReplicaState{}
+		rows := 0
+		for _, i := range brokers {
+			for _, r := range nodes[i].Partitions {
+				if k(r) {
+					out[i] = append(out[i], r)
+				}
+			}
+			rows += max(1, len(out[i]))
+		}
+		if float64(rows) <= fit {
+			break
+		}
+	}
+	return out
 }

@@ -272,3 +272,42 @@ func TestLSOLineAndAbortedCells(t *testing.T) {
 	assert.Equal(t, AbortedRec, row.Cells[2].Fill())
 	assert.Equal(t, Committed, row.Cells[3].Fill())
 }
+
+// A Streams scene's brokers hold five replicas each (two topics, two __consumer_offsets
+// partitions, one of __transaction_state): on a short canvas the followers of the
+// internal topics give way, the coordinators (their leaders) and the data stay, and the
+// last broker still fits.
+func TestManyReplicasHideInternalFollowersFirst(t *testing.T) {
+	st := cluster(3)
+	leaders := map[string]string{"__consumer_offsets-5": "broker-3", "__consumer_offsets-33": "broker-1",
+		"__transaction_state-7": "broker-2", "enriched-0": "broker-2"}
+	for i := range st.Nodes {
+		n := &st.Nodes[i]
+		if n.Kind != "broker" {
+			continue
+		}
+		for _, p := range []string{"__consumer_offsets-5", "__consumer_offsets-33", "__transaction_state-7", "enriched-0"} {
+			n.Partitions = append(n.Partitions, play.ReplicaState{Partition: p, Leader: leaders[p] == n.Name})
+		}
+	}
+	l := Compute(st.Nodes, 764, 538)
+	b3, _ := l.Box("broker-3")
+	assert.LessOrEqual(t, b3.Rect.Bottom(), 538-Margin+0.001, "every broker fits")
+	for _, b := range []string{"broker-1", "broker-2", "broker-3"} {
+		box, _ := l.Box(b)
+		var shown []string
+		for _, r := range box.Logs {
+			shown = append(shown, r.Partition)
+		}
+		assert.Equal(t, 2, box.HiddenFollowers, "%s: its two internal follower replicas give way", b)
+		assert.Contains(t, shown, "orders-0", "%s: data replicas stay", b)
+		assert.Contains(t, shown, "enriched-0", "%s: data replicas stay", b)
+	}
+	b2, _ := l.Box("broker-2")
+	assert.Equal(t, "__transaction_state-7", b2.Logs[1].Partition, "the transaction coordinator's log stays")
+
+	roomy := Compute(st.Nodes, 1400, 1400)
+	b2, _ = roomy.Box("broker-2")
+	assert.Zero(t, b2.HiddenFollowers, "with room, every replica is shown")
+	assert.Len(t, b2.Logs, 5)
+}
