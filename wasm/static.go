@@ -153,9 +153,10 @@ func (p *painter) drawLog(img *ebiten.Image, f frame, row view.LogRow) {
 // consumer (its position, at the top).
 func (p *painter) drawMark(img *ebiten.Image, f frame, row view.LogRow, m view.MarkAt) {
 	sc := f.scale
-	c, at, align := view.ReaderMark, view.Point{X: m.X + 2, Y: row.Strip.Y + 1}, alignTopLeft
+	line := float64(m.Line) * view.MarkLineH
+	c, at, align := view.ReaderMark, view.Point{X: m.X + 2, Y: row.Strip.Y + 1 + line}, alignTopLeft
 	if m.Kind == show.CommittedMark {
-		c, at, align = view.GroupMark, view.Point{X: m.X + 2, Y: row.Strip.Bottom() - 1}, alignBottomLeft
+		c, at, align = view.GroupMark, view.Point{X: m.X + 2, Y: row.Strip.Bottom() - 1 - line}, alignBottomLeft
 	}
 	x := float32(m.X * sc)
 	vector.StrokeLine(img, x, float32(row.Strip.Y*sc), x, float32(row.Strip.Bottom()*sc), float32(1.5*sc), c, true)

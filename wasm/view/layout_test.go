@@ -224,6 +224,25 @@ func TestLogRowMarksReaders(t *testing.T) {
 	assert.Equal(t, first.Rect.X, row.Marks[2].X)
 }
 
+// Readers close together do not overprint: one offset shares a label, neighbours take
+// a line each.
+func TestLogRowReaderLabelsDoNotOverprint(t *testing.T) {
+	recs := make([]play.RecordView, 10)
+	for i := range recs {
+		recs[i] = play.RecordView{Offset: int64(i), Kind: show.Data}
+	}
+	rs := play.ReplicaState{Partition: "enriched-0", Leader: true, HW: 10, LEO: 10, Records: recs,
+		Marks: []show.Mark{{Kind: show.PositionMark, Who: "audit", Offset: 8}, {Kind: show.PositionMark, Who: "dashboard", Offset: 9},
+			{Kind: show.PositionMark, Who: "c1", Offset: 9}, {Kind: show.CommittedMark, Who: "audit", Offset: 8}}}
+	row := layoutLog(rs, Rect{0, 0, 500, 40})
+	require.Len(t, row.Marks, 3)
+	assert.Equal(t, "audit 8", row.Marks[0].Label)
+	assert.Equal(t, 0, row.Marks[0].Line)
+	assert.Equal(t, "dashboard, c1 9", row.Marks[1].Label, "two readers at one offset share a label")
+	assert.Equal(t, 1, row.Marks[1].Line, "one cell to the right: the next line")
+	assert.Equal(t, 0, row.Marks[2].Line, "a committed offset is labelled at the other edge")
+}
+
 // What a truncation cut away is drawn after the live records, while there is room.
 func TestLogRowDrawsTruncatedRecordsAfterTheLogEnd(t *testing.T) {
 	rs := play.ReplicaState{Partition: "orders-0", HW: 2, LEO: 2,

@@ -37,7 +37,17 @@ type MarkAt struct {
 	Kind  show.MarkKind
 	Label string // "dashboard 3" (a group's committed offset), "c1 3" (a consumer's position)
 	X     float64
+	// Line is the label's line, counted from its edge of the strip: readers standing
+	// close together get a line each, so that their labels do not overprint.
+	Line int
 }
+
+// markLabelW is about how wide a reader's label is drawn (8 px text, "dashboard 12"),
+// and MarkLineH the height of a line of them.
+const (
+	markLabelW = 48.0
+	MarkLineH  = 9.0
+)
 
 // Cell is one record of a partition log.
 type Cell struct {
@@ -193,6 +203,8 @@ func outOfSendOrder(recs []show.Cell) []bool {
 // reader is at the log end.
 func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
 	out := make([]MarkAt, 0, len(marks))
+	var who [][]string // the readers of each mark
+	var offsets []int64
 	for _, m := range marks {
 		x := strip.X
 		for _, c := range cells {
@@ -200,7 +212,22 @@ func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
 				x = c.Rect.Right() + CellGap/2
 			}
 		}
-		out = append(out, MarkAt{Kind: m.Kind, Label: fmt.Sprintf("%s %d", m.Who, m.Offset), X: x})
+		// Readers of one kind at one offset share a label ("audit, dashboard 9").
+		if i := slices.IndexFunc(out, func(o MarkAt) bool { return o.Kind == m.Kind && o.X == x }); i >= 0 && offsets[i] == m.Offset {
+			who[i] = append(who[i], m.Who)
+			continue
+		}
+		line := 0
+		for _, o := range out {
+			if o.Kind == m.Kind && math.Abs(o.X-x) < markLabelW && o.Line >= line {
+				line = o.Line + 1
+			}
+		}
+		out = append(out, MarkAt{Kind: m.Kind, X: x, Line: line})
+		who, offsets = append(who, []string{m.Who}), append(offsets, m.Offset)
+	}
+	for i := range out {
+		out[i].Label = fmt.Sprintf("%s %d", strings.Join(who[i], ", "), offsets[i])
 	}
 	return out
 }
