@@ -329,10 +329,33 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 		s.committed(env)
 	case clients.TxnFailed:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: s.processed})
-		if s.producer.TxnState() != clients.TxnFatalError {
-			s.abort(env)
+		if s.producer.TxnState() == clients.TxnFatalError {
+			s.migrated(env)
+			return
 		}
+		s.abort(env)
 	}
+}
+
+// migrated is Streams' answer to a fenced producer (TaskMigratedException): its tasks
+// are closed dirty, the thread leaves and rejoins the group, and its producer is made
+// again and initialized anew (StreamThread.handleTaskMigrated, handleLostAll,
+// reInitializeThreadProducer): what was processed since the last commit is processed
+// again from the committed offsets. (Here the consumer rejoins as a new member; the
+// old one is removed when its session times out.)
+func (s *Streams) migrated(env *sim.Env) {
+	env.Note("task migrated: rejoining with a new producer")
+	s.consumer.Reset()
+	s.producer = s.newProducer(s.txnID)
+	s.phase, s.inTxn, s.unacked, s.processed = streamsStarting, false, 0, nil
+	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
+	s.consumer.Start(ce)
+	s.producer.Start(pe)
+	done, err := s.producer.InitTransactions(pe)
+	if err != nil {
+		return
+	}
+	s.report(env, done)
 }
 
 // abort aborts the open transaction after a failed commit (the task is migrated: its
