@@ -134,7 +134,7 @@ type PlanTrigger struct {
 // does itself. A fault waiting for another one (a leader election inside the
 // controller, say) could never fire there.
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
-	apps.TxnCommitted, apps.TxnAborted,
+	apps.TxnCommitted, apps.TxnAborted, protocol.TxnPrepared,
 	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Appended,
 	protocol.Responded, protocol.Replicated}
 

@@ -68,7 +68,7 @@ func init() {
 			When:   "after a leader change it found its position past where the new leader's log ends its epoch, and seeks back there (KIP-320; the offset is the new position)",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset}},
 		sim.EventSpec{Event: TxnPrepared, Where: "coordinator broker",
-			When:   "PrepareCommit or PrepareAbort is durable in its transaction log (`EndTxn` is answered, or the timeout sweep aborts), and the COMMIT or ABORT markers are about to go to the partitions' leaders",
+			When:   "PrepareCommit or PrepareAbort is durable in its transaction log (`EndTxn` is answered, or the timeout sweep aborts; or a new leader of the log loaded it), and the COMMIT or ABORT markers are about to go to the partitions' leaders",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldTxnID, sim.FieldValue},
 			Detail: "`COMMIT` or `ABORT`", DetailOf: func(o sim.Observation) string { return o.Value }},
 		sim.EventSpec{Event: Truncated, Where: "follower broker",

@@ -341,11 +341,17 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err string) {
 		m.Fencing = false
 		m.Remaining = slices.Clone(m.Partitions)
 		m.CoordEpoch = h.LeaderEpoch(m.tp(c.cfg.LogPartitions))
-		env.Observe(sim.Observation{Event: protocol.TxnPrepared, Partition: m.tp(c.cfg.LogPartitions).String(),
-			TxnID: pa.Rec.TransactionalID, Value: protocol.MarkerFor(m.State == protocol.TxnPrepareCommit).String()})
-		if !env.Alive() {
-			return // crashed here: the next leader of the log finishes the transaction
-		}
+		c.prepared(env, h, m)
+	}
+}
+
+// prepared reports that a transaction's PrepareCommit or PrepareAbort is durable here —
+// just written, or loaded by a new leader of the log — and sends its markers, unless the
+// broker crashed at that point: then the next leader of the log finishes it.
+func (c *Coordinator) prepared(env *sim.Env, h Host, m *metadata) {
+	env.Observe(sim.Observation{Event: protocol.TxnPrepared, Partition: m.tp(c.cfg.LogPartitions).String(),
+		TxnID: m.ID, Value: protocol.MarkerFor(m.State == protocol.TxnPrepareCommit).String()})
+	if env.Alive() {
 		c.sendMarkers(env, h, m)
 	}
 }
@@ -383,7 +389,7 @@ func (c *Coordinator) OnElection(env *sim.Env, h Host, tp protocol.TP, records [
 		if preparing(m.State) {
 			m.Remaining = slices.Clone(m.Partitions)
 			m.CoordEpoch = h.LeaderEpoch(tp)
-			c.sendMarkers(env, h, m)
+			c.prepared(env, h, m)
 		}
 	}
 	if !c.swept {

@@ -41,7 +41,7 @@ public final class Observation {
     public String detail() {
         switch (event) {
             case "responded": case "error": case "failed": return err == null ? "" : err;
-            case "polled": return value == null ? "" : value;
+            case "polled": case "txn-prepared": return value == null ? "" : value;
             case "processed": case "written": case "duplicate-refused": return output == null ? "" : output;
             case "elected": return election == null ? "" : election;
             case "member-removed": return group + "/" + member;

@@ -28,6 +28,7 @@ import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.WriteTxnMarkersRequest;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.apache.kafka.common.header.Header;
 
@@ -64,6 +65,11 @@ final class Proxy implements AutoCloseable {
 
     private final Network net;
     private final Points points;
+    // The markers of one transaction's end go to each leader at once, and again on a
+    // retry: the first request of them, per coordinator, producer, epoch and result
+    // within this long, is the point.
+    private final Map<String, Long> preparedSeen = new ConcurrentHashMap<>();
+    private static final long PREPARED_SAME_END_NANOS = TimeUnit.SECONDS.toNanos(2);
     private final List<String> streamsApps; // their clients are named after them (nodeOf)
     private volatile Map<org.apache.kafka.common.Uuid, String> topicNames = Map.of();
     private final java.io.PrintWriter trace; // every frame, with DL_PROXY_TRACE set: for debugging a run
@@ -222,11 +228,39 @@ final class Proxy implements AutoCloseable {
                     expectsResponse = req.acks() != 0;
                     delivered = delivery(msgs, req.acks());
                 }
+                if (h.apiKey() == ApiKeys.WRITE_TXN_MARKERS && source != null && source.startsWith("broker-")) {
+                    WriteTxnMarkersRequest req = (WriteTxnMarkersRequest) AbstractRequest.parseRequest(h.apiKey(), h.apiVersion(), b).request;
+                    if (markersPrepared(req).drop) return; // the coordinator crashed as it sent them: they never leave
+                }
                 if (expectsResponse) pending.put(h.correlationId(), new Sent(h.apiKey(), h.apiVersion(), msgs, System.nanoTime()));
             } catch (RuntimeException e) {
                 if (source == null) source = Network.HARNESS;
             }
             up.send(new Frame(bytes, seq, readNanos, source, target, due(source, target, 0), delivered, false));
+        }
+
+        /**
+         * A transaction coordinator sending a transaction's COMMIT or ABORT markers to a
+         * leader: its PrepareCommit or PrepareAbort is durable and EndTxn answered
+         * (TransactionCoordinator.endTransaction answers, then hands the markers to
+         * TransactionMarkerChannelManager, whose InterBrokerSendThread sends them over
+         * the network to every leader, itself included): the protocol point
+         * "txn-prepared", once per transaction end (the requests to the other leaders
+         * and the retries are the same point).
+         */
+        private Action markersPrepared(WriteTxnMarkersRequest req) {
+            Action action = Action.NONE;
+            for (var m : req.data().markers()) {
+                String result = m.transactionResult() ? "COMMIT" : "ABORT";
+                String key = source + "/" + m.producerId() + "/" + m.producerEpoch() + "/" + result;
+                long now = System.nanoTime();
+                Long last = preparedSeen.put(key, now);
+                if (last != null && now - last < PREPARED_SAME_END_NANOS) continue;
+                Observation o = new Observation(source, "txn-prepared");
+                o.value = result;
+                action = action.and(points.point(o, true));
+            }
+            return action;
         }
 
         /** When a produce request reaches the broker: the protocol point "appended". */

@@ -607,6 +607,13 @@ public final class Run implements AutoCloseable {
                             net.crashedSince(f.node, System.nanoTime() - Network.SAME_INSTANT_NANOS);
                             action = action.and(new Proxy.Action(false, false, 0, true));
                             apply(f);
+                        } else if (f.node.equals(o.node) && o.event.equals("txn-prepared")) {
+                            // The coordinator crashed as it sent the markers: its EndTxn
+                            // answer has left, that marker request (dropped) and nothing
+                            // it sends from now on does.
+                            net.crashed(f.node);
+                            action = action.and(new Proxy.Action(true, false, 0, false));
+                            apply(f);
                         } else if (f.node.equals(o.node) && o.event.equals("appended")) {
                             // The request has just reached the broker: nothing it sends from
                             // now on leaves it, and it is killed once it has had the time to
