@@ -83,7 +83,6 @@ func (s *Scene) Outputs() []string {
 // creation ControllerApis.createTopics prohibits). The cluster creates them itself, and
 // ReplicaManager.appendToLocalLog refuses a client's append to one ("Cannot append to
 // internal topic"), so a scene's topic may not take their names.
-var internalTopics = []string{protocol.OffsetsTopic, "__transaction_state", "__share_group_state", "__cluster_metadata"}
 
 // topicNameProblem says why Kafka would refuse to create a topic of this name, after
 // the topics already named (ControllerApis.createTopics, then
@@ -98,7 +97,7 @@ func topicNameProblem(name string, earlier []kafka.Topic) string {
 		return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic name is invalid: it is longer than the max allowed length %d", maxLen)
 	case strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "":
 		return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic name is invalid: %q contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'", name)
-	case slices.Contains(internalTopics, name):
+	case protocol.IsInternalTopic(name):
 		return fmt.Sprintf("%s is one of Kafka's internal topics, which the cluster creates itself and clients may not produce to (INVALID_TOPIC_EXCEPTION: Cannot append to internal topic %s); choose another name", name, name)
 	}
 	for _, t := range earlier {

@@ -63,9 +63,12 @@ type Shower interface {
 type Log struct {
 	Partition string `json:"partition"` // "orders-0"
 	Leader    bool   `json:"leader"`
-	Epoch     int32  `json:"epoch"`
-	LEO       int64  `json:"leo"`
-	HW        int64  `json:"hw"`
+	// Internal: a partition of one of Kafka's internal topics (__consumer_offsets,
+	// __transaction_state), whose followers the canvas leaves out first when short of room.
+	Internal bool  `json:"internal,omitempty"`
+	Epoch    int32 `json:"epoch"`
+	LEO      int64 `json:"leo"`
+	HW       int64 `json:"hw"`
 	// LSO is the last stable offset, where read_committed consumers read up to; shown
 	// (HasLSO) on the leader of a partition with transactional data.
 	LSO     int64    `json:"lso,omitempty"`

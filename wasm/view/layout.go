@@ -236,7 +236,7 @@ func AppHeight(kind string) float64 {
 func shownReplicas(nodes []play.NodeState, brokers []int, fit float64) map[int][]play.ReplicaState {
 	keep := []func(play.ReplicaState) bool{
 		func(play.ReplicaState) bool { return true },
-		func(r play.ReplicaState) bool { return r.Leader || !strings.HasPrefix(r.Partition, "__") },
+		func(r play.ReplicaState) bool { return r.Leader || !r.Internal },
 		func(r play.ReplicaState) bool { return r.Leader },
 	}
 	var out map[int][]play.ReplicaState

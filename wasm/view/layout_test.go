@@ -3,6 +3,7 @@ package view
 import (
 	"image/color"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -306,7 +307,7 @@ func TestManyReplicasHideInternalFollowersFirst(t *testing.T) {
 			continue
 		}
 		for _, p := range []string{"__consumer_offsets-5", "__consumer_offsets-33", "__transaction_state-7", "enriched-0"} {
-			n.Partitions = append(n.Partitions, play.ReplicaState{Partition: p, Leader: leaders[p] == n.Name})
+			n.Partitions = append(n.Partitions, play.ReplicaState{Partition: p, Leader: leaders[p] == n.Name, Internal: strings.HasPrefix(p, "__")})
 		}
 	}
 	l := Compute(st.Nodes, 764, 538)

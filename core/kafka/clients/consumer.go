@@ -319,12 +319,7 @@ func (c *Consumer) Commit(env *sim.Env) bool {
 	if c.State != Stable || len(c.assigned) == 0 {
 		return false
 	}
-	msgs := c.returned
-	c.returned = nil
-	var offs []protocol.TPOffset
-	for _, tp := range c.assigned {
-		offs = append(offs, protocol.TPOffset{TP: tp, Offset: c.positions[tp]})
-	}
+	offs, msgs := c.Consumed()
 	c.sendCommit(env, pendingCommit{Msgs: msgs, Offsets: offs, SinceMs: env.Now()})
 	return true
 }

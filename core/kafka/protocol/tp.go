@@ -58,3 +58,10 @@ const (
 )
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// InternalTopics are Kafka's internal topics (Topic.isInternal; __cluster_metadata is
+// KRaft's log): the cluster creates them itself, and they carry no application message.
+var InternalTopics = []string{OffsetsTopic, TransactionStateTopic, "__share_group_state", "__cluster_metadata"}
+
+// IsInternalTopic reports whether a topic is one of InternalTopics.
+func IsInternalTopic(topic string) bool { return slices.Contains(InternalTopics, topic) }

@@ -108,7 +108,7 @@ func (b *Broker) Show(v sim.View) show.Node {
 	n := show.Node{Kind: show.Broker}
 	for _, tp := range b.replicas.TPs() {
 		p := b.replicas.partitions[tp]
-		l := show.Log{Partition: tp.String(), Leader: p.IsLeader(), LEO: p.LEO(), HW: p.HW}
+		l := show.Log{Partition: tp.String(), Leader: p.IsLeader(), Internal: protocol.IsInternalTopic(tp.Topic), LEO: p.LEO(), HW: p.HW}
 		if p.IsLeader() && p.Log.HasTransactions() {
 			l.LSO, l.HasLSO = p.LastStableOffset(), true
 		}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"strconv"
-	"strings"
 
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
@@ -16,7 +15,7 @@ import (
 func (b *Broker) AbortedRecords(v sim.View) []string {
 	var out []string
 	for _, tp := range b.replicas.TPs() {
-		if strings.HasPrefix(tp.Topic, "__") {
+		if protocol.IsInternalTopic(tp.Topic) {
 			continue // internal topics carry no application messages
 		}
 		if leader, live := protocol.LiveLeader(v, tp); live && leader != b.name {
