@@ -56,7 +56,6 @@ type Streams struct {
 
 	// volatile
 	phase     streamsPhase
-	inTxn     bool     // exactly_once_v2: a transaction is open (begun at its first send)
 	unacked   int      // output sends without their completion yet
 	processed []string // input identities processed since the last commit
 	txnID     string   // this process's transactional.id (exactly_once_v2)
@@ -119,7 +118,7 @@ func streamsTxnID(app string, id int) string { return fmt.Sprintf("%s-%d-1", app
 // coordinator's timeout aborts it), the clients, and initTransactions.
 func (s *Streams) Start(env *sim.Env) {
 	s.processes++
-	s.phase, s.inTxn, s.unacked, s.processed = streamsRunning, false, 0, nil
+	s.phase, s.unacked, s.processed = streamsRunning, 0, nil
 	s.txnID = ""
 	if s.spec.Guarantee == ExactlyOnceV2 {
 		s.txnID = s.txnIDOf(s.processes)
@@ -145,7 +144,7 @@ func (s *Streams) Crash() {
 	if s.producer != nil {
 		s.producer.Reset()
 	}
-	s.phase, s.inTxn, s.unacked, s.processed = streamsRunning, false, 0, nil
+	s.phase, s.unacked, s.processed = streamsRunning, 0, nil
 }
 
 // Clone implements sim.Node.
@@ -217,13 +216,12 @@ func (s *Streams) poll(env *sim.Env) {
 		if !env.Alive() {
 			return
 		}
-		if s.txnID != "" && !s.inTxn {
+		if s.txnID != "" && !s.inTransaction() {
 			// The transaction begins with the first record sent after a commit
 			// (StreamsProducer.maybeBeginTransaction).
 			if err := s.producer.BeginTransaction(); err != nil {
 				return
 			}
-			s.inTxn = true
 		}
 		s.unacked++
 		if r.Msg != "" {
@@ -239,7 +237,7 @@ func (s *Streams) poll(env *sim.Env) {
 // maybeCommit commits what was processed since the last commit, when the interval is
 // over (StreamThread.maybeCommit; TaskManager.commit).
 func (s *Streams) maybeCommit(env *sim.Env) {
-	if s.phase != streamsRunning || (len(s.processed) == 0 && !s.inTxn) {
+	if s.phase != streamsRunning || (len(s.processed) == 0 && !s.inTransaction()) {
 		return
 	}
 	s.phase = streamsFlushing
@@ -321,11 +319,9 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 		s.report(env, done)
 	case clients.TxnCommitted:
 		env.Observe(sim.Observation{Event: TxnCommitted, Msgs: s.processed})
-		s.inTxn = false
 		s.committed(env)
 	case clients.TxnAborted:
 		env.Observe(sim.Observation{Event: TxnAborted, Msgs: s.processed})
-		s.inTxn = false
 		s.committed(env)
 	case clients.TxnFailed:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: s.processed})
@@ -347,7 +343,7 @@ func (s *Streams) migrated(env *sim.Env) {
 	env.Note("task migrated: rejoining with a new producer")
 	s.consumer.Reset()
 	s.producer = s.newProducer(s.txnID)
-	s.phase, s.inTxn, s.unacked, s.processed = streamsStarting, false, 0, nil
+	s.phase, s.unacked, s.processed = streamsStarting, 0, nil
 	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
 	s.consumer.Start(ce)
 	s.producer.Start(pe)
@@ -369,10 +365,24 @@ func (s *Streams) abort(env *sim.Env) {
 	s.report(env, done)
 }
 
+// inTransaction reports whether the thread producer has a transaction open: begun at
+// the first output after a commit (StreamsProducer.maybeBeginTransaction), until its
+// commit or abort returns.
+func (s *Streams) inTransaction() bool {
+	if s.producer == nil { // not started yet
+		return false
+	}
+	switch s.producer.TxnState() {
+	case clients.TxnInTransaction, clients.TxnCommitting, clients.TxnAborting, clients.TxnAbortableError:
+		return true
+	}
+	return false
+}
+
 // idle reports whether the thread has nothing in hand: no output unacknowledged, no
 // commit or transaction under way.
 func (s *Streams) idle() bool {
-	return s.phase == streamsRunning && s.unacked == 0 && !s.inTxn && s.consumer.PendingCommits() == 0 &&
+	return s.phase == streamsRunning && s.unacked == 0 && !s.inTransaction() && s.consumer.PendingCommits() == 0 &&
 		(s.producer == nil || s.producer.Idle())
 }
 
@@ -406,7 +416,7 @@ func (s *Streams) MemberID() string { return s.consumer.MemberID() }
 // under way, outputs unacknowledged, then what its consumer waits for.
 func (s *Streams) WaitsFor(v sim.View) []fate.Reason {
 	if s.consumer.State == clients.Stable && !s.idle() {
-		if s.unacked > 0 || s.inTxn || s.phase != streamsRunning {
+		if s.unacked > 0 || s.inTransaction() || s.phase != streamsRunning {
 			return []fate.Reason{fate.Because(fate.WaitsForCommit, "node", s.name)}
 		}
 	}
