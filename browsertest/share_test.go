@@ -100,9 +100,12 @@ func TestShareDamagedLinkShowsDefault(t *testing.T) {
 // Changing the hash switches scenes: to a shipped scene's name, and to a share link.
 func TestShareHashChangeSwitchesScenes(t *testing.T) {
 	p := openTools(t, "/#acks-1-lost")
-	p.call(`seek(1200)`)
 	p.waitJS(5*time.Second, `location.hash.startsWith("#v1.")`)
+	atLoad := eval[string](p, `location.hash`)
+	p.call(`seek(1200)`)
+	p.waitJS(5*time.Second, fmt.Sprintf(`location.hash !== %q`, atLoad)) // kept current once paused elsewhere
 	link := eval[string](p, `location.hash`)
+	assert.Equal(t, "#"+p.call("shareLink()")["hash"].(string), link)
 	want := p.tools().identity()
 
 	require.NoError(t, p.do(evalVoid(`location.hash = "acks-0-vanish"`)))

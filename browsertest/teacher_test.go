@@ -109,7 +109,7 @@ const toolsShim = `(() => {
       if (shim.onCanvasMenu) shim.onCanvasMenu(e.clientX, e.clientY, r.left + f.clientLeft + e.clientX, r.top + f.clientTop + e.clientY);
     });
   };
-  document.addEventListener("DOMContentLoaded", () => { frame().addEventListener("load", hookFrame); hookFrame(); });
+  document.addEventListener("DOMContentLoaded", () => { const f = frame(); if (f) { f.addEventListener("load", hookFrame); hookFrame(); } });
 })();`
 
 // toolsState is state() with the fields the tools read.
@@ -154,9 +154,20 @@ func openTools(t *testing.T, path string) *page {
 // goTo navigates the tab to path and waits for the game and for tools.js.
 func (p *page) goTo(path string) {
 	p.t.Helper()
-	require.NoError(p.t, p.do(chromedp.Navigate(env.baseURL+path)))
-	p.waitJS(60*time.Second, `window.deliverylabCrashed || (window.deliverylab && window.deliverylab.ready &&
-		document.getElementById("share-link") !== null && window.deliverylab.state().loaded)`)
+	// From another document: a navigation that changes only the hash keeps the page.
+	require.NoError(p.t, p.do(chromedp.Navigate("about:blank"), chromedp.Navigate(env.baseURL+path)))
+	ready := `window.deliverylabCrashed || (window.deliverylab && window.deliverylab.ready &&
+		document.getElementById("share-link") !== null && window.deliverylab.state().loaded)`
+	ctx, done := context.WithTimeout(p.ctx, 60*time.Second)
+	defer done()
+	for {
+		// The new document may still be replacing about:blank's: its context is then gone.
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](ready, chromedp.WithPollingInterval(20*time.Millisecond)))
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+			require.NoError(p.t, err, "waiting for the page at %s\nconsole:\n%s", path, p.consoleText())
+			break
+		}
+	}
 	p.failIfCrashed()
 }
 

@@ -40,9 +40,6 @@
     "tools.pasteHint": { en: "The same format as the files in scenes/ (see scenes/README.md).", zh: "格式与 scenes/ 中的文件相同（见 scenes/README.md）。" },
     "tools.load": { en: "Load", zh: "加载" },
     "tools.cancel": { en: "Cancel", zh: "取消" },
-    "tools.line": { en: "line", zh: "第" },
-    "tools.lineSuffix": { en: "", zh: "行" },
-    "tools.key": { en: "key", zh: "键" },
     "tools.loadedOwn": { en: "Your scene is loaded:", zh: "你的场景已加载：" },
     "tools.settings": { en: "Settings", zh: "设置" },
     "tools.noSettings": { en: "This scene has no settings to toggle.", zh: "这个场景没有可切换的设置。" },
@@ -248,12 +245,12 @@
   let ownFileName = "pasted.yaml";
 
   function sceneErrorText(r) {
+    const zh = P.lang() === "zh";
     const where = [];
-    if (r.line > 0) where.push(`${t("tools.line")} ${r.line}${t("tools.lineSuffix")}`);
-    if (r.key) where.push(`${t("tools.key")} ${r.key}`);
-    const sep = P.lang() === "zh" ? "，" : ", ";
-    const colon = P.lang() === "zh" ? "：" : ": ";
-    return where.length ? where.join(sep) + colon + P.errorText(r) : P.errorText(r);
+    if (r.line > 0) where.push(zh ? `第 ${r.line} 行` : `line ${r.line}`);
+    if (r.key) where.push(zh ? `键 ${r.key}` : `key ${r.key}`);
+    if (!where.length) return P.errorText(r);
+    return where.join(zh ? "，" : ", ") + (zh ? "：" : ": ") + P.errorText(r);
   }
 
   // selectLine puts the caret on a 1-based line of the textarea, the whole line selected,
