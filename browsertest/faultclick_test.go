@@ -3,6 +3,10 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +32,15 @@ func (p *page) rightClick(at view.Point) {
 	p.waitTicks(p.stateNow().Ticks, 2)
 	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, at.X, at.Y,
 		chromedp.ButtonType(input.MouseButtonRight), chromedp.ClickCount(1))))
+}
+
+// viewportScreenshot saves what the viewport shows under browsertest/out.
+func (p *page) viewportScreenshot(name string) {
+	p.t.Helper()
+	require.NoError(p.t, os.MkdirAll(env.outDir, 0o755))
+	path := filepath.Join(env.outDir, name+".png")
+	require.NoError(p.t, os.WriteFile(path, p.viewportShot(), 0o644))
+	p.t.Logf("screenshot: %s", path)
 }
 
 // menuItem is one entry of the open fault menu, as the DOM shows it.
@@ -81,7 +94,7 @@ func TestFaultClickMenuPausesBroker(t *testing.T) {
 	_, rect := s.node(t, "broker-2")
 	items := p.openMenu(rect.Center(), "node")
 	require.NotEmpty(t, items)
-	p.screenshot("faultclick-menu-en")
+	p.viewportScreenshot("faultclick-menu-en") // a full-page one resizes the window, which closes the menu
 
 	var restart menuItem
 	for _, it := range items {
@@ -146,15 +159,35 @@ func TestFaultClickCutsLink(t *testing.T) {
 	p.call("seek(200)")
 	s := p.tools()
 	require.NotEmpty(t, s.Links, "state() lists the drawn links")
-	lane := s.Links[0]
-	for _, l := range s.Links {
-		if l.From == "broker-1" && l.To == "broker-2" {
-			lane = l
+	// A lane whose middle no other lane passes near: the click is that lane's.
+	type seg = struct{ ax, ay, bx, by float64 }
+	dist := func(px, py float64, l seg) float64 {
+		dx, dy := l.bx-l.ax, l.by-l.ay
+		u := 0.0
+		if n := dx*dx + dy*dy; n > 0 {
+			u = max(0, min(1, ((px-l.ax)*dx+(py-l.ay)*dy)/n))
+		}
+		return math.Hypot(px-(l.ax+u*dx), py-(l.ay+u*dy))
+	}
+	best, clear := -1, 0.0
+	for i, l := range s.Links {
+		mx, my := (l.A.X+l.B.X)/2, (l.A.Y+l.B.Y)/2
+		near := math.Inf(1)
+		for j, o := range s.Links {
+			if j != i {
+				near = min(near, dist(mx, my, seg{o.A.X, o.A.Y, o.B.X, o.B.Y}))
+			}
+		}
+		if near > clear {
+			best, clear = i, near
 		}
 	}
+	require.GreaterOrEqual(t, best, 0)
+	require.Greater(t, clear, 4.0, "some lane stands clear of the others (the nearest lane wins a click)")
+	lane := s.Links[best]
 	mid := view.Point{X: s.CanvasClientRect.X + (lane.A.X+lane.B.X)/2, Y: s.CanvasClientRect.Y + (lane.A.Y+lane.B.Y)/2}
 	p.click(mid)
-	p.waitJS(5*time.Second, fmt.Sprintf(`window.deliverylab.state().cutLinks.some(l => l.from === %q && l.to === %q)`, lane.From, lane.To))
+	p.waitJS(5*time.Second, fmt.Sprintf(`(window.deliverylab.state().cutLinks || []).some(l => l.from === %q && l.to === %q)`, lane.From, lane.To))
 	s = p.tools()
 	for _, l := range s.Links {
 		if l.From == lane.From && l.To == lane.To {
@@ -167,7 +200,7 @@ func TestFaultClickCutsLink(t *testing.T) {
 	p.screenshot("faultclick-cut-en")
 
 	p.click(mid)
-	p.waitJS(5*time.Second, fmt.Sprintf(`!window.deliverylab.state().cutLinks.some(l => l.from === %q && l.to === %q)`, lane.From, lane.To))
+	p.waitJS(5*time.Second, fmt.Sprintf(`!(window.deliverylab.state().cutLinks || []).some(l => l.from === %q && l.to === %q)`, lane.From, lane.To))
 }
 
 // A message in flight: the menu duplicates, delays and drops it, each listed by what it
@@ -189,16 +222,53 @@ func TestFaultClickMessageMenu(t *testing.T) {
 		f := s.flight(t, func(f flight) bool { return f.Kind == "Produce" && f.OnCanvas })
 		before := len(s.FaultList)
 		items := p.openMenu(f.ClientPos, "message")
+		target := eval[string](p, `document.getElementById("fault-menu").dataset.id`)
 		it := chooseItem(t, p, items, word)
 		require.False(t, it.Disabled, "%s is offered for a message in flight: %+v", word, items)
 		p.waitJS(5*time.Second, fmt.Sprintf(`window.deliverylab.state().faultList.length === %d`, before+1))
 		s = p.tools()
 		assert.Contains(t, s.FaultList[before].Syntax, word)
+		assert.Contains(t, s.FaultList[before].Syntax, "id: "+target, "the fault hit the message the menu was for")
 		if word == "drop" {
 			for _, g := range s.InFlight {
-				assert.NotEqual(t, f.ID, g.ID, "the dropped message is gone")
+				assert.NotEqual(t, target, fmt.Sprint(g.ID), "the dropped message is gone")
 			}
 		}
 		t.Logf("%s: %s", word, s.FaultList[before].Syntax)
 	}
+}
+
+// The fault box's syntax is one click away: Syntax shows every kind with an example, a
+// click on one puts it in the box, and Inject applies it; a refusal comes back in the
+// page's language.
+func TestFaultClickSyntaxHelpFillsTheBox(t *testing.T) {
+	p := openTools(t, "/#acks-1-lost")
+	p.call("seek(300)")
+	require.NoError(t, clickSelector(p, "#fault-help-toggle"))
+	p.waitJS(5*time.Second, `!document.getElementById("fault-help-text").hidden &&
+		document.getElementById("fault-help-toggle").getAttribute("aria-expanded") === "true"`)
+	examples := eval[[]string](p, `[...document.querySelectorAll("#fault-help-text .help-example")].map(b => b.dataset.example)`)
+	for _, kind := range []string{"crash", "restart", "pause", "resume", "cut", "cut-oneway", "heal", "heal-oneway", "drop", "delay", "duplicate", "when"} {
+		assert.True(t, slices.ContainsFunc(examples, func(e string) bool { return strings.HasPrefix(e, "{"+kind+":") }), "an example of %s in %v", kind, examples)
+	}
+	i := slices.IndexFunc(examples, func(e string) bool { return strings.HasPrefix(e, "{pause: ") && !strings.Contains(e, ",") })
+	require.GreaterOrEqual(t, i, 0, "an example pauses a node: %v", examples)
+	paused := strings.TrimSuffix(strings.TrimPrefix(examples[i], "{pause: "), "}")
+	require.NoError(t, clickSelector(p, fmt.Sprintf(`#fault-help-text .help-example[data-example=%q]`, examples[i])))
+	assert.Equal(t, examples[i], eval[string](p, `document.getElementById("fault").value`), "the example is in the box")
+	before := p.faultCount()
+	require.NoError(t, clickSelector(p, `#inject-form button[type="submit"]`))
+	p.waitJS(5*time.Second, fmt.Sprintf(`window.deliverylab.state().faultList.length === %d`, before+1))
+	assert.True(t, p.nodePaused(paused), "the example paused %s", paused)
+
+	// In Chinese, the help and a refusal from the box are Chinese.
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	p.waitJS(5*time.Second, `document.getElementById("fault-help-toggle").textContent === "语法" &&
+		document.getElementById("fault-help-text").textContent.includes("故障是场景文件语法")`)
+	require.NoError(t, p.do(setValue("#fault", "{resume: broker-1}")))
+	require.NoError(t, clickSelector(p, `#inject-form button[type="submit"]`))
+	p.waitJS(5*time.Second, `/[\u4e00-\u9fff]/.test(document.getElementById("fault-error").textContent)`)
+	assert.Equal(t, before+1, p.faultCount(), "a refused fault is not recorded")
+	p.viewportScreenshot("faultclick-syntax-zh")
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
 }

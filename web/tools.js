@@ -47,6 +47,7 @@
     "tools.reset": { en: "Reset", zh: "还原" },
     "tools.resetAll": { en: "Reset all", zh: "全部还原" },
     "tools.seed": { en: "Seed", zh: "随机种子" },
+    "tools.seedOfScene": { en: "the scene's", zh: "场景自带" },
     "tools.settingsNote": {
       en: "Changing a setting runs the scene again from the start with the same faults, back to the same moment.",
       zh: "改动一项设置会带着相同的故障从头重跑这个场景，并回到同一时刻。",
@@ -120,6 +121,7 @@
     menu.setAttribute("role", "menu");
     menu.setAttribute("aria-label", `${t("tools.menuFor")} ${title}`);
     menu.dataset.target = r.target ? r.target.kind : "none";
+    menu.dataset.id = r.target && r.target.id !== undefined ? String(r.target.id) : "";
     menu.append(el("div", { class: "menu-title", text: title || t("tools.menuNothing") }));
     items.forEach((item) => {
       const b = el("button", { type: "button", role: "menuitem", class: "menu-item" });
@@ -188,12 +190,16 @@
   const help = $("fault-help");
   let helpText = null;
 
-  // An example is a line of the help text that is a fault itself: a flow mapping, or
-  // one line of scene syntax ("crash: broker-1"), indented under its heading.
+  // An example is a line of the help text that starts with a fault itself: a flow
+  // mapping ("{crash: broker-1}  — what it does"), braces balanced.
   const exampleOf = (line) => {
-    const s = line.trim().replace(/^[-*]\s+/, "").replace(/^`(.*)`$/, "$1");
-    if (/^\{.*\}$/.test(s)) return s;
-    if (/^\s{2,}/.test(line) && /^[a-z][a-z.-]*:\s*\S/.test(s)) return s;
+    const s = line.trim();
+    if (!s.startsWith("{")) return "";
+    let depth = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] === "{") depth++;
+      else if (s[i] === "}" && --depth === 0) return s.slice(0, i + 1);
+    }
     return "";
   };
 
@@ -213,15 +219,16 @@
     panel.replaceChildren(...lines.map((line) => {
       const ex = exampleOf(line);
       if (!ex) return el("div", { class: "help-line", text: line || "\u00a0" });
-      const b = el("button", { type: "button", class: "help-example", text: line.trim(), title: t("tools.exampleFill") });
+      const b = el("button", { type: "button", class: "help-example", text: ex, title: t("tools.exampleFill") });
       b.dataset.example = ex;
+      const rest = line.trim().slice(ex.length);
       b.addEventListener("click", () => {
         const box = $("fault");
         if (!box) return;
         box.value = ex;
         box.focus();
       });
-      return el("div", { class: "help-line" }, b);
+      return el("div", { class: "help-line" }, b, el("span", { class: "dim", text: rest }));
     }));
   }
 
@@ -566,6 +573,7 @@
     configKey = key;
     const seed = el("input", { type: "number", id: "seed-input", class: "control", step: "1", min: "0" });
     if (s.seed !== undefined) seed.value = String(s.seed);
+    else seed.placeholder = t("tools.seedOfScene"); // state() does not say the seed yet
     seed.addEventListener("change", () => {
       const n = Number(seed.value);
       if (!Number.isInteger(n) || n < 0) return;
