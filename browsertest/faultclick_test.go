@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -20,18 +19,11 @@ import (
 	"deliverylab/wasm/view"
 )
 
-// rightClick presses the right button at a point of the viewport, holds it for two game
-// ticks and releases it: the frame's contextmenu opens the page's fault menu.
+// rightClick presses the right button at a point of the viewport for two game ticks:
+// the frame's contextmenu opens the page's fault menu.
 func (p *page) rightClick(at view.Point) {
 	p.t.Helper()
-	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
-	defer done()
-	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, at.X, at.Y)))
-	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, at.X, at.Y,
-		chromedp.ButtonType(input.MouseButtonRight), chromedp.ClickCount(1))))
-	p.waitTicks(p.stateNow().Ticks, 2)
-	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, at.X, at.Y,
-		chromedp.ButtonType(input.MouseButtonRight), chromedp.ClickCount(1))))
+	p.press(at, input.MouseButtonRight)
 }
 
 // viewportScreenshot saves what the viewport shows under browsertest/out.

@@ -262,15 +262,22 @@ func (p *page) waitTicks(ticks int64, n int) {
 // run two more Updates (Ebiten samples the button once per tick), and releases it.
 func (p *page) click(at view.Point) {
 	p.t.Helper()
+	p.press(at, input.MouseButtonLeft)
+}
+
+// press presses a mouse button at a point of the viewport, holds it for two game ticks
+// and releases it.
+func (p *page) press(at view.Point, button input.MouseButton) {
+	p.t.Helper()
 	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
 	defer done()
 	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, at.X, at.Y)))
 	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, at.X, at.Y,
-		chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))))
+		chromedp.ButtonType(button), chromedp.ClickCount(1))))
 	// Count from after the press: ticks that ran before it did not see it.
 	p.waitTicks(p.stateNow().Ticks, 2)
 	require.NoError(p.t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, at.X, at.Y,
-		chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))))
+		chromedp.ButtonType(button), chromedp.ClickCount(1))))
 }
 
 // screenshot saves a PNG of the whole page under browsertest/out and returns its path.
