@@ -69,7 +69,8 @@ func TestSeekReplaysTheSameRun(t *testing.T) {
 
 	require.NoError(t, s.SeekTo(50))
 	assert.Equal(t, int64(50), s.NowMs())
-	assert.Len(t, s.State().Faults, 0, "faults after the seek target are forgotten")
+	assert.Len(t, s.State().Faults, 0, "faults after the seek target have not happened yet")
+	assert.Len(t, s.State().FaultList, 2, "but they are kept, to happen again")
 
 	s2, _ := Load("acks-all-safe")
 	s2.Advance(100)

@@ -42,6 +42,33 @@ type State struct {
 	FaultsFromMs int64    `json:"faultsFromMs"`
 	Trace        []string `json:"trace"`  // the last trace lines, oldest first
 	Errors       []string `json:"errors"` // invariant violations (reported, never panicked)
+
+	EventsRun   int64       `json:"eventsRun"` // events the world has run: the step-back position
+	CanStepBack bool        `json:"canStepBack"`
+	Timeline    Timeline    `json:"timeline"`
+	FaultList   []FaultItem `json:"faultList"`
+	Branch      *Branch     `json:"branch"`
+	// WaitingCaption is the narration index of a caption with pause: true that stopped
+	// the run until Continue, or -1.
+	WaitingCaption int       `json:"waitingCaption"`
+	Settings       []Setting `json:"settings"`
+	Source         Source    `json:"source"`
+}
+
+// FaultItem is one recorded user fault; Future: it lies after the current time (the
+// user scrubbed back), and happens again when time passes it.
+type FaultItem struct {
+	AtMs   int64  `json:"atMs"`
+	Text   Text   `json:"text"`
+	Syntax string `json:"syntax"`
+	Future bool   `json:"future"`
+}
+
+// Source says where the scene came from: a shipped scene's name, or the file name of
+// the user's own.
+type Source struct {
+	Kind string `json:"kind"` // shipped | own
+	Name string `json:"name"`
 }
 
 // NodeState is one node as drawn.
@@ -88,9 +115,12 @@ type Link struct {
 
 // Caption is one narration step that the run has reached.
 type Caption struct {
-	AtMs int64  `json:"atMs"`
-	En   string `json:"en"`
-	Zh   string `json:"zh"`
+	AtMs  int64    `json:"atMs"`
+	En    string   `json:"en"`
+	Zh    string   `json:"zh"`
+	Index int      `json:"index"` // the narration index
+	Nodes []string `json:"nodes"` // what it talks about (highlight, else when.node)
+	Pause bool     `json:"pause"` // it stops the run until Continue
 }
 
 // Ledger is the checker's account of one output so far (final once Ended).
@@ -117,7 +147,9 @@ type AnomalyCount struct {
 
 // MessageFate is one application message and what happened to it.
 type MessageFate struct {
-	ID     string `json:"id"`
-	Fate   string `json:"fate"`   // delivered | duplicated | lost | unavailable | failed | pending
-	Reason Text   `json:"reason"` // why, in both languages
+	ID     string   `json:"id"`
+	Fate   string   `json:"fate"`   // delivered | duplicated | lost | unavailable | failed | pending
+	Reason Text     `json:"reason"` // why, in both languages
+	AtMs   int64    `json:"atMs"`   // when its fate was decided (-1: unknown)
+	Path   []string `json:"path"`   // the nodes it visited, in order
 }

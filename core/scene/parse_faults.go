@@ -220,6 +220,33 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 	return t
 }
 
+// captionStops reads a caption's pause and highlight keys.
+func (p *parser) captionStops(s *Scene, m map[string]field, path string) (bool, []string) {
+	pause := false
+	if f, ok := m["pause"]; ok {
+		switch p.str(f, path) {
+		case "true":
+			pause = true
+		case "false":
+		default:
+			p.fail(f.value, path+".pause", "expected true or false, got %q", f.value.Value)
+		}
+	}
+	var nodes []string
+	if f, ok := m["highlight"]; ok {
+		nodes = p.strings(f, path)
+		if p.err == nil && len(nodes) == 0 {
+			p.fail(f.value, path+".highlight", "expected a list of this scene's nodes (%s)", strings.Join(s.nodeNames(), ", "))
+		}
+		for _, name := range nodes {
+			if !s.hasNode(name) {
+				p.fail(f.value, path+".highlight", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
+			}
+		}
+	}
+	return pause, nodes
+}
+
 func (p *parser) narration(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
 		path := fmt.Sprintf("narration[%d]", i)
@@ -227,8 +254,9 @@ func (p *parser) narration(s *Scene, f field) {
 			p.fail(n, path, "a scene may have at most %d captions", MaxCaptions)
 			return
 		}
-		m := p.mapping(n, path, "at.ms", "when", "en", "zh")
+		m := p.mapping(n, path, "at.ms", "when", "en", "zh", "pause", "highlight")
 		ns := NarrationSpec{Text: Text{En: p.str(m["en"], path), Zh: p.str(m["zh"], path)}}
+		ns.Pause, ns.Highlight = p.captionStops(s, m, path)
 		if p.err == nil && (ns.Text.En == "" || ns.Text.Zh == "") {
 			p.fail(n, path, "expected both en and zh text")
 		}
