@@ -33,6 +33,7 @@ type link struct {
 	Faults    []linkFault `json:"faults,omitempty"`
 	EventsRun int64       `json:"eventsRun"`
 	NowMs     int64       `json:"nowMs"`
+	Waiting   int         `json:"waiting"` // the pausing caption the run waits at, or -1
 }
 
 type linkFault struct {
@@ -44,7 +45,7 @@ type linkFault struct {
 // Link is the session as a share link (the part after '#'): "v1." and the base64url of
 // a CRC-32 of the deflated JSON, then the deflated JSON itself.
 func (s *Session) Link() string {
-	l := link{File: s.source.File, Seed: s.source.Seed, Changes: s.source.Changes, EventsRun: s.run.World.EventsRun(), NowMs: s.NowMs()}
+	l := link{File: s.source.File, Seed: s.source.Seed, Changes: s.source.Changes, EventsRun: s.run.World.EventsRun(), NowMs: s.NowMs(), Waiting: s.waiting}
 	if s.source.Shipped {
 		l.Scene = sceneName(s.source.File)
 	} else {
@@ -118,6 +119,9 @@ func (l link) open() (*Session, error) {
 	}
 	s.restart()
 	s.moveTo(l.EventsRun, l.NowMs)
+	if l.Waiting >= 0 && l.Waiting < len(s.sc.Narration) && s.sc.Narration[l.Waiting].Pause {
+		s.waiting = l.Waiting
+	}
 	return s, nil
 }
 

@@ -394,6 +394,12 @@ var keysPresentation = map[string]keysEdit{
 	"summary":        {"summary", "{en: s, zh: s}"},
 	"narration[].en": {"narration/0/en", "other words"},
 	"narration[].zh": {"narration/0/zh", "别的话"},
+	// pause and highlight are for the playground: a pausing caption stops the session
+	// until Continue (core/play TestAPausingCaptionStopsTheRunUntilContinue proves it
+	// stops there), and highlight names the nodes State.captions[].nodes gives the
+	// canvas (TestCaptionKeysReachTheScene); the run itself is the same.
+	"narration[].pause":     {"narration/0/pause", "true"},
+	"narration[].highlight": {"narration/0/highlight", "[broker-1, c1]"},
 }
 
 // keysExpectPrefix: every expect key only states what `check` compares after the run.
