@@ -79,6 +79,7 @@ func (b *bridge) install() {
 		defer g.mu.Unlock()
 		return float64(g.view), nil
 	})
+	installSession(b)
 	g.onReady = func() {
 		b.obj.Set("ready", true)
 		b.report("ready", "")

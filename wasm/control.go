@@ -18,6 +18,12 @@ func (g *Game) load(name string) error {
 	if err != nil {
 		return err
 	}
+	g.use(s)
+	return nil
+}
+
+// use puts a session on the canvas, in place of the one before.
+func (g *Game) use(s *play.Session) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.sess, g.st, g.fresh, g.accumUs = s, play.State{}, false, 0
@@ -25,7 +31,6 @@ func (g *Game) load(name string) error {
 	g.view++
 	g.layoutView = math.MaxUint64
 	g.refresh()
-	return nil
 }
 
 // do runs fn on the loaded session and takes a new snapshot.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"deliverylab/core/scene"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +81,12 @@ func flip(c byte) string {
 		return "B"
 	}
 	return "A"
+}
+
+func TestAnOwnScenesErrorSaysItsLineAndKey(t *testing.T) {
+	_, err := LoadSource("mine.yaml", []byte("cluster: {brokers: 3, topics: [{name: t}]}\napps:\n  - producer: p1\n    config: {acks: 2}\n    send: {topic: t}\n"))
+	var se *scene.Error
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 4, se.Line)
+	assert.Equal(t, "apps[0].config.acks", se.Key)
 }
