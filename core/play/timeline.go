@@ -204,7 +204,7 @@ func (s *Session) relearn() {
 	if len(cp.unreplayed) > 0 {
 		s.branch = unreplayedNotice(cp.unreplayed)
 	}
-	t := Timeline{LengthMs: cp.run.World.NowMs(), Settled: cp.run.EndNote == scene.EndSettled}
+	t := Timeline{LengthMs: cp.run.World.NowMs(), Settled: cp.run.EndNote == scene.EndSettled, Marks: []Mark{}}
 	for i, f := range s.injected {
 		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: faultText(f)})
 	}
