@@ -1,6 +1,7 @@
 package play
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -257,4 +258,44 @@ func mustRead(t *testing.T, name string) []byte {
 	data, err := scenes.Read(name)
 	require.NoError(t, err)
 	return data
+}
+
+// TestStateSpeaksTheContractsNames: the JSON the bridge hands the page names the new
+// fields as the page and the browser tests read them.
+func TestStateSpeaksTheContractsNames(t *testing.T) {
+	s := twoFaults(t)
+	require.NoError(t, s.SeekTo(60))
+	s.RunToEnd()
+	js, err := json.Marshal(s.State())
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(js, &m))
+	for _, k := range []string{"eventsRun", "canStepBack", "timeline", "faultList", "branch", "waitingCaption", "settings", "source"} {
+		assert.Contains(t, m, k)
+	}
+	tl := m["timeline"].(map[string]any)
+	for _, k := range []string{"lengthMs", "settled", "marks"} {
+		assert.Contains(t, tl, k)
+	}
+	mark := tl["marks"].([]any)[0].(map[string]any)
+	for _, k := range []string{"atMs", "kind", "index", "text"} {
+		assert.Contains(t, mark, k)
+	}
+	fault := m["faultList"].([]any)[0].(map[string]any)
+	for _, k := range []string{"atMs", "text", "syntax", "future"} {
+		assert.Contains(t, fault, k)
+	}
+	caption := m["captions"].([]any)[0].(map[string]any)
+	for _, k := range []string{"index", "nodes", "pause"} {
+		assert.Contains(t, caption, k)
+	}
+	msg := m["ledger"].(map[string]any)["messages"].([]any)[0].(map[string]any)
+	for _, k := range []string{"atMs", "path"} {
+		assert.Contains(t, msg, k)
+	}
+	setting := m["settings"].([]any)[0].(map[string]any)
+	for _, k := range []string{"key", "label", "value", "choices", "changed"} {
+		assert.Contains(t, setting, k)
+	}
+	assert.Equal(t, map[string]any{"kind": "shipped", "name": "acks-all-safe"}, m["source"])
 }
