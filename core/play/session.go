@@ -23,6 +23,12 @@ type injected struct {
 	AtMs        int64
 	Text        string
 	Fault       sim.Fault
+	// Armed: a `when:` fault, armed at AtMs (When, tagged Tag in the world's triggers)
+	// and happening at its protocol point.
+	Armed bool
+	When  *sim.Trigger
+	Tag   string
+	Desc  Text // what it did or hit, said when it was made
 }
 
 // Scenes lists the shipped scenes in display order.
@@ -130,7 +136,7 @@ func (s *Session) SeekTo(ms int64) error {
 		}
 		run.World.AdvanceClock(f.AtMs)
 		run.Ended = false
-		run.World.Inject(f.Fault)
+		f.applyTo(run.World)
 		kept = append(kept, f)
 	}
 	if run.World.NowMs() < ms {
@@ -139,33 +145,6 @@ func (s *Session) SeekTo(ms int64) error {
 	s.run, s.injected = run, kept
 	s.version++
 	return nil
-}
-
-// Inject applies one fault, in the scene file's syntax, at the current moment.
-func (s *Session) Inject(text string) error {
-	f, err := s.sc.ParseFault(text)
-	if err != nil {
-		return err
-	}
-	if f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate {
-		if !s.inFlight(f.WireID) {
-			return fmt.Errorf("fault: no message #%d is in flight now", f.WireID)
-		}
-	}
-	s.injected = append(s.injected, injected{AfterEvents: s.run.World.EventsRun(), AtMs: s.run.World.NowMs(), Text: text, Fault: f})
-	s.run.Ended = false // a new fault may give the run more to do
-	s.run.World.Inject(f)
-	s.version++
-	return nil
-}
-
-func (s *Session) inFlight(id int64) bool {
-	for _, m := range s.run.World.InFlight() {
-		if m.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // newRun builds a run of the scene whose trace keeps only its tail: the page shows the

@@ -37,6 +37,10 @@ type State struct {
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
 	Ledger   Ledger      `json:"ledger"`
 	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
+	// FaultList: every recorded user fault, said in words (faults.go); ArmedList: the
+	// armed ones still waiting for their protocol point.
+	FaultList []FaultEntry `json:"faultList"`
+	ArmedList []ArmedEntry `json:"armedList"`
 	// FaultsFromMs is when the user's first fault happened (-1: none): captions after it
 	// follow the scene's script, which the user's faults may have changed.
 	FaultsFromMs int64    `json:"faultsFromMs"`
@@ -49,6 +53,7 @@ type NodeState struct {
 	Name       string         `json:"name"`
 	Kind       string         `json:"kind"` // controller | broker | producer | consumer | sink
 	Up         bool           `json:"up"`
+	Paused     bool           `json:"paused"`     // up but stopped (a pause fault): what it receives waits
 	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
