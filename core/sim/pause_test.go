@@ -45,15 +45,22 @@ func TestAPausedNodeHoldsItsDeliveriesAndHandlesThemInOrderOnResume(t *testing.T
 	assert.Equal(t, want, pingerOf(w).Pongs, "every held ping answered, in order, right after the resume")
 }
 
-// What reached a paused node's host is past the network: a cut made meanwhile does not
-// lose it.
-func TestACutDuringAPauseDoesNotLoseWhatWaitsAtTheHost(t *testing.T) {
+// pausedEcho is a ping world whose echo b was paused from the start, 50 ms on: it holds
+// pings.
+func pausedEcho(t *testing.T) (*World, int) {
 	w := newPingWorld(1, 0)
 	w.RunUntil(0, nil)
 	w.Inject(Fault{Kind: FaultPause, Node: "b"})
 	w.RunUntil(50, nil)
 	held := w.Held("b")
 	require.Positive(t, held)
+	return w, held
+}
+
+// What reached a paused node's host is past the network: a cut made meanwhile does not
+// lose it.
+func TestACutDuringAPauseDoesNotLoseWhatWaitsAtTheHost(t *testing.T) {
+	w, held := pausedEcho(t)
 	w.Inject(Fault{Kind: FaultCutOneway, From: "a", To: "b"})
 	w.Inject(Fault{Kind: FaultResume, Node: "b"})
 	w.RunUntil(60, nil)
@@ -79,12 +86,7 @@ func TestAPausedNodesTimersWaitForTheEndOfForMs(t *testing.T) {
 // A crash ends a pause: what waited at the host dies with the process, its senders'
 // connections are reset, and the restarted node starts afresh, not paused.
 func TestACrashOfAPausedNodeLosesWhatItHeld(t *testing.T) {
-	w := newPingWorld(1, 0)
-	w.RunUntil(0, nil)
-	w.Inject(Fault{Kind: FaultPause, Node: "b"})
-	w.RunUntil(50, nil)
-	held := w.Held("b")
-	require.Positive(t, held)
+	w, held := pausedEcho(t)
 	w.Inject(Fault{Kind: FaultCrash, Node: "b"})
 	assert.False(t, w.Paused("b"))
 	assert.Zero(t, w.Held("b"))
@@ -134,10 +136,7 @@ func TestACopyOfAPausedWorldRunsOnToTheSameTrace(t *testing.T) {
 	w := newPingWorld(1, 2)
 	w.Schedule(20, Fault{Kind: FaultPause, Node: "b", ForMs: 60})
 	w.RunUntil(50, nil)
-	c := w.Clone()
-	runAll(w)
-	runAll(c)
-	assert.Equal(t, w.Trace().Lines, c.Trace().Lines)
+	assertACopyRunsOnAlike(t, w)
 }
 
 // A pause before a node's start keeps it from starting until the resume.
