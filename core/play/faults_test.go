@@ -1,6 +1,7 @@
 package play
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -336,4 +337,21 @@ func TestFaultHelpExamplesAreFaultsTheBoxTakes(t *testing.T) {
 		sim.FaultHeal, sim.FaultHealOneway, sim.FaultHealAll, sim.FaultPartition, sim.FaultDrop, sim.FaultDelay, sim.FaultDuplicate, "when"} {
 		assert.True(t, kinds[k], "an example of %s", k)
 	}
+}
+
+// The page reads these JSON names (the issue's contract).
+func TestFaultStateJSONNames(t *testing.T) {
+	s := loadFaults(t)
+	s.Advance(10)
+	require.NoError(t, s.Inject("{pause: c1}"))
+	require.NoError(t, s.Inject("{when: {node: p1, event: acked}, crash: p1}"))
+	out, err := json.Marshal(s.State())
+	require.NoError(t, err)
+	j := string(out)
+	assert.Contains(t, j, `"faultList":[{"atMs":10,"text":{"en":"pause c1","zh":"暂停 c1"},"syntax":"{pause: c1}","future":false}]`)
+	assert.Contains(t, j, `"armedList":[{"text":{"en":"when p1 acked: crash p1","zh":"当 p1 acked 时：让 p1 崩溃"},"syntax":"{when: {node: p1, event: acked}, crash: p1}"}]`)
+	assert.Contains(t, j, `"name":"c1","kind":"consumer","up":true,"paused":true`)
+	m, err := json.Marshal(s.Menu(Target{Kind: "node", Name: "c1"})[0])
+	require.NoError(t, err)
+	assert.Equal(t, `{"label":{"en":"crash c1","zh":"让 c1 崩溃"},"fault":"{crash: c1}","disabled":false,"why":{"en":"","zh":""}}`, string(m))
 }
