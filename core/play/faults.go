@@ -81,6 +81,8 @@ func noEffect(w *sim.World, f sim.Fault) *Text {
 		t = Text{"the link " + f.From + " ↔ " + f.To + " is not cut", "链路 " + f.From + " ↔ " + f.To + " 没有被切断"}
 	case f.Kind == sim.FaultHealOneway && !there:
 		t = Text{"messages " + f.From + " → " + f.To + " are not cut", f.From + " → " + f.To + " 方向没有被切断"}
+	case f.Kind == sim.FaultPartition && allCut(cut, w.PartitionCuts(f.Groups)):
+		t = Text{"every link this partition cuts is already cut", "这次分区要切断的链路都已经切断了"}
 	case f.Kind == sim.FaultHealAll && len(cut) == 0:
 		t = Text{"no link is cut", "没有被切断的链路"}
 	case (f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate) && !inFlight(w, f.WireID):
@@ -89,6 +91,10 @@ func noEffect(w *sim.World, f sim.Fault) *Text {
 		return nil
 	}
 	return &t
+}
+
+func allCut(cut map[[2]string]bool, links [][2]string) bool {
+	return !slices.ContainsFunc(links, func(l [2]string) bool { return !cut[l] })
 }
 
 func inFlight(w *sim.World, id int64) bool {

@@ -68,6 +68,8 @@ func TestInjectRefusesAFaultThatChangesNothingSayingWhy(t *testing.T) {
 		{nil, "{heal: [c1, broker-1]}", "the link c1 ↔ broker-1 is not cut", "链路 c1 ↔ broker-1 没有被切断"},
 		{[]string{"{cut-oneway: [c1, broker-1]}"}, "{heal-oneway: [broker-1, c1]}", "messages broker-1 → c1 are not cut", "broker-1 → c1 方向没有被切断"},
 		{nil, "{heal: all}", "no link is cut", "没有被切断的链路"},
+		{[]string{"{partition: [[broker-1], [broker-2]]}"}, "{partition: [[broker-2, broker-3, p1, p2, c1, db, controller], [broker-1]]}",
+			"every link this partition cuts is already cut", "这次分区要切断的链路都已经切断了"},
 		{nil, "{drop: message, id: 99999}", "no message #99999 is in flight now", "现在线路上没有消息 #99999"},
 		{nil, "{delay: message, id: 99999, delay.ms: 5}", "no message #99999 is in flight now", "现在线路上没有消息 #99999"},
 		{nil, "{duplicate: message, id: 99999}", "no message #99999 is in flight now", "现在线路上没有消息 #99999"},
@@ -97,7 +99,7 @@ func TestInjectTakesTheFaultsThatChangeSomething(t *testing.T) {
 	s.Advance(100)
 	for _, f := range []string{"{crash: p2}", "{crash: broker-2}", "{restart: broker-2}", "{pause: c1}", "{resume: c1}",
 		"{cut: [c1, broker-1]}", "{heal: [broker-1, c1]}", "{cut-oneway: [c1, broker-1]}", "{cut: [c1, broker-1]}",
-		"{heal-oneway: [broker-1, c1]}", "{heal: all}", "{pause: broker-3, for.ms: 100}"} {
+		"{heal-oneway: [broker-1, c1]}", "{heal: all}", "{pause: broker-3, for.ms: 100}", "{partition: [[broker-1], [broker-2]]}"} {
 		require.NoError(t, s.Inject(f), f)
 	}
 	st := s.State()
@@ -110,7 +112,8 @@ func TestInjectTakesTheFaultsThatChangeSomething(t *testing.T) {
 	assert.Equal(t, []string{"crash p2 / 让 p2 崩溃", "crash broker-2 / 让 broker-2 崩溃", "restart broker-2 / 重启 broker-2",
 		"pause c1 / 暂停 c1", "resume c1 / 恢复 c1", "cut c1 ↔ broker-1 / 切断 c1 ↔ broker-1", "heal broker-1 ↔ c1 / 修复 broker-1 ↔ c1",
 		"cut c1 → broker-1 / 切断 c1 → broker-1", "cut c1 ↔ broker-1 / 切断 c1 ↔ broker-1", "heal broker-1 → c1 / 修复 broker-1 → c1",
-		"heal every link / 修复所有链路", "pause broker-3 for 100 ms / 暂停 broker-3，持续 100 毫秒"}, got)
+		"heal every link / 修复所有链路", "pause broker-3 for 100 ms / 暂停 broker-3，持续 100 毫秒",
+		"partition [broker-1] | [broker-2] / 网络分区 [broker-1] | [broker-2]"}, got)
 	assert.Equal(t, "{crash: p2}", st.FaultList[0].Syntax)
 	assert.True(t, nodeNamed(st, "broker-3").Paused)
 	s.Advance(101)

@@ -197,6 +197,9 @@ func (w *World) partitionPairs(groups [][]string) [][2]string {
 	return pairs
 }
 
+// PartitionCuts lists the directed links a partition into groups would cut now.
+func (w *World) PartitionCuts(groups [][]string) [][2]string { return w.partitionPairs(groups) }
+
 // CutLinks lists the directed links that drop everything, sorted.
 func (w *World) CutLinks() [][2]string {
 	return slices.SortedFunc(maps.Keys(w.blocked), func(a, b [2]string) int {
