@@ -80,6 +80,7 @@ func (b *bridge) install() {
 		return float64(g.view), nil
 	})
 	installSession(b)
+	installFaults(b)
 	g.onReady = func() {
 		b.obj.Set("ready", true)
 		b.report("ready", "")
@@ -126,7 +127,7 @@ func (b *bridge) method(name string, fn func([]js.Value) (any, error)) {
 		}
 		v, err := fn(args)
 		if err != nil {
-			return errorObject(err.Error())
+			return errorOf(err)
 		}
 		out, err := json.Marshal(v)
 		if err != nil {
@@ -134,6 +135,17 @@ func (b *bridge) method(name string, fn func([]js.Value) (any, error)) {
 		}
 		return js.Global().Get("JSON").Call("parse", string(out))
 	}))
+}
+
+// errorOf is errorObject for an error; a play.UserError also gives its Chinese, as
+// errorZh.
+func errorOf(err error) js.Value {
+	o := errorObject(err.Error())
+	var u play.UserError
+	if errors.As(err, &u) {
+		o.Set("errorZh", u.Zh)
+	}
+	return o
 }
 
 func errorObject(msg string) js.Value {

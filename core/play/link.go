@@ -40,6 +40,10 @@ type linkFault struct {
 	AfterEvents int64  `json:"afterEvents"`
 	AtMs        int64  `json:"atMs"`
 	Text        string `json:"text"`
+	// Desc: what it hit, as said when it was made (the message is not on the wire when
+	// the link is opened); Tag: an armed fault's trigger tag.
+	Desc Text   `json:"desc"`
+	Tag  string `json:"tag,omitempty"`
 }
 
 // Link is the session as a share link (the part after '#'): "v1." and the base64url of
@@ -52,7 +56,7 @@ func (s *Session) Link() string {
 		l.Source = string(s.source.Data)
 	}
 	for _, f := range s.injected {
-		l.Faults = append(l.Faults, linkFault{AfterEvents: f.AfterEvents, AtMs: f.AtMs, Text: f.Text})
+		l.Faults = append(l.Faults, linkFault{AfterEvents: f.AfterEvents, AtMs: f.AtMs, Text: f.Text, Desc: f.Desc, Tag: f.Tag})
 	}
 	js, _ := json.Marshal(l) // plain strings and numbers: it cannot fail
 	var z bytes.Buffer
@@ -111,11 +115,12 @@ func (l link) open() (*Session, error) {
 		s.source.Changes, s.source.Seed = l.Changes, l.Seed
 	}
 	for i, f := range l.Faults {
-		fault, err := s.sc.ParseFault(f.Text)
+		fault, trigger, err := s.sc.ParseArmedFault(f.Text)
 		if err != nil {
 			return nil, UserError{En: fmt.Sprintf("this link's fault %d is refused: %v", i+1, err), Zh: fmt.Sprintf("这个链接的第 %d 个故障被拒绝：%v", i+1, err)}
 		}
-		s.injected = append(s.injected, injected{AfterEvents: f.AfterEvents, AtMs: f.AtMs, Text: f.Text, Fault: fault})
+		s.injected = append(s.injected, injected{AfterEvents: f.AfterEvents, AtMs: f.AtMs, Text: f.Text, Fault: fault,
+			Armed: trigger != nil, When: trigger, Tag: f.Tag, Desc: f.Desc})
 	}
 	s.restart()
 	s.moveTo(l.EventsRun, l.NowMs)

@@ -36,6 +36,12 @@ type injected struct {
 	AtMs        int64
 	Text        string
 	Fault       sim.Fault
+	// Armed: a `when:` fault, armed at AtMs (When, tagged Tag in the world's triggers)
+	// and happening at its protocol point.
+	Armed bool
+	When  *sim.Trigger
+	Tag   string
+	Desc  Text // what it did or hit, said when it was made
 }
 
 // Scenes lists the shipped scenes in display order.
@@ -161,30 +167,6 @@ func (s *Session) SeekTo(ms int64) error {
 	}
 	s.version++
 	return nil
-}
-
-// Inject applies one fault, in the scene file's syntax, at the current moment.
-func (s *Session) Inject(text string) error {
-	f, err := s.sc.ParseFault(text)
-	if err != nil {
-		return err
-	}
-	if f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate {
-		if !s.inFlight(f.WireID) {
-			return fmt.Errorf("fault: no message #%d is in flight now", f.WireID)
-		}
-	}
-	s.addInjected(injected{Text: text, Fault: f})
-	return nil
-}
-
-func (s *Session) inFlight(id int64) bool {
-	for _, m := range s.run.World.InFlight() {
-		if m.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // newRun builds a run of the scene whose trace keeps only its tail: the page shows the

@@ -40,8 +40,11 @@ func (s *Session) State() State {
 		if i == 0 {
 			st.FaultsFromMs = f.AtMs
 		}
-		st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
+		if !f.Armed {
+			st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
+		}
 	}
+	st.FaultList, st.ArmedList = s.faultList()
 	// Only the tail: a snapshot is taken every frame, and the whole trace grows with the run.
 	lines := w.Trace().Lines
 	lines = lines[max(len(lines)-traceTail, 0):]
@@ -111,6 +114,10 @@ func nodeState(w *sim.World, name string) NodeState {
 		}
 	} else if !up {
 		ns.Detail = "down"
+	}
+	if w.Paused(name) {
+		ns.Paused = true
+		ns.Detail = fmt.Sprintf("paused, %d waiting", w.Held(name))
 	}
 	return ns
 }

@@ -37,31 +37,25 @@ type State struct {
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
 	Ledger   Ledger      `json:"ledger"`
 	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
+	// FaultList: every recorded user fault, said in words (faults.go); ArmedList: the
+	// armed ones still waiting for their protocol point.
+	FaultList []FaultEntry `json:"faultList"`
+	ArmedList []ArmedEntry `json:"armedList"`
 	// FaultsFromMs is when the user's first fault happened (-1: none): captions after it
 	// follow the scene's script, which the user's faults may have changed.
 	FaultsFromMs int64    `json:"faultsFromMs"`
 	Trace        []string `json:"trace"`  // the last trace lines, oldest first
 	Errors       []string `json:"errors"` // invariant violations (reported, never panicked)
 
-	EventsRun   int64       `json:"eventsRun"` // events the world has run: the step-back position
-	CanStepBack bool        `json:"canStepBack"`
-	Timeline    Timeline    `json:"timeline"`
-	FaultList   []FaultItem `json:"faultList"`
-	Branch      *Branch     `json:"branch"`
+	EventsRun   int64    `json:"eventsRun"` // events the world has run: the step-back position
+	CanStepBack bool     `json:"canStepBack"`
+	Timeline    Timeline `json:"timeline"`
+	Branch      *Branch  `json:"branch"`
 	// WaitingCaption is the narration index of a caption with pause: true that stopped
 	// the run until Continue, or -1.
 	WaitingCaption int       `json:"waitingCaption"`
 	Settings       []Setting `json:"settings"`
 	Source         Source    `json:"source"`
-}
-
-// FaultItem is one recorded user fault; Future: it lies after the current time (the
-// user scrubbed back), and happens again when time passes it.
-type FaultItem struct {
-	AtMs   int64  `json:"atMs"`
-	Text   Text   `json:"text"`
-	Syntax string `json:"syntax"`
-	Future bool   `json:"future"`
 }
 
 // Source says where the scene came from: a shipped scene's name, or the file name of
@@ -76,6 +70,7 @@ type NodeState struct {
 	Name       string         `json:"name"`
 	Kind       string         `json:"kind"` // controller | broker | producer | consumer | sink
 	Up         bool           `json:"up"`
+	Paused     bool           `json:"paused"`     // up but stopped (a pause fault): what it receives waits
 	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory

@@ -81,7 +81,7 @@ func (s *Session) applyNext() {
 	f := &s.injected[s.next]
 	w.AdvanceClock(f.AtMs)
 	if f.AfterEvents < 0 {
-		if isWireFault(f.Fault) && !s.inFlight(f.Fault.WireID) {
+		if isWireFault(f.Fault) && !inFlight(w, f.Fault.WireID) {
 			s.dropUnreplayable(s.next)
 			return
 		}
@@ -206,7 +206,7 @@ func (s *Session) relearn() {
 	}
 	t := Timeline{LengthMs: cp.run.World.NowMs(), Settled: cp.run.EndNote == scene.EndSettled, Marks: []Mark{}}
 	for i, f := range s.injected {
-		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: faultText(f)})
+		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: f.Desc})
 	}
 	for _, n := range cp.run.World.Narrated() {
 		t.Marks = append(t.Marks, Mark{AtMs: n.AtMs, Kind: "caption", Index: n.Index, Text: Text(s.sc.Narration[n.Index].Text)})
@@ -214,20 +214,10 @@ func (s *Session) relearn() {
 	s.timeline = t
 }
 
-// faultText is a recorded fault as the fault list and the scrubber name it.
-func faultText(f injected) Text {
-	d := f.Fault.Describe()
-	return Text{En: fmt.Sprintf("%d ms: %s", f.AtMs, d), Zh: fmt.Sprintf("%d 毫秒：%s", f.AtMs, d)}
-}
-
 // timelineState fills in the State fields about the timeline and the recorded faults.
 func (s *Session) timelineState(st *State) {
 	st.EventsRun, st.CanStepBack = s.run.World.EventsRun(), s.canStepBack()
 	st.Timeline, st.Branch, st.WaitingCaption = s.timeline, s.branch, s.waiting
-	st.FaultList = []FaultItem{}
-	for i, f := range s.injected {
-		st.FaultList = append(st.FaultList, FaultItem{AtMs: f.AtMs, Text: faultText(f), Syntax: f.Text, Future: i >= s.next})
-	}
 	st.Settings = s.settings()
 	st.Source = s.source.state()
 }
