@@ -25,6 +25,15 @@ type bridgeState struct {
 	LastError notice    `json:"lastError"`
 	LastClick click     `json:"lastClick"`
 	Perf      perf      `json:"perf"`
+
+	// The canvas's own: the smallest text size the last Draw drew (CSS px) and how many
+	// texts it had to cut; its language and mode; the lanes drawn; the highlight.
+	LabelFontPx float64        `json:"labelFontPx"`
+	Truncated   int            `json:"truncated"`
+	Projector   bool           `json:"projector"`
+	Lang        view.Lang      `json:"lang"`
+	Links       []view.Lane    `json:"links"`
+	Highlight   view.Highlight `json:"highlight"`
 }
 
 type nodeView struct {
@@ -49,6 +58,14 @@ func (g *Game) snapshot() bridgeState {
 		State: g.st, Loaded: g.sess != nil, View: g.view, Ticks: g.ticks, Asleep: g.asleep, Speed: g.speed, LastClick: g.lastClick,
 		Canvas: view.Rect{W: g.widthCSS, H: g.heightCSS}, LastError: g.notice, Perf: g.perf,
 		Nodes: make([]nodeView, len(g.st.Nodes)), InFlight: make([]flightView, len(g.st.InFlight)),
+		LabelFontPx: g.textStats.MinPx, Truncated: g.textStats.Cut, Projector: g.projector, Lang: g.lang,
+		Links: g.lanes, Highlight: g.highlight,
+	}
+	if b.Links == nil {
+		b.Links = []view.Lane{}
+	}
+	if b.Highlight.Nodes == nil {
+		b.Highlight.Nodes = []string{}
 	}
 	if g.hover.Flight {
 		b.Hover.Flight = g.hover.FlightID
