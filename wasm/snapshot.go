@@ -48,8 +48,9 @@ type flightView struct {
 }
 
 type hoverView struct {
-	Node   string `json:"node,omitempty"`
-	Flight int64  `json:"flight,omitempty"`
+	Node   string     `json:"node,omitempty"`
+	Flight int64      `json:"flight,omitempty"`
+	Link   *play.Link `json:"link,omitempty"` // the lane under the pointer
 }
 
 // snapshot builds the bridge state. Called with g.mu held.
@@ -71,6 +72,9 @@ func (g *Game) snapshot() bridgeState {
 		b.Hover.Flight = g.hover.FlightID
 	}
 	b.Hover.Node = g.hover.Node
+	if g.hover.Link {
+		b.Hover.Link = &play.Link{From: g.hover.From, To: g.hover.To}
+	}
 	for i, n := range g.st.Nodes {
 		b.Nodes[i].NodeState = n
 		if g.layout != nil {

@@ -126,18 +126,15 @@ func (p *painter) drawChip(img *ebiten.Image, f frame, c view.Chip) {
 func (p *painter) drawLane(img *ebiten.Image, f frame, ln view.Lane) {
 	sc := float32(f.scale)
 	path := ln.Path
-	const steps = 24
 	if !ln.Cut {
-		w := float32(1)
+		w := 1.0
 		if f.projector {
 			w = 1.5
 		}
-		for i := 0; i < steps; i++ {
-			a, b := path.At(float64(i)/steps), path.At(float64(i+1)/steps)
-			vector.StrokeLine(img, float32(a.X)*sc, float32(a.Y)*sc, float32(b.X)*sc, float32(b.Y)*sc, w*sc, f.pal.Link, true)
-		}
+		p.strokePath(img, path, w, f.pal.Link, f.scale)
 		return
 	}
+	const steps = 24
 	w := float32(f.layout.M.LineW + 0.5)
 	for i := 0; i < steps; i += 2 {
 		a, b := path.At(float64(i)/steps), path.At(float64(i+1)/steps)

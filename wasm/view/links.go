@@ -44,16 +44,7 @@ func (l *Layout) Lanes(talked, cuts []play.Link) []Lane {
 		cut[k] = true
 		add(k)
 	}
-	keys := make([]play.Link, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b play.Link) int {
-		if c := strings.Compare(a.From, b.From); c != 0 {
-			return c
-		}
-		return strings.Compare(a.To, b.To)
-	})
+	keys := SortedLinks(set)
 	out := make([]Lane, 0, len(keys))
 	for _, k := range keys {
 		p, ok := l.Path(k.From, k.To)

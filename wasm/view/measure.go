@@ -47,6 +47,11 @@ func runeAdvance(r rune) (float64, bool) {
 	fonts.once.Do(loadFonts)
 	fonts.mu.Lock()
 	defer fonts.mu.Unlock()
+	return advanceLocked(r)
+}
+
+// advanceLocked is runeAdvance with fonts.mu held.
+func advanceLocked(r rune) (float64, bool) {
 	if a, ok := fonts.adv[r]; ok {
 		return a, a >= 0
 	}
@@ -70,9 +75,12 @@ func runeAdvance(r rune) (float64, bool) {
 
 // TextWidth is how wide s is drawn at px CSS pixels.
 func TextWidth(s string, px float64) float64 {
+	fonts.once.Do(loadFonts)
+	fonts.mu.Lock()
+	defer fonts.mu.Unlock()
 	w := 0.0
 	for _, r := range s {
-		a, ok := runeAdvance(r)
+		a, ok := advanceLocked(r)
 		if !ok {
 			a = 0.5 // the notdef box
 		}

@@ -329,7 +329,7 @@ func TopBar(st play.State, speed float64, lang Lang, pal Palette, w float64, m M
 	status := T(lang, "paused")
 	switch {
 	case st.Ended && st.EndNote != "":
-		status = T(lang, "endedWhy", st.EndNote)
+		status = T(lang, "endedWhy", EndNote(lang, st.EndNote))
 	case st.Ended:
 		status = T(lang, "ended")
 	case st.Playing:

@@ -31,6 +31,21 @@ var Words = map[string]Word{
 	"rows":         {"+%d rows", "+%d 行"},
 	"older":        {"…%d", "…%d"},
 	"pickScene":    {"Delivery Lab: pick a scene", "Delivery Lab：请选择一个场景"},
+	// Why a run ended (play.State.EndNote); stop.ms is the scene key's name.
+	"end:settled":      {"settled", "已稳定"},
+	"end:stop.ms":      {"stop.ms", "到达 stop.ms"},
+	"end:time limit":   {"time limit", "时间上限"},
+	"end:event limit":  {"event limit", "事件上限"},
+	"end:frozen clock": {"frozen clock", "时钟停滞"},
+}
+
+// EndNote is why a run ended, in lang; a reason the table does not know stays as
+// play says it.
+func EndNote(lang Lang, note string) string {
+	if _, ok := Words["end:"+note]; ok {
+		return T(lang, "end:"+note)
+	}
+	return note
 }
 
 // Lang is the canvas language: "en" or "zh".

@@ -43,6 +43,9 @@ func TestWordsHaveBothLanguages(t *testing.T) {
 	assert.Equal(t, "starts at 40 ms", waitingText(En, "starts at 40 ms"))
 	assert.Equal(t, "40 ms 启动", waitingText(Zh, "starts at 40 ms"))
 	assert.Equal(t, "保持停机", waitingText(Zh, "held down"))
+	assert.Equal(t, "已稳定", EndNote(Zh, "settled"))
+	assert.Equal(t, "settled", EndNote(En, "settled"))
+	assert.Equal(t, "odd", EndNote(Zh, "odd"))
 	_, err := ParseLang("fr")
 	assert.Error(t, err)
 }
