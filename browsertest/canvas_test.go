@@ -70,12 +70,13 @@ func openAt(t *testing.T, w, h int64) *page {
 func TestCanvasLabelsAreLegibleAt1280x800(t *testing.T) {
 	for _, size := range [][2]int64{{1280, 800}, {1024, 768}} {
 		p := openAt(t, size[0], size[1])
+		p.waitJS(10*time.Second, fmt.Sprintf(`document.getElementById("game").contentWindow.deliverylab.state().canvas.w < %d`, size[0]))
 		for _, scene := range []string{"acks-1-lost", "txn-commit-and-abort"} {
+			draws := canvasNow(p).Perf.Draws
 			p.call(fmt.Sprintf("load(%q)", scene))
 			p.call(`pause()`)
 			p.call(`seek(2500)`)
-			p.waitJS(10*time.Second, fmt.Sprintf(`document.getElementById("game").contentWindow.deliverylab.state().canvas.w < %d && document.getElementById("game").contentWindow.deliverylab.state().labelFontPx > 0`, size[0]))
-			s := waitRedrawn(p, canvasNow(p).Perf.Draws)
+			s := waitRedrawn(p, draws)
 			t.Logf("%v %s: canvas %.0f×%.0f, smallest text %.1f px, %d cut", size, scene, s.Canvas.W, s.Canvas.H, s.LabelFontPx, s.Truncated)
 			assert.GreaterOrEqual(t, s.LabelFontPx, 14.0, "%v %s", size, scene)
 			assert.Zero(t, s.Truncated, "%v %s", size, scene)
@@ -89,9 +90,10 @@ func TestCanvasLabelsAreLegibleAt1280x800(t *testing.T) {
 // Projector mode is bigger type and another palette, and back.
 func TestCanvasProjectorModeChangesTypeAndPixels(t *testing.T) {
 	p := openAt(t, 1280, 800)
+	draws := canvasNow(p).Perf.Draws
 	p.call(`load("acks-1-lost")`)
 	p.call(`pause()`)
-	before := waitRedrawn(p, canvasNow(p).Perf.Draws-1)
+	before := waitRedrawn(p, draws)
 	shotOff := p.viewportShot()
 
 	frameCall(p, `setProjector(true)`)
@@ -112,11 +114,12 @@ func TestCanvasProjectorModeChangesTypeAndPixels(t *testing.T) {
 // The canvas's words come in Chinese: setLang("zh") redraws them with the embedded glyphs.
 func TestCanvasSpeaksChinese(t *testing.T) {
 	p := openAt(t, 1280, 800)
+	draws := canvasNow(p).Perf.Draws
 	p.call(`load("acks-1-lost")`)
 	p.call(`pause()`)
 	p.call(`inject({"crash": "broker-1"})`) // a DOWN badge to translate
 	frameCall(p, `setLang("en")`)
-	en := waitRedrawn(p, canvasNow(p).Perf.Draws-1)
+	en := waitRedrawn(p, draws)
 	shotEn := p.viewportShot()
 
 	frameCall(p, `setLang("zh")`)
@@ -180,9 +183,10 @@ func TestCanvasClickOnALaneCutsIt(t *testing.T) {
 // highlight() marks nodes and a message and reports it; an empty call clears it.
 func TestCanvasHighlight(t *testing.T) {
 	p := openAt(t, 1280, 800)
+	draws := canvasNow(p).Perf.Draws
 	p.call(`load("acks-1-lost")`)
 	p.call(`pause()`)
-	before := waitRedrawn(p, canvasNow(p).Perf.Draws-1)
+	before := waitRedrawn(p, draws)
 	shot := p.viewportShot()
 	frameCall(p, `highlight({nodes: ["broker-1"], message: "p1#1"})`)
 	on := waitRedrawn(p, before.Perf.Draws)

@@ -120,6 +120,7 @@ const maxLabelledFlights = 24
 func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 	s, pal, m := p.sprites, f.pal, f.layout.M
 	labelled := len(f.st.InFlight) <= maxLabelledFlights
+	var taken []view.Rect // labels placed so far: the next goes elsewhere or is left out
 	for _, fl := range f.st.InFlight {
 		pos, ok := f.layout.FlightPos(fl, f.nowMs)
 		if !ok {
@@ -144,10 +145,11 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 			continue
 		}
 		// On the wire, never over a box: a label with no free place is left out.
-		pill, ok := f.layout.PlaceLabel(pos, view.TextWidth(label, m.Base)+6, m.Base+4)
+		pill, ok := f.layout.PlaceLabel(pos, view.TextWidth(label, m.Base)+6, m.Base+4, taken)
 		if !ok {
 			continue
 		}
+		taken = append(taken, pill)
 		tc := pal.Text
 		if marked {
 			tc = pal.Highlight
@@ -226,5 +228,5 @@ func grow(r view.Rect, d float64) view.Rect {
 // drawTopBar shows the virtual time and whether the run plays, is paused or has ended.
 func (p *painter) drawTopBar(screen *ebiten.Image, f frame, st *textStats) {
 	fillRect(screen, view.Rect{W: f.w, H: f.layout.M.TopBarH}, f.pal.Background, f.scale)
-	p.sprites.drawTexts(screen, f.layout.TopBarTexts(f.st, f.speed, f.lang, f.pal), st)
+	p.sprites.drawTexts(screen, f.layout.TopBarTexts(f.st, f.speed, f.lang, f.pal), st, f.pal.Background)
 }

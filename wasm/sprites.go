@@ -118,14 +118,19 @@ var aligns = map[view.Align][2]text.Align{
 	view.BottomLeft:  {text.AlignStart, text.AlignEnd},
 }
 
-// drawTexts draws texts view already fitted, and counts them into st.
-func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats) {
+// drawTexts draws texts view already fitted, and counts them into st. bg is the
+// colour under a pill.
+func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats, bg color.RGBA) {
 	for _, t := range texts {
 		if t.Cut {
 			st.Cut++
 		}
 		if t.S == "" {
 			continue
+		}
+		if t.Pill {
+			r := t.Bounds()
+			s.fillPill(dst, view.Rect{X: r.X - 1, Y: r.Y, W: r.W + 2, H: r.H}, bg)
 		}
 		st.add(textStats{MinPx: t.Px})
 		op := &text.DrawOptions{}
@@ -140,10 +145,15 @@ func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats)
 // drawLabel draws a flight's label on a translucent pill of the canvas colour, so it
 // stays legible over lanes and other messages; pill is where view.PlaceLabel put it.
 func (s *sprites) drawLabel(dst *ebiten.Image, str string, px float64, pill view.Rect, c, bg color.RGBA, st *textStats) {
-	bg.A = 0xc0
-	vector.DrawFilledRect(dst, float32(pill.X*s.scale), float32(pill.Y*s.scale), float32(pill.W*s.scale), float32(pill.H*s.scale), premultiply(bg), false)
+	s.fillPill(dst, pill, bg)
 	t := view.Text{S: str, Px: px, At: view.Point{X: pill.X + 3, Y: pill.Y + pill.H/2}, Align: view.LeftMid, Color: c}
-	s.drawTexts(dst, []view.Text{t}, st)
+	s.drawTexts(dst, []view.Text{t}, st, bg)
+}
+
+// fillPill lays a translucent patch of bg under a label.
+func (s *sprites) fillPill(dst *ebiten.Image, r view.Rect, bg color.RGBA) {
+	bg.A = 0xc0
+	vector.DrawFilledRect(dst, float32(r.X*s.scale), float32(r.Y*s.scale), float32(r.W*s.scale), float32(r.H*s.scale), premultiply(bg), false)
 }
 
 // premultiply turns a straight-alpha colour into the premultiplied form color.RGBA means.

@@ -29,7 +29,7 @@ func (p *painter) repaintStatic(w, h int, f frame) {
 	if !f.loaded || f.layout == nil {
 		m := view.MetricsFor(f.w, f.h, f.projector)
 		t := view.Text{S: view.T(f.lang, "pickScene"), Px: m.Base, At: view.Point{X: f.w / 2, Y: f.h / 2}, Align: view.Center, Color: pal.TextDim}
-		p.sprites.drawTexts(img, []view.Text{t}, &p.staticStats)
+		p.sprites.drawTexts(img, []view.Text{t}, &p.staticStats, pal.Background)
 		return
 	}
 	for _, ln := range f.lanes {
@@ -38,7 +38,7 @@ func (p *painter) repaintStatic(w, h int, f frame) {
 	for i, b := range f.layout.Boxes {
 		p.drawBox(img, f, b, f.st.Nodes[i])
 	}
-	p.sprites.drawTexts(img, f.layout.BoxTexts(f.st.Nodes, f.lang, pal), &p.staticStats)
+	p.sprites.drawTexts(img, f.layout.BoxTexts(f.st.Nodes, f.lang, pal), &p.staticStats, pal.Background)
 }
 
 // drawBox draws a box's shapes; its texts come from view.BoxTexts.

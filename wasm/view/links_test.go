@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 func mid(a, b Point) Point { return Point{(a.X + b.X) / 2, (a.Y + b.Y) / 2} }
@@ -82,7 +83,7 @@ func TestFlightLabelsAvoidBoxes(t *testing.T) {
 						continue
 					}
 					w := TextWidth("BrokerRegistration", l.M.Base) + 6
-					r, ok := l.PlaceLabel(pos, w, l.M.Base+4)
+					r, ok := l.PlaceLabel(pos, w, l.M.Base+4, nil)
 					if !ok {
 						continue
 					}
@@ -99,11 +100,14 @@ func TestPlaceLabelDropsWhatCannotBePlaced(t *testing.T) {
 	st := cluster(3)
 	l := Compute(st.Nodes, 1000, 560)
 	b, _ := l.Box("broker-2")
-	_, ok := l.PlaceLabel(b.Rect.Center(), 60, 18)
+	_, ok := l.PlaceLabel(b.Rect.Center(), 60, 18, nil)
 	assert.False(t, ok, "inside a broker box there is no free place")
-	r, ok := l.PlaceLabel(Point{l.Width - 200, l.Height - 30}, 60, 18)
+	r, ok := l.PlaceLabel(Point{l.Width - 200, l.Height - 30}, 60, 18, nil)
 	require.True(t, ok)
 	assert.InDelta(t, l.Width-200+FlightRadius+2, r.X, 0.01, "free: right of the dot")
+	r2, ok := l.PlaceLabel(Point{l.Width - 200, l.Height - 30}, 60, 18, []Rect{r})
+	require.True(t, ok)
+	assert.False(t, r2.Intersects(r), "a second label goes elsewhere, not over the first")
 }
 
 func TestHighlightMarksTheMessageOnly(t *testing.T) {
@@ -115,4 +119,28 @@ func TestHighlightMarksTheMessageOnly(t *testing.T) {
 	assert.False(t, Highlight{}.Marks("p1#3"))
 	assert.True(t, Highlight{Nodes: []string{"broker-1"}}.HasNode("broker-1"))
 	assert.True(t, Highlight{}.Empty())
+}
+
+// In a one-line strip a consumer's position and its group's committed offset at the
+// same record would print on the same spot: only one label is drawn, and no two of the
+// row's mark labels overlap.
+func TestMarkLabelsNeverOverprint(t *testing.T) {
+	recs := make([]play.RecordView, 3)
+	for i := range recs {
+		recs[i] = play.RecordView{Offset: int64(i), Kind: show.Data, Msg: "p1#1"}
+	}
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 3, LEO: 3, Records: recs,
+		Marks: []show.Mark{{Kind: show.CommittedMark, Who: "enrich", Offset: 1}, {Kind: show.PositionMark, Who: "enrich", Offset: 1}}}
+	l := &Layout{M: tm, Boxes: []Box{{Name: "broker-1", Kind: "broker", Up: true}}}
+	row := layoutLog(rs, Rect{0, 0, 400, tm.RowHMin}, tm)
+	require.Less(t, row.Strip.H, 2*tm.Line, "a one-line strip")
+	l.Boxes[0].Logs = []LogRow{row}
+	var marks []Text
+	for _, tx := range l.BoxTexts([]play.NodeState{{Name: "broker-1", Kind: "broker", Up: true}}, En, Dark) {
+		if tx.Pill {
+			marks = append(marks, tx)
+		}
+	}
+	require.Len(t, marks, 1)
+	assert.Equal(t, "enrich 1", marks[0].S)
 }

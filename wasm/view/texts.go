@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"deliverylab/core/play"
@@ -31,6 +32,28 @@ type Text struct {
 	Align Align
 	Color color.RGBA
 	Cut   bool
+	// Pill: drawn on a translucent patch of the background, for a label that stands
+	// over cells (a reader's mark).
+	Pill bool
+}
+
+// Bounds is the rectangle t covers.
+func (t Text) Bounds() Rect {
+	w, h := TextWidth(t.S, t.Px), t.Px*1.2
+	x, y := t.At.X, t.At.Y
+	switch t.Align {
+	case TopRight, BottomRight:
+		x -= w
+	case Center:
+		x -= w / 2
+	}
+	switch t.Align {
+	case Center, LeftMid:
+		y -= h / 2
+	case BottomRight, BottomLeft:
+		y -= h
+	}
+	return Rect{x, y, w, h}
 }
 
 // texts collects the texts of a picture, fitting each to its room.
@@ -203,13 +226,23 @@ func (l *Layout) logTexts(t *texts, row LogRow) {
 	for _, c := range row.Cut {
 		t.add(CellLabel(c, m.Base, c.Rect.W-3), m.Base, c.Rect.Center(), Center, pal.TextDim, c.Rect.W-3)
 	}
+	var placed []Rect
 	for _, mk := range row.Marks {
 		at, a, room := MarkLabelAt(row, mk, m)
 		c := pal.ReaderMark
 		if mk.Kind == show.CommittedMark {
 			c = pal.GroupMark
 		}
-		t.add(mk.Label, m.Base, at, a, c, room)
+		// In a one-line strip a position and a committed offset share the line: a label
+		// that would overprint another is left out (its mark line still stands).
+		s, cut := Fit(mk.Label, m.Base, room)
+		tx := Text{S: s, Px: m.Base, At: at, Align: a, Color: c, Cut: cut, Pill: true}
+		r := tx.Bounds()
+		if slices.ContainsFunc(placed, r.Intersects) {
+			continue
+		}
+		placed = append(placed, r)
+		t.out = append(t.out, tx)
 	}
 }
 
