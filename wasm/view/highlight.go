@@ -1,8 +1,8 @@
 package view
 
 import (
-	"regexp"
 	"slices"
+	"strings"
 )
 
 // Highlight is what the page points at: nodes (a caption's subject) and one message
@@ -24,6 +24,23 @@ func (h Highlight) Marks(text string) bool {
 	if h.Message == "" {
 		return false
 	}
-	re, err := regexp.Compile(`(^|[^0-9A-Za-z#])` + regexp.QuoteMeta(h.Message) + `($|[^0-9])`)
-	return err == nil && re.MatchString(text)
+	for from := 0; ; {
+		i := strings.Index(text[from:], h.Message)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(h.Message)
+		if (i == 0 || !identByte(text[i-1])) && (end == len(text) || !isDigit(text[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// identByte: a byte that would make the identity part of a longer one before it.
+func identByte(c byte) bool {
+	return isDigit(c) || c == '#' || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }

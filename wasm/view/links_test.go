@@ -144,3 +144,10 @@ func TestMarkLabelsNeverOverprint(t *testing.T) {
 	require.Len(t, marks, 1)
 	assert.Equal(t, "enrich 1", marks[0].S)
 }
+
+func TestHighlightMarksAtEveryPlace(t *testing.T) {
+	h := Highlight{Message: "p1#3"}
+	assert.True(t, h.Marks("p1#31 p1#3"), "a later whole occurrence counts")
+	assert.True(t, h.Marks("(p1#3)"))
+	assert.False(t, h.Marks("p1#30 p1#35"))
+}
