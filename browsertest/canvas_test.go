@@ -59,6 +59,15 @@ func waitRedrawn(p *page, draws int64) canvasState {
 	return canvasNow(p)
 }
 
+// loadPaused loads a scene, pauses it and waits for the frame that shows it.
+func loadPaused(p *page, scene string) canvasState {
+	p.t.Helper()
+	draws := canvasNow(p).Perf.Draws
+	p.call(fmt.Sprintf("load(%q)", scene))
+	p.call(`pause()`)
+	return waitRedrawn(p, draws)
+}
+
 func openAt(t *testing.T, w, h int64) *page {
 	p := open(t)
 	require.NoError(t, p.do(chromedp.EmulateViewport(w, h)))
@@ -90,10 +99,7 @@ func TestCanvasLabelsAreLegibleAt1280x800(t *testing.T) {
 // Projector mode is bigger type and another palette, and back.
 func TestCanvasProjectorModeChangesTypeAndPixels(t *testing.T) {
 	p := openAt(t, 1280, 800)
-	draws := canvasNow(p).Perf.Draws
-	p.call(`load("acks-1-lost")`)
-	p.call(`pause()`)
-	before := waitRedrawn(p, draws)
+	before := loadPaused(p, "acks-1-lost")
 	shotOff := p.viewportShot()
 
 	frameCall(p, `setProjector(true)`)
@@ -183,10 +189,7 @@ func TestCanvasClickOnALaneCutsIt(t *testing.T) {
 // highlight() marks nodes and a message and reports it; an empty call clears it.
 func TestCanvasHighlight(t *testing.T) {
 	p := openAt(t, 1280, 800)
-	draws := canvasNow(p).Perf.Draws
-	p.call(`load("acks-1-lost")`)
-	p.call(`pause()`)
-	before := waitRedrawn(p, draws)
+	before := loadPaused(p, "acks-1-lost")
 	shot := p.viewportShot()
 	frameCall(p, `highlight({nodes: ["broker-1"], message: "p1#1"})`)
 	on := waitRedrawn(p, before.Perf.Draws)
