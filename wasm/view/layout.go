@@ -97,6 +97,10 @@ func columns(width float64, m Metrics) [3]struct{ X, W float64 } {
 	if mid < 220 { // narrow canvas: give the brokers their room first
 		mid = math.Max(220, width*0.4)
 		gap = math.Max(16, (width-2*Margin-2*side-mid)/2)
+		// Narrower than the design's 600 px: the side columns give way too (their
+		// texts may then be cut, and state().truncated says so), so nothing leaves
+		// the canvas.
+		side = math.Max(m.Base*5, math.Min(side, (width-2*Margin-2*gap-mid)/2))
 	}
 	var c [3]struct{ X, W float64 }
 	c[ColLeft].X, c[ColLeft].W = Margin, side

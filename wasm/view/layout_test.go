@@ -31,7 +31,7 @@ func TestComputeColumnsFlowLeftToRight(t *testing.T) {
 }
 
 func TestComputeBoxesStayOnCanvasAndApart(t *testing.T) {
-	for _, size := range [][2]float64{{1000, 560}, {640, 480}, {1400, 900}, {600, 420}} {
+	for _, size := range [][2]float64{{1000, 560}, {640, 480}, {1400, 900}, {600, 420}, {508, 538}} {
 		st := cluster(30)
 		l := Compute(st.Nodes, size[0], size[1])
 		for i, a := range l.Boxes {

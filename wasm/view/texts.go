@@ -217,7 +217,13 @@ func (l *Layout) logTexts(t *texts, row LogRow) {
 	for _, c := range row.Cells {
 		msg := CellLabel(c, m.Base, c.Rect.W-3)
 		if twoLines {
-			t.add(fmt.Sprint(c.Offset), m.Base, Point{c.Rect.X + 2, c.Rect.Y}, TopLeft, pal.TextDim, c.Rect.W-3)
+			off := fmt.Sprint(c.Offset)
+			t.add(off, m.Base, Point{c.Rect.X + 2, c.Rect.Y}, TopLeft, pal.TextDim, c.Rect.W-3)
+			// The idempotent producer's id and sequence ("0:3"), when it fits beside the
+			// offset; a cell too narrow leaves it out (the producer's box says its pid).
+			if c.Seq != "" && TextWidth(off, m.Base)+TextWidth(c.Seq, m.Base)+6 <= c.Rect.W {
+				t.add(c.Seq, m.Base, Point{c.Rect.Right() - 2, c.Rect.Y}, TopRight, pal.TextDim, 0)
+			}
 			t.add(msg, m.Base, Point{c.Rect.Center().X, c.Rect.Bottom() - m.Line/2}, Center, pal.Text, c.Rect.W-3)
 		} else {
 			t.add(msg, m.Base, c.Rect.Center(), Center, pal.Text, c.Rect.W-3)

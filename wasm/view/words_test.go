@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 // Every rune of the Chinese words is in the canvas's fonts: wasm/font/canvas-zh.otf
@@ -73,4 +76,21 @@ func mathMin(a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// A tall cell shows its offset and, beside it, the idempotent producer's id and
+// sequence; a one-line cell only its message.
+func TestCellShowsSequenceWhenTall(t *testing.T) {
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 1, LEO: 1,
+		Records: []play.RecordView{{Offset: 0, Kind: show.Data, Msg: "p1#1", Seq: "0:3"}}}
+	texts := func(h float64) []string {
+		l := &Layout{M: tm, Boxes: []Box{{Name: "broker-1", Kind: "broker", Up: true, Logs: []LogRow{layoutLog(rs, Rect{0, 0, 400, h}, tm)}}}}
+		var out []string
+		for _, tx := range l.BoxTexts([]play.NodeState{{Name: "broker-1", Kind: "broker", Up: true}}, En, Dark) {
+			out = append(out, tx.S)
+		}
+		return out
+	}
+	assert.Subset(t, texts(tm.RowHMax), []string{"0", "0:3", "p1#1"})
+	assert.NotContains(t, texts(tm.RowHMin), "0:3")
 }
