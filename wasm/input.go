@@ -30,13 +30,13 @@ func readPointer() pointerInput {
 }
 
 // pointer updates the hover highlight and turns a press into a fault: crash or restart
-// a broker, drop a message. Called with g.mu held.
+// a broker, drop a message, cut or heal one direction of a link. Called with g.mu held.
 func (g *Game) pointer(in pointerInput) {
 	if g.layout == nil {
 		return
 	}
 	p := view.Point{X: float64(in.x) / g.scale, Y: float64(in.y) / g.scale}
-	h := g.layout.HitTest(p, g.st.InFlight, g.drawNowMs())
+	h := g.layout.HitTest(p, g.st.InFlight, g.drawNowMs(), g.lanes)
 	fault, clickable := g.layout.Fault(h)
 	if !in.touch && h != g.hover {
 		g.hover = h
