@@ -28,7 +28,7 @@ func installFaults(b *bridge) {
 		}
 		t := play.Target{Kind: "none"}
 		if g.layout != nil {
-			t = targetOf(g.layout.HitTest(p, g.st.InFlight, g.drawNowMs()))
+			t = targetOf(g.layout.HitTest(p, g.st.InFlight, g.drawNowMs(), g.lanes))
 		}
 		return map[string]any{"target": t, "items": g.sess.Menu(t)}, nil
 	})
@@ -49,8 +49,8 @@ func targetOf(h view.Hit) play.Target {
 		return play.Target{Kind: "message", ID: h.FlightID}
 	case h.Node != "":
 		return play.Target{Kind: "node", Name: h.Node}
-	// LINK: once view.Hit reports a link lane (helper CANVAS adds it), map it here:
-	// case h.Link: return play.Target{Kind: "link", From: h.From, To: h.To}
+	case h.Link:
+		return play.Target{Kind: "link", From: h.From, To: h.To}
 	default:
 		return play.Target{Kind: "none"}
 	}

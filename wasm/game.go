@@ -78,8 +78,9 @@ const idleTicks = 60
 // notice is a user-facing message about a click that failed (e.g. the session refused
 // the fault); Seq lets the page show each one once.
 type notice struct {
-	Seq  int    `json:"seq"`
-	Text string `json:"text"`
+	Seq    int    `json:"seq"`
+	Text   string `json:"text"`
+	TextZh string `json:"textZh,omitempty"` // the Chinese, when the session gave one
 }
 
 func newGame() *Game {

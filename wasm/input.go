@@ -3,9 +3,12 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"deliverylab/core/play"
 	"deliverylab/wasm/view"
 )
 
@@ -55,6 +58,9 @@ func (g *Game) pointer(in pointerInput) {
 	}
 	if err := g.sess.Inject(fault); err != nil {
 		g.notice = notice{Seq: g.notice.Seq + 1, Text: err.Error()}
+		if ue := (play.UserError{}); errors.As(err, &ue) {
+			g.notice.TextZh = ue.Zh
+		}
 		g.view++
 	}
 	g.accumUs = 0

@@ -75,7 +75,6 @@ type NodeState struct {
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
 	Fenced     bool           `json:"fenced"`     // brokers: up, but fenced by the controller
-	Paused     bool           `json:"paused"`     // the process is stopped (pause fault) until resumed
 	Partitions []ReplicaState `json:"partitions"` // brokers only
 	Txns       []show.Txn     `json:"txns"`       // brokers: the transactional ids this one coordinates
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
