@@ -148,6 +148,9 @@ func openTools(t *testing.T, path string) *page {
 	_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: toolsShim})
 	require.NoError(t, err)
 	p.goTo(path)
+	// The language is remembered across tabs: each test starts in English.
+	require.NoError(t, p.do(evalVoid(`window.deliverylab.setLang("en")`)))
+	p.waitJS(5*time.Second, `document.documentElement.lang === "en" && document.getElementById("share-link").textContent === "Copy link"`)
 	return p
 }
 
