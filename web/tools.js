@@ -623,13 +623,23 @@
 
   // An own scene, or a link's, is none of the shipped scenes in the list; a link's
   // shipped scene is that one.
+  let lastSource = null;
   function markSource(s) {
     if (!s.source) return;
+    lastSource = s.source;
     const current = s.source.kind === "shipped" ? s.source.name : null;
     for (const b of document.querySelectorAll("#scene-list button[data-scene]")) {
       const is = String(b.dataset.scene === current);
       if (b.getAttribute("aria-current") !== is) b.setAttribute("aria-current", is);
     }
+  }
+
+  // The page rebuilds the list (a language switch, say) with its own idea of the current
+  // scene: mark the source again.
+  if (sceneList) {
+    new MutationObserver(() => {
+      if (lastSource) markSource({ source: lastSource });
+    }).observe(sceneList, { childList: true });
   }
 
   P.on("render", (s) => {
