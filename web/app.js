@@ -266,9 +266,27 @@
     scenes: () => call("scenes"),
     load(name) {
       const r = call("load", name);
-      if (!r.error) afterLoad(name);
+      if (!r.error) afterLoad(name, true);
       return r;
     },
+    // A teacher's own scene and share links (web/tools.js): loaded like a shipped scene,
+    // but the hash is theirs to set.
+    loadSource(text, fileName) {
+      const r = call("loadSource", text, fileName);
+      if (!r.error) afterLoad("", false);
+      return r;
+    },
+    openLink(hash) {
+      const r = call("openLink", hash);
+      if (!r.error) afterLoad("", false);
+      return r;
+    },
+    shareLink: () => call("shareLink"),
+    setSetting: (key, value) => call("setSetting", key, value),
+    setSeed: (n) => call("setSeed", n),
+    menuAt: (x, y) => call("menuAt", x, y),
+    faultHelp: () => call("faultHelp"),
+    readyAtMs: -1, // performance.now() when the page became interactive (paint_test.go)
     play: () => call("play"),
     pause: () => call("pause"),
     step: () => call("step"),
@@ -392,6 +410,7 @@
       if (first) api.load(first.name);
     }
     $("loader").classList.add("done");
+    api.readyAtMs = performance.now();
     for (const el of document.querySelectorAll(".controls [disabled], .inject [disabled], #scene-select")) {
       el.disabled = false;
     }
@@ -419,15 +438,17 @@
     if (api.ready) openHash(location.hash.slice(1));
   });
 
-  function afterLoad(name) {
-    current = name;
+  // afterLoad follows a new scene: a shipped one (name) is named in the hash, so a reload
+  // or a bookmark opens it again.
+  function afterLoad(name, shipped) {
+    const s = api.state();
+    current = shipped ? name : (s && s.source && s.source.kind === "shipped" && s.source.name) || "";
     maxSeenMs = 0;
     selected = "";
-    if (location.hash.slice(1) !== encodeURIComponent(name)) {
+    if (shipped && location.hash.slice(1) !== encodeURIComponent(name)) {
       history.replaceState(null, "", `#${encodeURIComponent(name)}`);
     }
     markCurrentScene();
-    const s = api.state();
     if (s && !s.error) emit("loaded", s);
   }
 
