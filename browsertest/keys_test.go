@@ -13,6 +13,14 @@ import (
 	"deliverylab/wasm/view"
 )
 
+// openEn opens the page in English: the language is remembered between tabs.
+func openEn(t *testing.T) *page {
+	t.Helper()
+	p := open(t)
+	p.call(`setLang("en")`)
+	return p
+}
+
 // pressKey sends a real key press (down, char, up) to whatever has focus in the tab.
 func pressKey(p *page, key string) {
 	p.t.Helper()
@@ -32,7 +40,7 @@ func clickCanvasEmpty(p *page) {
 // After a click on the canvas the keys still drive the playground: the frame forwards
 // them to the page.
 func TestKeysWorkAfterACanvasClick(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	clickCanvasEmpty(p)
 
@@ -80,7 +88,7 @@ func TestKeysWorkAfterACanvasClick(t *testing.T) {
 // A focused button does not take the Space: it plays or pauses, and the button is not
 // clicked.
 func TestSpaceNeverClicksAFocusedButton(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	eval[bool](p, `(() => {
 		window.__stepClicks = 0;

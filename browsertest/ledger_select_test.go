@@ -14,7 +14,7 @@ import (
 // Selecting a ledger row highlights its message and path on the canvas and jumps to the
 // moment its fate was decided; the keyboard selects as well.
 func TestLedgerRowSelectsAndSeeks(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	p.call(`runToEnd()`)
 	p.state()

@@ -34,7 +34,7 @@ func rectOf(p *page, css string) box {
 // At the sizes classrooms use, the verdict and counts are in sight without scrolling and
 // the canvas takes the height the controls leave.
 func TestLayoutKeepsVerdictInSight(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	p.call(`runToEnd()`)
 	for _, size := range [][2]int64{{1024, 768}, {1280, 800}, {1920, 1080}} {
@@ -62,7 +62,7 @@ func TestLayoutKeepsVerdictInSight(t *testing.T) {
 // A narrow window puts the canvas first and the scenes after it, with a compact scene
 // select above the canvas.
 func TestNarrowWindowPutsCanvasFirst(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	resize(p, 700, 900)
 	game, list := rectOf(p, "#game"), rectOf(p, "#scene-list")
 	assert.Less(t, game.Bottom, list.Y, "the canvas (%+v) comes before the scene list (%+v)", game, list)
@@ -80,7 +80,7 @@ func TestNarrowWindowPutsCanvasFirst(t *testing.T) {
 // Projector mode: the P key and the button switch it; the page gets large type and the
 // canvas is told (state().projector, when the canvas supports it).
 func TestProjectorMode(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	base := eval[float64](p, `parseFloat(getComputedStyle(document.body).fontSize)`)
 	pressKey(p, "p")
@@ -100,17 +100,17 @@ func TestProjectorMode(t *testing.T) {
 // The legend explains every badge, line and cell kind the canvas draws, in both
 // languages.
 func TestLegendListsEveryMark(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	en := eval[string](p, `document.getElementById("legend-list").textContent`)
 	for _, word := range []string{"L:", "F:", "DOWN", "BLOCKED", "FENCED", "PAUSED", "cut link", "lso", "hw", "leo", "isr",
-		"0:3", "COMMIT", "ABORT", "aborted", "reordered", "truncation", "committed offset", "stored more than once", "refused", "+N follower rows"} {
+		"0:3", "COMMIT", "ABORT", "aborted", "reordered", "truncation", "committed offset", "stored more than once", "refused", "+N follower rows", "…N"} {
 		assert.Contains(t, en, word)
 	}
 	n := eval[int](p, `document.querySelectorAll("#legend-list li .sw").length`)
 	assert.Equal(t, eval[int](p, `document.querySelectorAll("#legend-list li").length`), n, "every item has a swatch")
 	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
 	zh := eval[string](p, `document.getElementById("legend-list").textContent`)
-	for _, word := range []string{"高水位", "同步副本", "最后稳定位移", "提交标记", "截断"} {
+	for _, word := range []string{"高水位", "同步副本", "最后稳定位移", "提交标记", "截断", "宕机", "已暂停", "阻塞", "已隔离", "+N 行副本未显示"} {
 		assert.Contains(t, zh, word)
 	}
 	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))

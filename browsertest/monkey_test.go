@@ -22,7 +22,7 @@ const monkeyTargets = `.controls button:not(:disabled), #marks .mark, #captions 
 // A seeded monkey clicks the canvas and the controls and presses keys for a bounded
 // number of steps; any Go panic or console error fails the test (checkHealthy).
 func TestMonkey(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	rng := rand.New(rand.NewPCG(11, 2026))
 	const steps = 60

@@ -20,20 +20,20 @@ func pausingScene(t *testing.T) string {
 	raw, err := os.ReadFile(filepath.Join(env.root, "scenes", "acks-1-lost.yaml"))
 	require.NoError(t, err)
 	src := string(raw)
-	const at = `  - when: {node: broker-1, event: responded, message: p1#5}
-    en: "broker-1 acknowledged`
-	require.Contains(t, src, at)
-	src = strings.Replace(src, at, `  - when: {node: broker-1, event: responded, message: p1#5}
-    pause: true
-    highlight: [broker-1]
-    en: "broker-1 acknowledged`, 1)
-	return src
+	const at = "  - when: {node: broker-1, event: responded, message: p1#5}\n"
+	i := strings.LastIndex(src, at) // the narration's, after the fault's
+	require.Positive(t, i)
+	rest := src[i+len(at):]
+	if !strings.HasPrefix(rest, "    pause: true") {
+		rest = "    pause: true\n    highlight: [broker-1]\n" + rest
+	}
+	return src[:i+len(at)] + rest
 }
 
 // A caption with pause: true stops the run until Continue (its button, or Space); the
 // canvas highlights what it is about; clicking a caption jumps to its moment.
 func TestNarrationPausesAndSeeks(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	src, err := json.Marshal(pausingScene(t))
 	require.NoError(t, err)
 	p.call(fmt.Sprintf(`loadSource(%s, "acks-1-pausing.yaml")`, src))

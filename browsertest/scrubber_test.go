@@ -87,7 +87,7 @@ func (p *page) more() more {
 // The scrubber spans the whole run from the moment the scene is loaded, with a mark for
 // every caption and fault; a mark seeks to its moment.
 func TestScrubberSpansTheWholeRun(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	p.state()
 	m := p.more()
@@ -139,7 +139,7 @@ func TestScrubberSpansTheWholeRun(t *testing.T) {
 
 // Step back returns the state with one event fewer; the button is off at the start.
 func TestStepBackButton(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	p.state()
 	p.waitJS(5*time.Second, `document.getElementById("step-back").disabled === !window.deliverylab.state().canStepBack`)
@@ -155,7 +155,7 @@ func TestStepBackButton(t *testing.T) {
 // The play button reads the state when it is clicked, not the one last drawn: right
 // after Run to end it replays; right after play it pauses.
 func TestPlayButtonActsOnTheCurrentState(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	p.state()
 	s := eval[map[string]any](p, `(() => {
@@ -185,7 +185,7 @@ func TestPlayButtonActsOnTheCurrentState(t *testing.T) {
 
 // Changing the URL's hash switches scenes.
 func TestHashChangeSwitchesScenes(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	p.call(`load("acks-1-lost")`)
 	eval[bool](p, `(location.hash = "#acks-all-safe", true)`)
 	p.waitJS(10*time.Second, `window.deliverylab.state().scene === "acks-all-safe"`)
@@ -199,7 +199,7 @@ func TestHashChangeSwitchesScenes(t *testing.T) {
 // ms a real second ×speed, ×200 while only background traffic is on the wire: wasm/game.go),
 // computed natively tick by tick, for the speed the page sets.
 func TestDefaultPaceFitsAClass(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	speed := p.more().Speed
 	require.Equal(t, 0.5, speed, "the page's default speed")
 	var lines []string

@@ -14,7 +14,7 @@ import (
 // projector's size: browsertest/out/page-<lang>-<w>x<h>.png (docs/screenshot.png is
 // copied from one of them).
 func TestScreenshotsInBothLanguages(t *testing.T) {
-	p := open(t)
+	p := openEn(t)
 	crashLeaderAtFirstAck(t, p, "acks-1-lost")
 	for _, lang := range []string{"en", "zh"} {
 		require.NoError(t, clickSelector(p, fmt.Sprintf(`button[data-lang=%q]`, lang)))

@@ -117,7 +117,8 @@
     ["Esc", "Close this help", "关闭本帮助"],
   ];
   // The legend: every badge, line and cell the canvas draws (wasm/static.go, wasm/draw.go,
-  // wasm/view/color.go), each with a swatch drawn the same way. [swatch class, swatch text, en, zh].
+  // wasm/view/color.go), each with a swatch drawn the same way. [swatch class, swatch text
+  // (or the canvas's [en, zh] word, wasm/view/words.go), en, zh].
   const LEGEND = [
     ["sw-leader", "L", "L: this broker's replica is the partition's leader: it takes the writes.", "L：该 broker 上的副本是分区的 leader，负责接收写入。"],
     ["sw-follower", "F", "F: a follower replica: it copies the leader's log.", "F：follower 副本，从 leader 复制日志。"],
@@ -145,15 +146,15 @@
     ["sw-dot sw-bounced", "", "Orange dot: a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset.", "橙色圆点：leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回。"],
     ["sw-link", "", "A lane between two nodes, one per direction: click a lane to cut that direction.", "两个节点之间的通道，每个方向一条：点击通道可切断该方向。"],
     ["sw-cut", "", "Dashed red with a cross: a cut link; nothing passes that way. Click it again to heal it.", "带叉的红色虚线：被切断的链路，这个方向什么都过不去。再点一次可恢复。"],
-    ["sw-down", "DOWN", "DOWN: the node has crashed. Click it to restart it.", "DOWN：节点已崩溃。点击可重启它。"],
-    ["sw-paused", "PAUSED", "PAUSED: the process is stopped, like a long GC pause: what it receives waits, in order, until it resumes.", "PAUSED：进程被暂停，如同一次很长的 GC 停顿：它收到的消息按顺序等待，直到恢复。"],
-    ["sw-blocked", "BLOCKED", "BLOCKED on a producer: its send() waits for buffer.memory (at most max.block.ms).", "生产者上的 BLOCKED：它的 send() 正在等待 buffer.memory（最多 max.block.ms）。"],
-    ["sw-fenced", "FENCED", "FENCED on a broker: the controller fenced it (no heartbeat within broker.session.timeout.ms); it is up but may still believe it leads what the controller moved away.",
-      "broker 上的 FENCED：控制器已隔离它（broker.session.timeout.ms 内没有心跳）；它还在运行，却可能仍以为自己领导着已被控制器移走的分区。"],
+    ["sw-down", ["DOWN", "宕机"], "DOWN: the node has crashed. Click it to restart it.", "宕机（DOWN）：节点已崩溃。点击可重启它。"],
+    ["sw-paused", ["PAUSED", "已暂停"], "PAUSED: the process is stopped, like a long GC pause: what it receives waits, in order, until it resumes.", "已暂停（PAUSED）：进程被暂停，如同一次很长的 GC 停顿：它收到的消息按顺序等待，直到恢复。"],
+    ["sw-blocked", ["BLOCKED", "阻塞"], "BLOCKED on a producer: its send() waits for buffer.memory (at most max.block.ms).", "生产者上的“阻塞”（BLOCKED）：它的 send() 正在等待 buffer.memory（最多 max.block.ms）。"],
+    ["sw-fenced", ["FENCED", "已隔离"], "FENCED on a broker: the controller fenced it (no heartbeat within broker.session.timeout.ms); it is up but may still believe it leads what the controller moved away.",
+      "broker 上的“已隔离”（FENCED）：控制器已隔离它（broker.session.timeout.ms 内没有心跳）；它还在运行，却可能仍以为自己领导着已被控制器移走的分区。"],
     ["sw-row", "txn", "\"txn ID State eN\" on a broker: a transactional id it coordinates, the transaction's state and the producer epoch.", "broker 上的“txn ID 状态 eN”：它作为协调者管理的事务 ID、事务状态和生产者 epoch。"],
     ["sw-kinds", "kinds", "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink.", "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色。"],
     ["sw-streams", "streams", "A lime box: a Kafka Streams application: its guarantee, its thread's state and, under exactly_once_v2, its transaction.", "青柠色的框：Kafka Streams 应用，显示它的处理保证、线程状态，以及 exactly_once_v2 下的事务。"],
-    ["sw-row", "+2", "\"+N follower rows\" / \"+N older\": rows or records left out when the canvas is too small (internal topics' followers first; leaders stay).", "“+N follower rows” / “+N older”：画布太小时省略的行或记录（先省略内部主题的跟随者；领导者始终保留）。"],
+    ["sw-row", "+2", "\"+N follower rows\" / \"…N\": replica rows or older records left out when the canvas is too small (internal topics' followers first; leaders stay).", "“+N 行副本未显示” / “…N”：画布太小时省略的副本行或较早的记录（先省略内部主题的跟随者；领导者始终保留）。"],
     ["sw-highlight", "", "Bright outline: what the current caption, or the message selected in the ledger, is about.", "醒目的描边：当前解说或账本中选中的消息所涉及的节点。"],
   ];
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100];
@@ -650,7 +651,7 @@
             sw.append(i);
           }
         } else {
-          sw.textContent = sample;
+          sw.textContent = Array.isArray(sample) ? sample[lang === "zh" ? 1 : 0] : sample;
         }
         const text = document.createElement("span");
         text.textContent = lang === "zh" ? zh : en;
