@@ -57,6 +57,7 @@
     about: { en: "About this scene", zh: "关于本场景" },
     faults: { en: "Your faults", zh: "你注入的故障" },
     noFaults: { en: "None yet.", zh: "暂无。" },
+    armed: { en: "Armed:", zh: "已布置：" },
     futureFault: { en: "Later than now: it happens again when the run reaches it", zh: "在当前时刻之后：运行到那里时会再次发生" },
     faultMark: { en: "Your fault", zh: "你的故障" },
     captionMark: { en: "Caption", zh: "解说" },
@@ -181,6 +182,8 @@
   const fateName = (f) => (FATES[f] ? FATES[f][lang] : f);
   const verdictName = (v) => (VERDICTS[v] ? VERDICTS[v][lang] : v);
   const errorText = (r) => (r ? (lang === "zh" && r.errorZh) || r.error || "" : "");
+  // untimed drops a leading "120 ms: " from a text the page shows beside its own time.
+  const untimed = (text) => text.replace(/^\d+ (ms|毫秒)\s*[:：]\s*/, "");
   const pageError = (key, detail = "") => ({ error: STRINGS[key].en + detail, errorZh: STRINGS[key].zh + detail });
 
   function setLang(l) {
@@ -844,7 +847,7 @@
         b.style.left = `${(100 * Math.min(m.atMs, length)) / length}%`;
         b.dataset.at = String(m.atMs);
         b.dataset.kind = m.kind;
-        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}: ${pick(m.text)}`;
+        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}${lang === "zh" ? "：" : ": "}${untimed(pick(m.text))}`;
         b.title = label;
         b.setAttribute("aria-label", label);
         b.addEventListener("click", () => report(api.seek(m.atMs)));
@@ -1045,12 +1048,16 @@
   // languages; the ones after now dimmed), or as their scene syntax from an older game.
   function renderFaults(s) {
     const list = s.faultList;
+    const armed = s.armedList || [];
     const faults = s.faults || [];
-    if (!changed("faults", `${lang}|${JSON.stringify(list || faults)}`)) return;
+    if (!changed("faults", `${lang}|${JSON.stringify(list || faults)}|${JSON.stringify(armed)}`)) return;
     const items = list
       ? list.map((f) => {
         const li = document.createElement("li");
-        li.textContent = `${f.atMs} ms: ${pick(f.text)}`;
+        const at = document.createElement("span");
+        at.className = "at";
+        at.textContent = `${f.atMs} ms`;
+        li.append(at, document.createTextNode(untimed(pick(f.text))));
         li.dataset.at = String(f.atMs);
         if (f.syntax) li.title = f.syntax;
         if (f.future) {
@@ -1066,6 +1073,14 @@
         li.append(code);
         return li;
       });
+    // Faults armed at a protocol point, not fired yet.
+    for (const a of armed) {
+      const li = document.createElement("li");
+      li.className = "armed";
+      li.textContent = `${t("armed")} ${pick(a.text)}`;
+      if (a.syntax) li.title = a.syntax;
+      items.push(li);
+    }
     if (!items.length) {
       const li = document.createElement("li");
       li.className = "dim";
