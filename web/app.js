@@ -1057,7 +1057,7 @@
         const at = document.createElement("span");
         at.className = "at";
         at.textContent = `${f.atMs} ms`;
-        li.append(at, document.createTextNode(untimed(pick(f.text))));
+        li.append(at, document.createTextNode(` ${untimed(pick(f.text))}`));
         li.dataset.at = String(f.atMs);
         if (f.syntax) li.title = f.syntax;
         if (f.future) {
