@@ -228,8 +228,12 @@
     if (!b || !b.ready) return pageError("stillLoading");
     if (typeof b[name] !== "function") return pageError("notAvailable", name);
     if (!READS.has(name)) scheduleRender();
-    return b[name](...args);
+    const r = b[name](...args);
+    // Whoever loads (the scene list, web/tools.js, a test), the page follows the new scene.
+    if (LOADS.has(name) && r && !r.error) afterLoad(name === "load" ? String(args[0]) : "", name === "load");
+    return r;
   }
+  const LOADS = new Set(["load", "loadSource", "openLink"]);
   // canvas calls a canvas-only method (setLang, setProjector, highlight) when the game
   // has it: a page without it still works, it just shows less.
   function canvas(name, ...args) {
@@ -268,23 +272,11 @@
     ready: false,
     renderedView: -1, // the game's view (state().view) the DOM shows
     scenes: () => call("scenes"),
-    load(name) {
-      const r = call("load", name);
-      if (!r.error) afterLoad(name, true);
-      return r;
-    },
+    load: (name) => call("load", name),
     // A teacher's own scene and share links (web/tools.js): loaded like a shipped scene,
     // but the hash is theirs to set.
-    loadSource(text, fileName) {
-      const r = call("loadSource", text, fileName);
-      if (!r.error) afterLoad("", false);
-      return r;
-    },
-    openLink(hash) {
-      const r = call("openLink", hash);
-      if (!r.error) afterLoad("", false);
-      return r;
-    },
+    loadSource: (text, fileName) => call("loadSource", text, fileName),
+    openLink: (hash) => call("openLink", hash),
     shareLink: () => call("shareLink"),
     setSetting: (key, value) => call("setSetting", key, value),
     setSeed: (n) => call("setSeed", n),
@@ -810,7 +802,7 @@
     if (changed("trace", (s.trace || []).join("\n"))) $("trace").textContent = keys.trace;
     if (s.lastError && s.lastError.seq > noticeSeq) {
       noticeSeq = s.lastError.seq;
-      showNotice((lang === "zh" && s.lastError.textZh) || s.lastError.text);
+      showNotice((lang === "zh" && s.lastError.zh) || s.lastError.text);
     }
   }
 
@@ -834,7 +826,8 @@
     const length = Math.max(tl ? tl.lengthMs : maxSeenMs, s.nowMs, 1);
     seek.max = String(length);
     if (!dragging && pendingSeek === null) seek.value = String(s.nowMs);
-    $("time").textContent = `${s.nowMs} / ${length} ms`;
+    $("time").textContent = `${s.nowMs} ms`;
+    $("length").textContent = ` / ${length} ms`;
     const marks = (tl && tl.marks) || [];
     const future = (s.faultList || []).map((f) => f.future);
     if (!changed("marks", `${lang}|${length}|${JSON.stringify(marks)}|${future}`)) return;
