@@ -15,6 +15,7 @@ import (
 func TestPageControlsDriveTheGame(t *testing.T) {
 	p := open(t)
 	p.call(`load("acks-1-lost")`)
+	p.call(`setSpeed(1)`) // the page starts slower (×½); the wait below counts on ×1
 	require.NoError(t, clickSelector(p, "#play"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().nowMs > 20`)
 	assert.True(t, p.stateNow().Playing)
