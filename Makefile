@@ -17,7 +17,7 @@ CONFORM_RUNS ?= 3
 # CONFORM_SCENES: scene files to run (default: every shipped scene), e.g. the ones a change added
 CONFORM_SCENES ?=
 
-.PHONY: all wasm serve test fmt-check vet test-native fuzz-short test-wasm test-browser browser-deps bench conformance conformance-note clean
+.PHONY: all wasm canvas-font serve test fmt-check vet test-native fuzz-short test-wasm test-browser browser-deps bench conformance conformance-note clean
 
 all: wasm
 
@@ -26,6 +26,16 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM) ./wasm
 	install -m 644 "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
 	gzip -k -9 -f $(WASM)
+
+# The canvas's Chinese glyphs: a subset of Noto Sans CJK SC (font 2 of the collection,
+# Debian's fonts-noto-cjk) with exactly the runes of wasm/view's words table, plus what
+# pyftsubset needs (pip install fonttools). The subset is committed; TestFontHasEveryWord
+# fails when a word needs a rune it lacks.
+CJK_TTC ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+canvas-font:
+	$(GO) run ./wasm/font/gen > wasm/font/canvas-zh.txt
+	pyftsubset "$(CJK_TTC)" --font-number=2 --text-file=wasm/font/canvas-zh.txt \
+		--layout-features='*' --no-hinting --desubroutinize --output-file=wasm/font/canvas-zh.otf
 
 serve: wasm
 	$(GO) run ./cmd/deliverylab serve

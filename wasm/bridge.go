@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 
 	"deliverylab/core/play"
+	"deliverylab/wasm/view"
 )
 
 // bridge is window.deliverylab inside the canvas frame: the page's controls and the
@@ -68,6 +69,28 @@ func (b *bridge) install() {
 		}
 		return ok(), g.setSpeed(args[0].Float())
 	})
+	b.method("setLang", func(args []js.Value) (any, error) {
+		lang, err := stringArg(args, `language, "en" or "zh"`)
+		if err != nil {
+			return nil, err
+		}
+		return ok(), g.setLang(lang)
+	})
+	b.method("setProjector", func(args []js.Value) (any, error) {
+		if len(args) < 1 || args[0].Type() != js.TypeBoolean {
+			return nil, errors.New("setProjector needs true or false")
+		}
+		g.setProjector(args[0].Bool())
+		return ok(), nil
+	})
+	b.method("highlight", func(args []js.Value) (any, error) {
+		h, err := highlightArg(args)
+		if err != nil {
+			return nil, err
+		}
+		g.setHighlight(h)
+		return ok(), nil
+	})
 	b.method("state", func([]js.Value) (any, error) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -79,6 +102,8 @@ func (b *bridge) install() {
 		defer g.mu.Unlock()
 		return float64(g.view), nil
 	})
+	installSession(b)
+	installFaults(b)
 	g.onReady = func() {
 		b.obj.Set("ready", true)
 		b.report("ready", "")
@@ -125,7 +150,7 @@ func (b *bridge) method(name string, fn func([]js.Value) (any, error)) {
 		}
 		v, err := fn(args)
 		if err != nil {
-			return errorObject(err.Error())
+			return errorOf(err)
 		}
 		out, err := json.Marshal(v)
 		if err != nil {
@@ -133,6 +158,17 @@ func (b *bridge) method(name string, fn func([]js.Value) (any, error)) {
 		}
 		return js.Global().Get("JSON").Call("parse", string(out))
 	}))
+}
+
+// errorOf is errorObject for an error; a play.UserError also gives its Chinese, as
+// errorZh.
+func errorOf(err error) js.Value {
+	o := errorObject(err.Error())
+	var u play.UserError
+	if errors.As(err, &u) {
+		o.Set("errorZh", u.Zh)
+	}
+	return o
 }
 
 func errorObject(msg string) js.Value {
@@ -177,4 +213,21 @@ func faultArg(args []js.Value) (string, error) {
 	default:
 		return "", fmt.Errorf(`inject needs a fault object or string, e.g. {"crash":"broker-1"}, not a %s`, a.Type())
 	}
+}
+
+// highlightArg reads {nodes: [...], message: "p1#3"}; no argument, null, undefined or
+// an empty object clears the highlight.
+func highlightArg(args []js.Value) (view.Highlight, error) {
+	var h view.Highlight
+	if len(args) < 1 || args[0].IsNull() || args[0].IsUndefined() {
+		return h, nil
+	}
+	if args[0].Type() != js.TypeObject {
+		return h, fmt.Errorf(`highlight needs an object like {nodes: ["broker-1"], message: "p1#3"}, not a %s`, args[0].Type())
+	}
+	text := js.Global().Get("JSON").Call("stringify", args[0]).String()
+	if err := json.Unmarshal([]byte(text), &h); err != nil {
+		return view.Highlight{}, fmt.Errorf(`highlight needs {nodes: [names], message: "p1#3"}: %v`, err)
+	}
+	return h, nil
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -19,15 +18,21 @@ type frame struct {
 	st         play.State
 	layout     *view.Layout
 	layoutGen  uint64
+	lanes      []view.Lane
 	nowMs      float64
 	speed      float64
 	hover      view.Hit
 	scale      float64
 	w, h       float64 // CSS pixels
 	screenSize [2]int
+	lang       view.Lang
+	projector  bool
+	pal        view.Palette
+	highlight  view.Highlight
 }
 
 // drawKey is everything a picture depends on; equal keys mean an identical picture.
+// (Language, projector mode and highlight bump view.)
 type drawKey struct {
 	view, layoutGen uint64
 	nowMs, speed    float64
@@ -38,12 +43,13 @@ type drawKey struct {
 
 // painter holds the draw-side state: sprites, the static layer and the last key drawn.
 type painter struct {
-	sprites   *sprites
-	static    *ebiten.Image // boxes, logs, rows and cut links: repainted only when they change
-	staticGen uint64
-	staticKey drawKey
-	drawn     drawKey
-	drewOnce  bool
+	sprites     *sprites
+	static      *ebiten.Image // links, boxes, logs and rows: repainted only when they change
+	staticGen   uint64
+	staticKey   drawKey
+	staticStats textStats // the static layer's texts, counted when it was painted
+	drawn       drawKey
+	drewOnce    bool
 }
 
 // Draw paints the latest snapshot, or nothing at all when the picture would be the same
@@ -51,10 +57,11 @@ type painter struct {
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.mu.Lock()
 	f := frame{
-		loaded: g.sess != nil, st: g.st, layout: g.layout, layoutGen: g.layoutGen,
+		loaded: g.sess != nil, st: g.st, layout: g.layout, layoutGen: g.layoutGen, lanes: g.lanes,
 		nowMs: g.drawNowMs(), speed: g.speed, hover: g.hover, scale: g.scale,
 		w: g.widthCSS, h: g.heightCSS,
 		screenSize: [2]int{screen.Bounds().Dx(), screen.Bounds().Dy()},
+		lang:       g.lang, projector: g.projector, pal: view.PaletteFor(g.projector), highlight: g.highlight,
 	}
 	key := drawKey{g.view, g.layoutGen, f.nowMs, f.speed, f.hover, f.scale, f.w, f.h, f.screenSize}
 	g.mu.Unlock()
@@ -64,11 +71,12 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	start := time.Now()
-	p.paint(screen, f, key)
+	stats := p.paint(screen, f, key)
 	p.drawn, p.drewOnce = key, true
 
 	g.mu.Lock()
 	g.perf.addDraw(time.Since(start))
+	g.textStats = stats
 	g.quiet = 0 // something was painted: not idle yet
 	onReady := g.onReady
 	g.onReady = nil
@@ -78,7 +86,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 }
 
-func (p *painter) paint(screen *ebiten.Image, f frame, key drawKey) {
+// paint draws the frame and returns what its texts were.
+func (p *painter) paint(screen *ebiten.Image, f frame, key drawKey) textStats {
 	if p.sprites == nil || p.sprites.scale != f.scale {
 		if p.sprites != nil {
 			p.sprites.dispose()
@@ -86,45 +95,66 @@ func (p *painter) paint(screen *ebiten.Image, f frame, key drawKey) {
 		p.sprites = newSprites(f.scale)
 	}
 	if p.static == nil || p.static.Bounds().Size() != screen.Bounds().Size() ||
-		p.staticGen != f.layoutGen || p.staticKey.scale != f.scale {
+		p.staticGen != f.layoutGen || p.staticKey.scale != f.scale || !f.loaded {
 		p.repaintStatic(screen.Bounds().Dx(), screen.Bounds().Dy(), f)
 		p.staticGen, p.staticKey = f.layoutGen, key
 	}
 	screen.DrawImage(p.static, nil)
+	stats := p.staticStats
 	if !f.loaded || f.layout == nil {
-		return
+		return stats
 	}
+	var dyn textStats
 	p.drawHover(screen, f)
-	p.drawFlights(screen, f)
-	p.drawTopBar(screen, f)
+	p.drawHighlight(screen, f)
+	p.drawFlights(screen, f, &dyn)
+	p.drawTopBar(screen, f, &dyn)
+	stats.add(dyn)
+	return stats
 }
 
 // maxLabelledFlights: beyond this many messages on the wire, labels would pile up;
-// only the hovered message keeps its label.
+// only the hovered (or highlighted) message keeps its label.
 const maxLabelledFlights = 24
 
-func (p *painter) drawFlights(screen *ebiten.Image, f frame) {
-	s := p.sprites
+func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
+	s, pal, m := p.sprites, f.pal, f.layout.M
 	labelled := len(f.st.InFlight) <= maxLabelledFlights
+	var taken []view.Rect // labels placed so far: the next goes elsewhere or is left out
 	for _, fl := range f.st.InFlight {
 		pos, ok := f.layout.FlightPos(fl, f.nowMs)
 		if !ok {
 			continue
 		}
-		s.drawSprite(screen, s.ring, pos, view.Background)
+		s.drawSprite(screen, s.ring, pos, pal.Background)
 		c := view.MessageColor(fl.Kind)
 		if fl.Bounced { // a duplicate the leader had already: it bounces back with its original offset
-			c = view.Duplicate
+			c = pal.Duplicate
 		}
 		s.drawSprite(screen, s.dot, pos, c)
 		hovered := f.hover.Flight && f.hover.FlightID == fl.ID
-		if hovered {
-			s.drawSprite(screen, s.ring, pos, view.Hover)
+		marked := f.highlight.Marks(fl.Label)
+		switch {
+		case marked:
+			s.drawSprite(screen, s.halo, pos, pal.Highlight)
+		case hovered:
+			s.drawSprite(screen, s.ring, pos, pal.Hover)
 		}
-		if label := flightLabel(fl); label != "" && (labelled || hovered) {
-			at := view.Point{X: pos.X + view.FlightRadius + 1, Y: pos.Y - view.FlightRadius - 2}
-			s.drawLabel(screen, label, 9.5, at, view.Text, 100)
+		label := flightLabel(fl)
+		if label == "" || !(labelled || hovered || marked) {
+			continue
 		}
+		// On the wire, never over a box: a label with no free place is left out.
+		pill, ok := f.layout.PlaceLabel(pos, view.TextWidth(label, m.Base)+6, m.Base+4, taken)
+		if !ok {
+			continue
+		}
+		taken = append(taken, pill)
+		tc := pal.Text
+		if marked {
+			tc = pal.Highlight
+		}
+		s.drawLabel(screen, label, m.Base, pill, tc, pal.Background, st)
 	}
 }
 
@@ -137,6 +167,14 @@ func flightLabel(fl play.Flight) string {
 }
 
 func (p *painter) drawHover(screen *ebiten.Image, f frame) {
+	if f.hover.Link {
+		for _, ln := range f.lanes {
+			if ln.From == f.hover.From && ln.To == f.hover.To {
+				p.strokePath(screen, ln.Path, f.layout.M.LineW+1, f.pal.Hover, f.scale)
+			}
+		}
+		return
+	}
 	if f.hover.Node == "" {
 		return
 	}
@@ -147,26 +185,48 @@ func (p *painter) drawHover(screen *ebiten.Image, f frame) {
 	if !ok {
 		return
 	}
-	strokeRect(screen, b.Rect, 2.5, view.Hover, f.scale)
+	strokeRect(screen, b.Rect, 2.5, f.pal.Hover, f.scale)
+}
+
+// drawHighlight outlines the highlighted nodes with a glow, and the log cells and sink
+// rows of the highlighted message.
+func (p *painter) drawHighlight(screen *ebiten.Image, f frame) {
+	h := f.highlight
+	if h.Empty() {
+		return
+	}
+	c, sc := f.pal.Highlight, f.scale
+	for _, b := range f.layout.Boxes {
+		if h.HasNode(b.Name) {
+			glow := c
+			glow.A = 0x50
+			strokeRect(screen, grow(b.Rect, 4), 6, premultiply(glow), sc)
+			strokeRect(screen, grow(b.Rect, 1), 2.5, c, sc)
+		}
+		if h.Message == "" {
+			continue
+		}
+		for _, row := range b.Logs {
+			for _, cell := range row.Cells {
+				if cell.Msg == h.Message {
+					strokeRect(screen, grow(cell.Rect, 1), 2.5, c, sc)
+				}
+			}
+		}
+		for _, chip := range b.Chips {
+			if chip.Msg == h.Message {
+				strokeRect(screen, grow(chip.Rect, 1), 2.5, c, sc)
+			}
+		}
+	}
+}
+
+func grow(r view.Rect, d float64) view.Rect {
+	return view.Rect{X: r.X - d, Y: r.Y - d, W: r.W + 2*d, H: r.H + 2*d}
 }
 
 // drawTopBar shows the virtual time and whether the run plays, is paused or has ended.
-func (p *painter) drawTopBar(screen *ebiten.Image, f frame) {
-	status := "paused"
-	switch {
-	case f.st.Ended:
-		status = "ended"
-		if f.st.EndNote != "" {
-			status += ": " + f.st.EndNote
-		}
-	case f.st.Playing:
-		status = fmt.Sprintf("playing  x%g", f.speed)
-	}
-	s := p.sprites
-	fillRect(screen, view.Rect{W: f.w, H: view.TopBarH}, view.Background, f.scale)
-	s.drawText(screen, fmt.Sprintf("t = %d ms", f.st.NowMs), 12, view.Point{X: view.Margin, Y: 6}, alignTopLeft, view.Text, 0)
-	s.drawText(screen, status, 11, view.Point{X: view.Margin + 110, Y: 7}, alignTopLeft, view.TextDim, 0)
-	if n := len(f.st.InFlight); n > 0 {
-		s.drawText(screen, fmt.Sprintf("%d in flight", n), 11, view.Point{X: f.w - view.Margin, Y: 7}, alignTopRight, view.TextDim, 0)
-	}
+func (p *painter) drawTopBar(screen *ebiten.Image, f frame, st *textStats) {
+	fillRect(screen, view.Rect{W: f.w, H: f.layout.M.TopBarH}, f.pal.Background, f.scale)
+	p.sprites.drawTexts(screen, f.layout.TopBarTexts(f.st, f.speed, f.lang, f.pal), st, f.pal.Background)
 }

@@ -47,6 +47,17 @@ type Game struct {
 	laidNodes                  []play.NodeState
 	laidCuts                   []play.Link
 	hover                      view.Hit
+	// talked: the pairs of nodes that have had a message on the wire since the load;
+	// their links (and every cut one) are drawn as lanes, one per direction.
+	talked map[play.Link]bool
+	lanes  []view.Lane
+
+	// How the canvas speaks and looks: the page's language, projector mode (bigger type,
+	// high contrast) and what the page points at.
+	lang      view.Lang
+	projector bool
+	highlight view.Highlight
+	textStats textStats // the texts of the last Draw
 
 	painter      painter
 	perf         perf
@@ -67,12 +78,13 @@ const idleTicks = 60
 // notice is a user-facing message about a click that failed (e.g. the session refused
 // the fault); Seq lets the page show each one once.
 type notice struct {
-	Seq  int    `json:"seq"`
-	Text string `json:"text"`
+	Seq    int    `json:"seq"`
+	Text   string `json:"text"`
+	TextZh string `json:"textZh,omitempty"` // the Chinese, when the session gave one
 }
 
 func newGame() *Game {
-	return &Game{speed: 1, scale: 1}
+	return &Game{speed: 1, scale: 1, lang: view.En, talked: map[play.Link]bool{}}
 }
 
 // LayoutF makes the screen as many device pixels as the canvas has, so text and lines
@@ -193,10 +205,15 @@ func (g *Game) relayout() {
 	}
 	resized := g.layoutView == math.MaxUint64
 	g.layoutView = g.view
-	if !resized && g.layout != nil && reflect.DeepEqual(g.laidNodes, g.st.Nodes) && reflect.DeepEqual(g.laidCuts, g.st.CutLinks) {
+	grew := view.Talked(g.talked, g.st.InFlight)
+	sameNodes := !resized && g.layout != nil && reflect.DeepEqual(g.laidNodes, g.st.Nodes)
+	if sameNodes && !grew && reflect.DeepEqual(g.laidCuts, g.st.CutLinks) {
 		return
 	}
-	g.layout = view.Compute(g.st.Nodes, g.widthCSS, g.heightCSS)
+	if !sameNodes {
+		g.layout = view.ComputeWith(g.st.Nodes, g.widthCSS, g.heightCSS, view.MetricsFor(g.widthCSS, g.heightCSS, g.projector))
+	}
+	g.lanes = g.layout.Lanes(view.SortedLinks(g.talked), g.st.CutLinks)
 	g.laidNodes, g.laidCuts = g.st.Nodes, g.st.CutLinks
 	g.layoutGen++
 }

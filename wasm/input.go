@@ -3,9 +3,12 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"deliverylab/core/play"
 	"deliverylab/wasm/view"
 )
 
@@ -30,13 +33,13 @@ func readPointer() pointerInput {
 }
 
 // pointer updates the hover highlight and turns a press into a fault: crash or restart
-// a broker, drop a message. Called with g.mu held.
+// a broker, drop a message, cut or heal one direction of a link. Called with g.mu held.
 func (g *Game) pointer(in pointerInput) {
 	if g.layout == nil {
 		return
 	}
 	p := view.Point{X: float64(in.x) / g.scale, Y: float64(in.y) / g.scale}
-	h := g.layout.HitTest(p, g.st.InFlight, g.drawNowMs())
+	h := g.layout.HitTest(p, g.st.InFlight, g.drawNowMs(), g.lanes)
 	fault, clickable := g.layout.Fault(h)
 	if !in.touch && h != g.hover {
 		g.hover = h
@@ -55,6 +58,9 @@ func (g *Game) pointer(in pointerInput) {
 	}
 	if err := g.sess.Inject(fault); err != nil {
 		g.notice = notice{Seq: g.notice.Seq + 1, Text: err.Error()}
+		if ue := (play.UserError{}); errors.As(err, &ue) {
+			g.notice.TextZh = ue.Zh
+		}
 		g.view++
 	}
 	g.accumUs = 0

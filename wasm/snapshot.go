@@ -25,6 +25,15 @@ type bridgeState struct {
 	LastError notice    `json:"lastError"`
 	LastClick click     `json:"lastClick"`
 	Perf      perf      `json:"perf"`
+
+	// The canvas's own: the smallest text size the last Draw drew (CSS px) and how many
+	// texts it had to cut; its language and mode; the lanes drawn; the highlight.
+	LabelFontPx float64        `json:"labelFontPx"`
+	Truncated   int            `json:"truncated"`
+	Projector   bool           `json:"projector"`
+	Lang        view.Lang      `json:"lang"`
+	Links       []view.Lane    `json:"links"`
+	Highlight   view.Highlight `json:"highlight"`
 }
 
 type nodeView struct {
@@ -39,8 +48,9 @@ type flightView struct {
 }
 
 type hoverView struct {
-	Node   string `json:"node,omitempty"`
-	Flight int64  `json:"flight,omitempty"`
+	Node   string     `json:"node,omitempty"`
+	Flight int64      `json:"flight,omitempty"`
+	Link   *play.Link `json:"link,omitempty"` // the lane under the pointer
 }
 
 // snapshot builds the bridge state. Called with g.mu held.
@@ -49,11 +59,22 @@ func (g *Game) snapshot() bridgeState {
 		State: g.st, Loaded: g.sess != nil, View: g.view, Ticks: g.ticks, Asleep: g.asleep, Speed: g.speed, LastClick: g.lastClick,
 		Canvas: view.Rect{W: g.widthCSS, H: g.heightCSS}, LastError: g.notice, Perf: g.perf,
 		Nodes: make([]nodeView, len(g.st.Nodes)), InFlight: make([]flightView, len(g.st.InFlight)),
+		LabelFontPx: g.textStats.MinPx, Truncated: g.textStats.Cut, Projector: g.projector, Lang: g.lang,
+		Links: g.lanes, Highlight: g.highlight,
+	}
+	if b.Links == nil {
+		b.Links = []view.Lane{}
+	}
+	if b.Highlight.Nodes == nil {
+		b.Highlight.Nodes = []string{}
 	}
 	if g.hover.Flight {
 		b.Hover.Flight = g.hover.FlightID
 	}
 	b.Hover.Node = g.hover.Node
+	if g.hover.Link {
+		b.Hover.Link = &play.Link{From: g.hover.From, To: g.hover.To}
+	}
 	for i, n := range g.st.Nodes {
 		b.Nodes[i].NodeState = n
 		if g.layout != nil {

@@ -11,18 +11,22 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 	"golang.org/x/image/font/gofont/goregular"
 
+	zhfont "deliverylab/wasm/font"
 	"deliverylab/wasm/view"
 )
 
-// fontSource is Go Regular: Latin only, which is all the canvas shows; prose in other
-// scripts lives in the page's DOM.
-var fontSource = func() *text.GoTextFaceSource {
-	s, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
+// fontSource is Go Regular, for Latin; zhSource the subset of Noto Sans CJK SC with the
+// glyphs of the canvas's Chinese words (wasm/font). A MultiFace takes each rune from
+// the first that has it, as view.TextWidth measures it.
+var fontSource, zhSource = mustFont(goregular.TTF), mustFont(zhfont.ZhOTF)
+
+func mustFont(b []byte) *text.GoTextFaceSource {
+	s, err := text.NewGoTextFaceSource(bytes.NewReader(b))
 	if err != nil {
 		panic(err) // the font is compiled in; failing here is a build problem
 	}
 	return s
-}()
+}
 
 // sprites are images rendered once per device scale and then only copied: a dot is a
 // DrawImage from one shared source, which Ebiten batches, instead of a vector path
@@ -31,11 +35,12 @@ type sprites struct {
 	scale float64
 	dot   *ebiten.Image // white disc, tinted per message kind
 	ring  *ebiten.Image // white ring around a dot: outline and hover highlight
-	faces map[float64]*text.GoTextFace
+	halo  *ebiten.Image // a thick ring: the highlighted message
+	faces map[float64]text.Face
 }
 
 func newSprites(scale float64) *sprites {
-	s := &sprites{scale: scale, faces: map[float64]*text.GoTextFace{}}
+	s := &sprites{scale: scale, faces: map[float64]text.Face{}}
 	r := view.FlightRadius * scale
 	size := int(2*r + 4*scale + 2)
 	c := float32(size) / 2
@@ -43,19 +48,38 @@ func newSprites(scale float64) *sprites {
 	vector.DrawFilledCircle(s.dot, c, c, float32(r), color.White, true)
 	s.ring = ebiten.NewImage(size, size)
 	vector.StrokeCircle(s.ring, c, c, float32(r+scale), float32(1.5*scale), color.White, true)
+	s.halo = ebiten.NewImage(size, size)
+	vector.StrokeCircle(s.halo, c, c, float32(r+scale), float32(3*scale), color.White, true)
 	return s
 }
 
 func (s *sprites) dispose() {
 	s.dot.Deallocate()
 	s.ring.Deallocate()
+	s.halo.Deallocate()
 }
 
-// face is Go Regular at px CSS pixels.
-func (s *sprites) face(px float64) *text.GoTextFace {
+// strokePath draws a message's route as a polyline.
+func (p *painter) strokePath(dst *ebiten.Image, path view.Path, width float64, c color.Color, scale float64) {
+	const steps = 24
+	sc := float32(scale)
+	for i := 0; i < steps; i++ {
+		a, b := path.At(float64(i)/steps), path.At(float64(i+1)/steps)
+		vector.StrokeLine(dst, float32(a.X)*sc, float32(a.Y)*sc, float32(b.X)*sc, float32(b.Y)*sc, float32(width)*sc, c, true)
+	}
+}
+
+// face is Go Regular with the Chinese subset behind it, at px CSS pixels.
+func (s *sprites) face(px float64) text.Face {
 	f, ok := s.faces[px]
 	if !ok {
-		f = &text.GoTextFace{Source: fontSource, Size: px * s.scale}
+		latin := &text.GoTextFace{Source: fontSource, Size: px * s.scale}
+		zh := &text.GoTextFace{Source: zhSource, Size: px * s.scale}
+		mf, err := text.NewMultiFace(latin, zh)
+		if err != nil {
+			panic(err) // two valid faces: cannot fail
+		}
+		f = mf
 		s.faces[px] = f
 	}
 	return f
@@ -71,69 +95,69 @@ func (s *sprites) drawSprite(dst, img *ebiten.Image, p view.Point, c color.Color
 	dst.DrawImage(img, op)
 }
 
-// textAlign says where a text's anchor point is.
-type textAlign struct{ h, v text.Align }
-
-var (
-	alignTopLeft     = textAlign{text.AlignStart, text.AlignStart}
-	alignTopRight    = textAlign{text.AlignEnd, text.AlignStart}
-	alignCenter      = textAlign{text.AlignCenter, text.AlignCenter}
-	alignLeftMid     = textAlign{text.AlignStart, text.AlignCenter}
-	alignBottomRight = textAlign{text.AlignEnd, text.AlignEnd}
-	alignBottomLeft  = textAlign{text.AlignStart, text.AlignEnd}
-)
-
-// drawText draws str at p (CSS pixels) in Go Regular at px, shortened with "…" to
-// maxW CSS pixels when maxW > 0.
-func (s *sprites) drawText(dst *ebiten.Image, str string, px float64, p view.Point, a textAlign, c color.Color, maxW float64) {
-	f := s.face(px)
-	if maxW > 0 {
-		str = fitText(str, f, maxW*s.scale)
-	}
-	if str == "" {
-		return
-	}
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(p.X*s.scale, p.Y*s.scale)
-	op.ColorScale.ScaleWithColor(c)
-	op.PrimaryAlign, op.SecondaryAlign = a.h, a.v
-	text.Draw(dst, str, f, op)
+// textStats is what the texts of a Draw were: the smallest size drawn (CSS px) and
+// how many had to be cut with "…".
+type textStats struct {
+	MinPx float64
+	Cut   int
 }
 
-// drawLabel draws a short label on a translucent pill of the canvas colour, so it stays
-// legible over boxes and other messages. at is the pill's left middle.
-func (s *sprites) drawLabel(dst *ebiten.Image, str string, px float64, at view.Point, c color.Color, maxW float64) {
-	f := s.face(px)
-	str = fitText(str, f, maxW*s.scale)
-	if str == "" {
-		return
+func (t *textStats) add(o textStats) {
+	if o.MinPx > 0 && (t.MinPx == 0 || o.MinPx < t.MinPx) {
+		t.MinPx = o.MinPx
 	}
-	w := text.Advance(str, f)/s.scale + 6
-	h := px + 4
-	pill := view.Rect{X: at.X, Y: at.Y - h/2, W: w, H: h}
-	bg := view.Background
+	t.Cut += o.Cut
+}
+
+var aligns = map[view.Align][2]text.Align{
+	view.TopLeft:     {text.AlignStart, text.AlignStart},
+	view.TopRight:    {text.AlignEnd, text.AlignStart},
+	view.Center:      {text.AlignCenter, text.AlignCenter},
+	view.LeftMid:     {text.AlignStart, text.AlignCenter},
+	view.BottomRight: {text.AlignEnd, text.AlignEnd},
+	view.BottomLeft:  {text.AlignStart, text.AlignEnd},
+}
+
+// drawTexts draws texts view already fitted, and counts them into st. bg is the
+// colour under a pill.
+func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats, bg color.RGBA) {
+	for _, t := range texts {
+		if t.Cut {
+			st.Cut++
+		}
+		if t.S == "" {
+			continue
+		}
+		if t.Pill {
+			r := t.Bounds()
+			s.fillPill(dst, view.Rect{X: r.X - 1, Y: r.Y, W: r.W + 2, H: r.H}, bg)
+		}
+		st.add(textStats{MinPx: t.Px})
+		op := &text.DrawOptions{}
+		op.GeoM.Translate(t.At.X*s.scale, t.At.Y*s.scale)
+		op.ColorScale.ScaleWithColor(t.Color)
+		a := aligns[t.Align]
+		op.PrimaryAlign, op.SecondaryAlign = a[0], a[1]
+		text.Draw(dst, t.S, s.face(t.Px), op)
+	}
+}
+
+// drawLabel draws a flight's label on a translucent pill of the canvas colour, so it
+// stays legible over lanes and other messages; pill is where view.PlaceLabel put it.
+func (s *sprites) drawLabel(dst *ebiten.Image, str string, px float64, pill view.Rect, c, bg color.RGBA, st *textStats) {
+	s.fillPill(dst, pill, bg)
+	t := view.Text{S: str, Px: px, At: view.Point{X: pill.X + 3, Y: pill.Y + pill.H/2}, Align: view.LeftMid, Color: c}
+	s.drawTexts(dst, []view.Text{t}, st, bg)
+}
+
+// fillPill lays a translucent patch of bg under a label.
+func (s *sprites) fillPill(dst *ebiten.Image, r view.Rect, bg color.RGBA) {
 	bg.A = 0xc0
-	vector.DrawFilledRect(dst, float32(pill.X*s.scale), float32(pill.Y*s.scale), float32(pill.W*s.scale), float32(pill.H*s.scale), premultiply(bg), false)
-	s.drawText(dst, str, px, view.Point{X: at.X + 3, Y: at.Y}, alignLeftMid, c, 0)
+	vector.DrawFilledRect(dst, float32(r.X*s.scale), float32(r.Y*s.scale), float32(r.W*s.scale), float32(r.H*s.scale), premultiply(bg), false)
 }
 
 // premultiply turns a straight-alpha colour into the premultiplied form color.RGBA means.
 func premultiply(c color.RGBA) color.RGBA {
 	m := func(v uint8) uint8 { return uint8(uint16(v) * uint16(c.A) / 0xff) }
 	return color.RGBA{m(c.R), m(c.G), m(c.B), c.A}
-}
-
-// fitText drops characters from the end until str fits in maxW device pixels.
-func fitText(str string, f text.Face, maxW float64) string {
-	if text.Advance(str, f) <= maxW {
-		return str
-	}
-	r := []rune(str)
-	for len(r) > 0 {
-		r = r[:len(r)-1]
-		if s := string(r) + "…"; text.Advance(s, f) <= maxW {
-			return s
-		}
-	}
-	return ""
 }

@@ -40,6 +40,8 @@ type Fate struct {
 	Msg    string
 	Fate   fate.Name
 	Reason fate.Reason
+	AtMs   int64    // when the fate was decided (decidedAt); -1 unknown
+	Path   []string // the nodes the message visited, in order, no repeats side by side
 }
 
 // Result is the ledger of one output.
@@ -65,6 +67,7 @@ type history struct {
 	appends                      []string // "partition@offset" of each leader append
 	polls                        int
 	writtenBy                    map[string]int // writes per node that wrote it on (a Streams application's outputs)
+	visits                       []visit        // every observation of it, for its path and when its fate was decided
 }
 
 // Ledger gathers the message histories of a run.
@@ -91,6 +94,7 @@ func NewLedger(obs []sim.Observation) *Ledger {
 }
 
 func (h *history) add(o sim.Observation) {
+	h.visits = append(h.visits, visit{node: o.Node, output: o.Output, event: o.Event, atMs: o.AtMs})
 	switch o.Event {
 	case apps.Sent:
 		if !h.sent {
@@ -153,6 +157,7 @@ func (l *Ledger) Judge(out Output) Result {
 			r.Counts["acked"]++
 		}
 		f := l.fate(m, h, out)
+		f.AtMs, f.Path = decidedAt(f.Fate, h, out.Name), h.path()
 		r.Counts[string(f.Fate)]++
 		r.Fates = append(r.Fates, f)
 		r.Total = addToTotal(r.Total, out, f)

@@ -27,4 +27,5 @@ const (
 	WaitsForNode         Code = "waits-node"           // {node}: a node that says no more
 	WaitsForWire         Code = "waits-wire"           // {count}
 	WaitsForScript       Code = "waits-script"         //
+	WaitsForResume       Code = "waits-resume"         // {node} {count}: a paused node that nothing resumes
 )

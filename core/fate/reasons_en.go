@@ -57,4 +57,5 @@ var english = map[Code]string{
 	WaitsForNode:         "{node} has not settled",
 	WaitsForWire:         "{count} messages are on the wire",
 	WaitsForScript:       "a scripted fault, narration step or start is still ahead",
+	WaitsForResume:       "{node} is paused and holds {count} events that it handles only once resumed",
 }

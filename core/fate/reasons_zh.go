@@ -57,4 +57,5 @@ var chinese = map[Code]string{
 	WaitsForNode:         "{node} 尚未稳定",
 	WaitsForWire:         "线路上还有 {count} 条消息",
 	WaitsForScript:       "前面还有脚本中的故障、旁白或节点启动",
+	WaitsForResume:       "{node} 已暂停，积压了 {count} 个事件，要等恢复（resume）后才处理",
 }

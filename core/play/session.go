@@ -10,19 +10,38 @@ import (
 
 // Session is one scene being watched in the playground.
 type Session struct {
-	sc       *scene.Scene
-	run      *scene.Run
-	playing  bool
+	sc      *scene.Scene
+	source  sceneSource
+	run     *scene.Run
+	playing bool
+	// injected are the faults the user recorded, in order; the first next of them are
+	// applied to run, the rest lie ahead of it (the user scrubbed back) and are replayed
+	// when time reaches them again.
 	injected []injected
+	next     int
 	version  uint64
+	branch   *Branch
+	waiting  int // narration index of the pausing caption the run waits at, or -1
+	timeline Timeline
+	// unreplayed are recorded faults a changed run could not replay (relearn's copy
+	// collects them).
+	unreplayed []injected
 }
 
 // injected is a fault the user added, with where it happened.
 type injected struct {
-	AfterEvents int64 // the world's event count when it was injected
+	// AfterEvents is the world's event count when it was injected; -1 while it is to be
+	// replayed by time (AtMs) in a run the user changed (a setting, the seed).
+	AfterEvents int64
 	AtMs        int64
 	Text        string
 	Fault       sim.Fault
+	// Armed: a `when:` fault, armed at AtMs (When, tagged Tag in the world's triggers)
+	// and happening at its protocol point.
+	Armed bool
+	When  *sim.Trigger
+	Tag   string
+	Desc  Text // what it did or hit, said when it was made
 }
 
 // Scenes lists the shipped scenes in display order.
@@ -46,9 +65,14 @@ func Scenes() []SceneInfo {
 func Load(name string) (*Session, error) {
 	data, err := scenes.Read(name)
 	if err != nil {
-		return nil, fmt.Errorf("no scene named %q", name)
+		return nil, UserError{En: fmt.Sprintf("no scene named %q", name), Zh: fmt.Sprintf("没有名为 %q 的场景", name)}
 	}
-	return LoadSource(name+".yaml", data)
+	s, err := LoadSource(name+".yaml", data)
+	if err != nil {
+		return nil, err
+	}
+	s.source.Shipped = true
+	return s, nil
 }
 
 // LoadSource starts a session on a scene file's text.
@@ -57,13 +81,21 @@ func LoadSource(file string, data []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, run: newRun(sc), version: 1}
-	s.run.AdvanceTo(0) // the nodes boot at 0 ms: show them up from the first frame
+	s := &Session{sc: sc, source: sceneSource{File: file, Data: data, Seed: sc.Seed, base: sc.Settings()}, waiting: -1}
+	s.restart()
 	return s, nil
 }
 
+// restart builds a fresh run of the scene at 0 ms and learns the timeline again.
+func (s *Session) restart() {
+	s.run, s.next, s.playing, s.waiting = newRun(s.sc), 0, false, -1
+	s.run.AdvanceTo(0) // the nodes boot at 0 ms: show them up from the first frame
+	s.relearn()
+	s.version++
+}
+
 // Play lets time run when the front end calls Advance.
-func (s *Session) Play() { s.playing = true; s.version++ }
+func (s *Session) Play() { s.playing, s.waiting = true, -1; s.version++ }
 
 // Pause stops time.
 func (s *Session) Pause() { s.playing = false; s.version++ }
@@ -74,98 +106,67 @@ func (s *Session) Version() uint64 { return s.version }
 // NowMs is the virtual time.
 func (s *Session) NowMs() int64 { return s.run.World.NowMs() }
 
-// Advance runs virtual time forward by ms.
+// Advance runs virtual time forward by ms, stopping at a caption that pauses the run.
 func (s *Session) Advance(ms int64) {
-	if s.run.Ended || ms <= 0 {
+	if s.run.Ended || ms <= 0 || s.waiting >= 0 {
 		return
 	}
-	s.run.AdvanceTo(s.run.World.NowMs() + ms)
-	s.version++
-	if s.run.Ended {
-		s.playing = false
-	}
+	s.forward(s.run.World.NowMs()+ms, s.pausingCaption())
+	s.afterPlay()
 }
 
 // FastForward runs up to ms of virtual time while only background traffic is on the
 // wire (heartbeats, empty long polls, metadata), and stops at once when a message worth
 // watching is sent, so the front end can hurry through timeouts without skipping it.
 func (s *Session) FastForward(ms int64) {
-	if s.run.Ended || ms <= 0 {
+	if s.run.Ended || ms <= 0 || s.waiting >= 0 {
 		return
 	}
-	s.run.AdvanceUntil(s.run.World.NowMs()+ms, func(w *sim.World) bool { return !w.Quiet() })
+	caption := s.pausingCaption()
+	s.forward(s.run.World.NowMs()+ms, func(w *sim.World) bool { return caption(w) || !w.Quiet() })
+	s.afterPlay()
+}
+
+func (s *Session) afterPlay() {
 	s.version++
-	if s.run.Ended {
+	if s.run.Ended || s.waiting >= 0 {
 		s.playing = false
 	}
 }
 
 // Step runs exactly one event; it returns false once the run has ended.
 func (s *Session) Step() bool {
+	s.applyDue(maxMs)
+	before := len(s.run.World.Narrated())
 	ok := s.run.Step()
+	s.applyDue(s.run.World.NowMs())
+	s.noteCaptions(before)
 	s.version++
 	return ok
 }
 
-// RunToEnd runs until the run settles or reaches its limit.
+// RunToEnd runs until the run settles or reaches its limit; captions do not stop it.
 func (s *Session) RunToEnd() {
-	s.run.ToEnd()
-	s.playing = false
+	s.forward(maxMs, nil)
+	s.playing, s.waiting = false, -1
 	s.version++
 }
 
-// SeekTo rebuilds the run and replays it, with the user's faults, up to virtual time ms.
+// SeekTo moves to virtual time ms. Going back rebuilds the run and replays it with the
+// user's faults; the faults after ms are kept and happen again as time passes them.
 func (s *Session) SeekTo(ms int64) error {
 	if ms < 0 {
-		return fmt.Errorf("seek: expected a time of 0 ms or more, got %d", ms)
+		return UserError{En: fmt.Sprintf("seek: expected a time of 0 ms or more, got %d", ms), Zh: fmt.Sprintf("跳转：时间应不小于 0 毫秒，而不是 %d", ms)}
 	}
-	run := newRun(s.sc)
-	var kept []injected
-	for _, f := range s.injected {
-		if f.AtMs > ms {
-			break // faults after the target are forgotten: the user rewound past them
-		}
-		for run.World.EventsRun() < f.AfterEvents && run.World.NextEventMs() >= 0 {
-			run.World.Step()
-		}
-		run.World.AdvanceClock(f.AtMs)
-		run.Ended = false
-		run.World.Inject(f.Fault)
-		kept = append(kept, f)
+	if ms < s.run.World.NowMs() {
+		s.run, s.next = newRun(s.sc), 0
 	}
-	if run.World.NowMs() < ms {
-		run.AdvanceTo(ms)
+	s.waiting = -1
+	if s.run.World.NowMs() < ms || s.run.World.EventsRun() == 0 {
+		s.forward(ms, nil)
 	}
-	s.run, s.injected = run, kept
 	s.version++
 	return nil
-}
-
-// Inject applies one fault, in the scene file's syntax, at the current moment.
-func (s *Session) Inject(text string) error {
-	f, err := s.sc.ParseFault(text)
-	if err != nil {
-		return err
-	}
-	if f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate {
-		if !s.inFlight(f.WireID) {
-			return fmt.Errorf("fault: no message #%d is in flight now", f.WireID)
-		}
-	}
-	s.injected = append(s.injected, injected{AfterEvents: s.run.World.EventsRun(), AtMs: s.run.World.NowMs(), Text: text, Fault: f})
-	s.run.Ended = false // a new fault may give the run more to do
-	s.run.World.Inject(f)
-	s.version++
-	return nil
-}
-
-func (s *Session) inFlight(id int64) bool {
-	for _, m := range s.run.World.InFlight() {
-		if m.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // newRun builds a run of the scene whose trace keeps only its tail: the page shows the

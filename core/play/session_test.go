@@ -56,28 +56,16 @@ func TestClickingTheLeaderOfAcks1LosesAMessage(t *testing.T) {
 }
 
 func TestSeekReplaysTheSameRun(t *testing.T) {
-	s, err := Load("acks-all-safe")
-	require.NoError(t, err)
-	s.Advance(100)
-	require.NoError(t, s.Inject(`{crash: broker-2, for.ms: 3000}`))
-	s.Step()
-	s.Step()
-	require.NoError(t, s.Inject(`{cut: [p1, broker-1]}`))
-	s.Advance(5000)
+	s := twoFaults(t)
 	want := s.run.World.Trace().Hash()
 	at := s.NowMs()
 
 	require.NoError(t, s.SeekTo(50))
 	assert.Equal(t, int64(50), s.NowMs())
-	assert.Len(t, s.State().Faults, 0, "faults after the seek target are forgotten")
+	assert.Len(t, s.State().Faults, 0, "faults after the seek target have not happened yet")
+	assert.Len(t, s.State().FaultList, 2, "but they are kept, to happen again")
 
-	s2, _ := Load("acks-all-safe")
-	s2.Advance(100)
-	require.NoError(t, s2.Inject(`{crash: broker-2, for.ms: 3000}`))
-	s2.Step()
-	s2.Step()
-	require.NoError(t, s2.Inject(`{cut: [p1, broker-1]}`))
-	s2.Advance(5000)
+	s2 := twoFaults(t)
 	require.NoError(t, s2.SeekTo(at))
 	assert.Equal(t, want, s2.run.World.Trace().Hash(), "a seek replays the user's faults exactly")
 }

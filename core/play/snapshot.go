@@ -31,17 +31,20 @@ func (s *Session) State() State {
 		st.CutLinks = append(st.CutLinks, Link{From: l[0], To: l[1]})
 	}
 	for _, n := range w.Narrated() {
-		t := s.sc.Narration[n.Index].Text
-		st.Captions = append(st.Captions, Caption{AtMs: n.AtMs, En: t.En, Zh: t.Zh})
+		spec := s.sc.Narration[n.Index]
+		st.Captions = append(st.Captions, Caption{AtMs: n.AtMs, En: spec.Text.En, Zh: spec.Text.Zh, Index: n.Index, Nodes: spec.Nodes(), Pause: spec.Pause})
 	}
 	st.Ledger = s.ledger()
 	st.FaultsFromMs = -1
-	for i, f := range s.injected {
+	for i, f := range s.injected[:s.next] {
 		if i == 0 {
 			st.FaultsFromMs = f.AtMs
 		}
-		st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
+		if !f.Armed {
+			st.Faults = append(st.Faults, fmt.Sprintf("%d ms: %s", f.AtMs, f.Fault.Describe()))
+		}
 	}
+	st.FaultList, st.ArmedList = s.faultList()
 	// Only the tail: a snapshot is taken every frame, and the whole trace grows with the run.
 	lines := w.Trace().Lines
 	lines = lines[max(len(lines)-traceTail, 0):]
@@ -50,6 +53,7 @@ func (s *Session) State() State {
 		st.Trace[i] = l.Text
 	}
 	st.Errors = s.run.Invariants()
+	s.timelineState(&st)
 	return st
 }
 
@@ -63,14 +67,14 @@ func (s *Session) ledger() Ledger {
 		l.Counts = map[string]int{"sent": rep.Messages["sent"], "acked": rep.Messages["acked"]}
 	}
 	for _, f := range rep.Ledger {
-		name, why := string(f.Fate), f.Reason
+		name, why, at := string(f.Fate), f.Reason, f.AtMs
 		if !s.run.Ended && f.Fate != fate.Delivered && f.Fate != fate.Duplicated {
 			name, why = "pending", pendingReason(f, rep.Output)
 		}
 		if !s.run.Ended {
 			l.Counts[name]++
 		}
-		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: name, Reason: textOf(why)})
+		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: name, Reason: textOf(why), AtMs: at, Path: f.Path})
 	}
 	if s.run.Ended {
 		for _, name := range check.AnomalyNames {
@@ -110,6 +114,10 @@ func nodeState(w *sim.World, name string) NodeState {
 		}
 	} else if !up {
 		ns.Detail = "down"
+	}
+	if w.Paused(name) {
+		ns.Paused = true
+		ns.Detail = fmt.Sprintf("paused, %d waiting", w.Held(name))
 	}
 	return ns
 }

@@ -37,11 +37,32 @@ type State struct {
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
 	Ledger   Ledger      `json:"ledger"`
 	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
+	// FaultList: every recorded user fault, said in words (faults.go); ArmedList: the
+	// armed ones still waiting for their protocol point.
+	FaultList []FaultEntry `json:"faultList"`
+	ArmedList []ArmedEntry `json:"armedList"`
 	// FaultsFromMs is when the user's first fault happened (-1: none): captions after it
 	// follow the scene's script, which the user's faults may have changed.
 	FaultsFromMs int64    `json:"faultsFromMs"`
 	Trace        []string `json:"trace"`  // the last trace lines, oldest first
 	Errors       []string `json:"errors"` // invariant violations (reported, never panicked)
+
+	EventsRun   int64    `json:"eventsRun"` // events the world has run: the step-back position
+	CanStepBack bool     `json:"canStepBack"`
+	Timeline    Timeline `json:"timeline"`
+	Branch      *Branch  `json:"branch"`
+	// WaitingCaption is the narration index of a caption with pause: true that stopped
+	// the run until Continue, or -1.
+	WaitingCaption int       `json:"waitingCaption"`
+	Settings       []Setting `json:"settings"`
+	Source         Source    `json:"source"`
+}
+
+// Source says where the scene came from: a shipped scene's name, or the file name of
+// the user's own.
+type Source struct {
+	Kind string `json:"kind"` // shipped | own
+	Name string `json:"name"`
 }
 
 // NodeState is one node as drawn.
@@ -49,6 +70,7 @@ type NodeState struct {
 	Name       string         `json:"name"`
 	Kind       string         `json:"kind"` // controller | broker | producer | consumer | sink
 	Up         bool           `json:"up"`
+	Paused     bool           `json:"paused"`     // up but stopped (a pause fault): what it receives waits
 	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
 	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
@@ -88,9 +110,12 @@ type Link struct {
 
 // Caption is one narration step that the run has reached.
 type Caption struct {
-	AtMs int64  `json:"atMs"`
-	En   string `json:"en"`
-	Zh   string `json:"zh"`
+	AtMs  int64    `json:"atMs"`
+	En    string   `json:"en"`
+	Zh    string   `json:"zh"`
+	Index int      `json:"index"` // the narration index
+	Nodes []string `json:"nodes"` // what it talks about (highlight, else when.node)
+	Pause bool     `json:"pause"` // it stops the run until Continue
 }
 
 // Ledger is the checker's account of one output so far (final once Ended).
@@ -117,7 +142,9 @@ type AnomalyCount struct {
 
 // MessageFate is one application message and what happened to it.
 type MessageFate struct {
-	ID     string `json:"id"`
-	Fate   string `json:"fate"`   // delivered | duplicated | lost | unavailable | failed | pending
-	Reason Text   `json:"reason"` // why, in both languages
+	ID     string   `json:"id"`
+	Fate   string   `json:"fate"`   // delivered | duplicated | lost | unavailable | failed | pending
+	Reason Text     `json:"reason"` // why, in both languages
+	AtMs   int64    `json:"atMs"`   // when its fate was decided (-1: unknown)
+	Path   []string `json:"path"`   // the nodes it visited, in order
 }

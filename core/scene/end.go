@@ -43,6 +43,9 @@ func (r *Run) waits() []fate.Reason {
 	if w.PendingFaults() {
 		out = append(out, fate.Because(fate.WaitsForScript))
 	}
+	for _, name := range w.PausedHolding() {
+		out = append(out, fate.Because(fate.WaitsForResume, "node", name, "count", strconv.Itoa(w.Held(name))))
+	}
 	if n := w.Busy(); n > 0 {
 		out = append(out, fate.Because(fate.WaitsForWire, "count", strconv.Itoa(n)))
 	}

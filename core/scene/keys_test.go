@@ -259,6 +259,10 @@ var keysRows = []keysRow{
 	{key: "faults[].cut-oneway", set: keysEdit{"faults", "[{at.ms: 100, cut-oneway: [broker-1, c1]}]"}, effect: true},
 	{key: "faults[].heal", pre: keysHeartbeatsCut, set: keysEdit{"faults/1", "{at.ms: 300, heal: [broker-2, controller]}"}, effect: true},
 	{key: "faults[].heal (all)", pre: keysHeartbeatsCut, set: keysEdit{"faults/1", "{at.ms: 300, heal: all}"}, effect: true},
+	{key: "faults[].pause", set: keysEdit{"faults", "[{at.ms: 100, pause: c1}]"}, effect: true},
+	{key: "faults[].for.ms (pause)", pre: []keysEdit{{"faults", "[{at.ms: 100, pause: broker-1}]"}}, set: keysEdit{"faults/0/for.ms", "200"}, effect: true},
+	{key: "faults[].resume", pre: []keysEdit{{"faults", "[{at.ms: 100, pause: c1}]"}}, set: keysEdit{"faults/1", "{at.ms: 400, resume: c1}"}, effect: true},
+	{key: "faults[].heal-oneway", pre: keysHeartbeatsCut, set: keysEdit{"faults/1", "{at.ms: 300, heal-oneway: [broker-2, controller]}"}, effect: true},
 	{key: "faults[].partition", set: keysEdit{"faults", "[{at.ms: 100, partition: [[broker-1], [broker-2, broker-3]]}]"}, effect: true},
 	{key: "faults[].drop", set: keysEdit{"faults", "[{when: {event: responded, message: p1#2}, drop: response}]"}, effect: true},
 	{key: "faults[].id", setFrom: keysWireFault("{drop: message}"), effect: true},
@@ -394,6 +398,12 @@ var keysPresentation = map[string]keysEdit{
 	"summary":        {"summary", "{en: s, zh: s}"},
 	"narration[].en": {"narration/0/en", "other words"},
 	"narration[].zh": {"narration/0/zh", "别的话"},
+	// pause and highlight are for the playground: a pausing caption stops the session
+	// until Continue (core/play TestAPausingCaptionStopsTheRunUntilContinue proves it
+	// stops there), and highlight names the nodes State.captions[].nodes gives the
+	// canvas (TestCaptionKeysReachTheScene); the run itself is the same.
+	"narration[].pause":     {"narration/0/pause", "true"},
+	"narration[].highlight": {"narration/0/highlight", "[broker-1, c1]"},
 }
 
 // keysExpectPrefix: every expect key only states what `check` compares after the run.

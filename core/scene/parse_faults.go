@@ -11,9 +11,9 @@ import (
 )
 
 // faultKeys are the keys a fault entry may have; exactly one action among them.
-var faultKeys = []string{"at.ms", "when", "for.ms", "crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "id", "delay", "delay.ms", "duplicate"}
+var faultKeys = []string{"at.ms", "when", "for.ms", "crash", "restart", "pause", "resume", "cut", "cut-oneway", "heal", "heal-oneway", "partition", "drop", "id", "delay", "delay.ms", "duplicate"}
 
-var faultActions = []string{"crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "delay", "duplicate"}
+var faultActions = []string{"crash", "restart", "pause", "resume", "cut", "cut-oneway", "heal", "heal-oneway", "partition", "drop", "delay", "duplicate"}
 
 // futureEvents are protocol points of the scene format (SCENE-FORMAT.md) that no
 // package reports yet, with what brings them. Every other event a trigger may name comes
@@ -43,6 +43,9 @@ func eventNames() []string {
 	slices.Sort(out)
 	return out
 }
+
+// undoable are the actions for.ms undoes.
+var undoable = []string{"crash", "pause", "cut", "cut-oneway", "partition"}
 
 func (p *parser) faults(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
@@ -95,8 +98,8 @@ func (p *parser) fault(s *Scene, n *yaml.Node, path string, interactive bool) (F
 	fs.Fault = p.action(s, m, action, path, fs.When)
 	if fm, ok := m["for.ms"]; ok {
 		fs.Fault.ForMs = p.integer(fm, path, 1, MaxRunMs)
-		if action != "crash" && action != "cut" && action != "cut-oneway" && action != "partition" {
-			p.fail(fm.keyN, path+".for.ms", "only crash, cut, cut-oneway and partition can be undone after for.ms")
+		if !slices.Contains(undoable, action) {
+			p.fail(fm.keyN, path+".for.ms", "only %s can be undone after for.ms", strings.Join(undoable, ", "))
 		}
 	}
 	if fs.When != nil {
@@ -109,15 +112,15 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 	f := m[action]
 	ap := path + "." + action
 	switch action {
-	case "crash", "restart":
+	case "crash", "restart", "pause", "resume":
 		name := p.str(f, path)
 		if name == "controller" {
-			p.fail(f.value, ap, "the controller is a KRaft quorum and does not crash here; crash a broker or an application")
+			p.fail(f.value, ap, "the controller is a KRaft quorum and does not %s here; %s a broker or an application", action, action)
 		} else if !s.hasNode(name) {
 			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
 		}
 		return sim.Fault{Kind: sim.FaultKind(action), Node: name}
-	case "cut", "cut-oneway", "heal":
+	case "cut", "cut-oneway", "heal", "heal-oneway":
 		if action == "heal" && f.value.Kind == yaml.ScalarNode && f.value.Value == "all" {
 			return sim.Fault{Kind: sim.FaultHealAll}
 		}
@@ -220,6 +223,33 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 	return t
 }
 
+// captionStops reads a caption's pause and highlight keys.
+func (p *parser) captionStops(s *Scene, m map[string]field, path string) (bool, []string) {
+	pause := false
+	if f, ok := m["pause"]; ok {
+		switch p.str(f, path) {
+		case "true":
+			pause = true
+		case "false":
+		default:
+			p.fail(f.value, path+".pause", "expected true or false, got %q", f.value.Value)
+		}
+	}
+	var nodes []string
+	if f, ok := m["highlight"]; ok {
+		nodes = p.strings(f, path)
+		if p.err == nil && len(nodes) == 0 {
+			p.fail(f.value, path+".highlight", "expected a list of this scene's nodes (%s)", strings.Join(s.nodeNames(), ", "))
+		}
+		for _, name := range nodes {
+			if !s.hasNode(name) {
+				p.fail(f.value, path+".highlight", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
+			}
+		}
+	}
+	return pause, nodes
+}
+
 func (p *parser) narration(s *Scene, f field) {
 	for i, n := range p.list(f, "") {
 		path := fmt.Sprintf("narration[%d]", i)
@@ -227,8 +257,9 @@ func (p *parser) narration(s *Scene, f field) {
 			p.fail(n, path, "a scene may have at most %d captions", MaxCaptions)
 			return
 		}
-		m := p.mapping(n, path, "at.ms", "when", "en", "zh")
+		m := p.mapping(n, path, "at.ms", "when", "en", "zh", "pause", "highlight")
 		ns := NarrationSpec{Text: Text{En: p.str(m["en"], path), Zh: p.str(m["zh"], path)}}
+		ns.Pause, ns.Highlight = p.captionStops(s, m, path)
 		if p.err == nil && (ns.Text.En == "" || ns.Text.Zh == "") {
 			p.fail(n, path, "expected both en and zh text")
 		}

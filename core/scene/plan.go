@@ -201,6 +201,12 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		if f.Fault.WireID != 0 {
 			return Plan{}, fmt.Errorf("faults (line %d): a message named by its simulated wire id has no counterpart on a real cluster", f.Line)
 		}
+		switch f.Fault.Kind {
+		case sim.FaultPause, sim.FaultResume:
+			return Plan{}, fmt.Errorf("faults (line %d): the conformance suite cannot pause a broker or client process yet (%s)", f.Line, f.Fault.Kind)
+		case sim.FaultHealOneway:
+			return Plan{}, fmt.Errorf("faults (line %d): the conformance suite's fault proxy cannot heal one direction of a link yet (heal-oneway); use for.ms on the cut-oneway", f.Line)
+		}
 		if f.When != nil && !slices.Contains(realEvents, f.When.Event) {
 			return Plan{}, fmt.Errorf("faults (line %d): the conformance runner cannot see the protocol point %s on a real cluster", f.Line, f.When.Event)
 		}

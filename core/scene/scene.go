@@ -93,6 +93,23 @@ type NarrationSpec struct {
 	AtMs int64
 	When *sim.Trigger
 	Text Text
+	// Pause: the playground stops at this caption until the user presses Continue (the
+	// CLI and the tests run on; the trace is the same).
+	Pause bool
+	// Highlight names the nodes the caption talks about, for the canvas to mark.
+	Highlight []string
+}
+
+// Nodes are what a caption talks about: its highlight, else the node its trigger
+// watches; none when neither says.
+func (n NarrationSpec) Nodes() []string {
+	switch {
+	case len(n.Highlight) > 0:
+		return n.Highlight
+	case n.When != nil && n.When.Node != "":
+		return []string{n.When.Node}
+	}
+	return []string{}
 }
 
 // Parse reads a scene file. Errors name the file, the line, the key and what was

@@ -24,7 +24,8 @@ const faultRecordBytes = 12
 const maxGenFaults = 6
 
 // genKinds are the fault kinds a schedule draws from, as the scene file spells them.
-var genKinds = []string{"crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "delay", "duplicate"}
+// New kinds go at the end, so the seed shapes' bytes keep their meaning.
+var genKinds = []string{"crash", "restart", "cut", "cut-oneway", "heal", "partition", "drop", "delay", "duplicate", "pause", "resume", "heal-oneway"}
 
 // genFault is one decoded fault, still in indices: render turns it into YAML for a scene.
 type genFault struct {
@@ -234,7 +235,7 @@ func index(names []string, name string) int {
 func healed(fs []genFault) bool {
 	for _, f := range fs {
 		switch genKinds[f.Kind] {
-		case "crash", "cut", "cut-oneway", "partition":
+		case "crash", "pause", "cut", "cut-oneway", "partition":
 			if f.ForMs == 0 {
 				return false
 			}
@@ -264,9 +265,9 @@ func (g genScene) render(f genFault) string {
 		b = g.wire[(f.B+1)%len(g.wire)]
 	}
 	switch kind {
-	case "crash", "restart":
+	case "crash", "restart", "pause", "resume":
 		parts = append(parts, fmt.Sprintf("%s: %s", kind, g.nodes[f.A%len(g.nodes)]))
-	case "cut", "cut-oneway":
+	case "cut", "cut-oneway", "heal-oneway":
 		parts = append(parts, fmt.Sprintf("%s: [%s, %s]", kind, a, b))
 	case "heal":
 		if f.B%4 == 0 {
@@ -286,7 +287,7 @@ func (g genScene) render(f genFault) string {
 			parts = append(parts, fmt.Sprintf("delay.ms: %d", f.DelayMs))
 		}
 	}
-	if f.ForMs > 0 && (kind == "crash" || kind == "cut" || kind == "cut-oneway" || kind == "partition") {
+	if f.ForMs > 0 && slices.Contains(undoable, kind) {
 		parts = append(parts, fmt.Sprintf("for.ms: %d", f.ForMs))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"

@@ -16,6 +16,8 @@ func (w *World) Clone() *World {
 		cs := *s
 		cs.node = s.node.Clone()
 		cs.clients = maps.Clone(s.clients)
+		cs.stalled = slices.Clone(s.stalled)
+		cs.arrived = maps.Clone(s.arrived)
 		c.slots[k] = &cs
 	}
 	c.inFlight = maps.Clone(w.inFlight)

@@ -13,22 +13,25 @@ type FaultKind string
 
 // Fault kinds; the scene file spells them the same way.
 const (
-	FaultCrash     FaultKind = "crash"      // Node goes down; volatile state is lost
-	FaultRestart   FaultKind = "restart"    // Node boots again from its durable state
-	FaultCut       FaultKind = "cut"        // From and To stop hearing each other (both directions)
-	FaultCutOneway FaultKind = "cut-oneway" // messages From -> To are dropped
-	FaultHeal      FaultKind = "heal"       // undo cut (both directions)
-	FaultHealAll   FaultKind = "heal-all"   // every link works again
-	FaultPartition FaultKind = "partition"  // Groups cannot hear each other; unlisted nodes join the last group
-	FaultHealPairs FaultKind = "heal-pairs" // unblock exactly Pairs (the undo of a partition)
-	FaultDrop      FaultKind = "drop"       // the in-flight message WireID is lost
-	FaultDelay     FaultKind = "delay"      // the in-flight message WireID arrives DelayMs later
-	FaultDuplicate FaultKind = "duplicate"  // the in-flight message WireID arrives twice
-	FaultNarrate   FaultKind = "narrate"    // narration step Index is reached (not a failure; shares the schedule)
+	FaultCrash      FaultKind = "crash"       // Node goes down; volatile state is lost
+	FaultRestart    FaultKind = "restart"     // Node boots again from its durable state
+	FaultCut        FaultKind = "cut"         // From and To stop hearing each other (both directions)
+	FaultCutOneway  FaultKind = "cut-oneway"  // messages From -> To are dropped
+	FaultHeal       FaultKind = "heal"        // undo cut (both directions)
+	FaultHealAll    FaultKind = "heal-all"    // every link works again
+	FaultPartition  FaultKind = "partition"   // Groups cannot hear each other; unlisted nodes join the last group
+	FaultHealPairs  FaultKind = "heal-pairs"  // unblock exactly Pairs (the undo of a partition)
+	FaultDrop       FaultKind = "drop"        // the in-flight message WireID is lost
+	FaultDelay      FaultKind = "delay"       // the in-flight message WireID arrives DelayMs later
+	FaultDuplicate  FaultKind = "duplicate"   // the in-flight message WireID arrives twice
+	FaultNarrate    FaultKind = "narrate"     // narration step Index is reached (not a failure; shares the schedule)
+	FaultPause      FaultKind = "pause"       // Node stops handling anything (a long GC pause, SIGSTOP); what it receives waits
+	FaultResume     FaultKind = "resume"      // undo pause: Node handles what waited, in order
+	FaultHealOneway FaultKind = "heal-oneway" // undo cut-oneway: messages From -> To get through again
 )
 
 // Fault is one injected failure (or a narration step). ForMs > 0 undoes crash, cut and
-// partition after that long.
+// partition after that long, and pause.
 type Fault struct {
 	Kind    FaultKind
 	Node    string
@@ -46,9 +49,9 @@ type Fault struct {
 func (f Fault) Describe() string {
 	s := string(f.Kind)
 	switch f.Kind {
-	case FaultCrash, FaultRestart:
+	case FaultCrash, FaultRestart, FaultPause, FaultResume:
 		s += " " + f.Node
-	case FaultCut, FaultCutOneway, FaultHeal:
+	case FaultCut, FaultCutOneway, FaultHeal, FaultHealOneway:
 		s += " " + f.From + " " + f.To
 	case FaultPartition:
 		var gs []string
@@ -105,6 +108,13 @@ func (w *World) apply(f Fault) {
 	case FaultHeal:
 		w.block(f.From, f.To, false)
 		w.block(f.To, f.From, false)
+	case FaultHealOneway:
+		w.block(f.From, f.To, false)
+	case FaultPause:
+		w.pause(f.Node)
+		w.undoLater(f, Fault{Kind: FaultResume, Node: f.Node})
+	case FaultResume:
+		w.resume(f.Node)
 	case FaultHealAll:
 		w.blocked = map[[2]string]bool{}
 	case FaultPartition:
@@ -186,6 +196,9 @@ func (w *World) partitionPairs(groups [][]string) [][2]string {
 	}
 	return pairs
 }
+
+// PartitionCuts lists the directed links a partition into groups would cut now.
+func (w *World) PartitionCuts(groups [][]string) [][2]string { return w.partitionPairs(groups) }
 
 // CutLinks lists the directed links that drop everything, sorted.
 func (w *World) CutLinks() [][2]string {

@@ -98,6 +98,11 @@ type Trigger struct {
 	Detail  string // "" matches any; else Observation.Detail()
 	Fault   Fault
 	Fired   bool
+	// FiredAtMs is when it fired (valid once Fired).
+	FiredAtMs int64
+	// Tag names the trigger for whoever armed it (the playground's user faults), so it
+	// can find it again (TriggerFired); "" for a scene's own.
+	Tag string
 }
 
 func (t *Trigger) matches(o *Observation) bool {
@@ -122,13 +127,23 @@ func (w *World) observe(o Observation) {
 		if !t.matches(&o) {
 			continue
 		}
-		t.Fired = true
+		t.Fired, t.FiredAtMs = true, w.nowMs
 		f := t.Fault
 		if f.WireID == 0 {
 			f.WireID = o.WireID
 		}
 		w.apply(f)
 	}
+}
+
+// TriggerFired reports whether the trigger tagged tag has fired, and when.
+func (w *World) TriggerFired(tag string) (bool, int64) {
+	for _, t := range w.triggers {
+		if t.Tag == tag && t.Fired {
+			return true, t.FiredAtMs
+		}
+	}
+	return false, 0
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -23,6 +23,9 @@ type event struct {
 	Timer       Payload // evTimer
 	MsgID       int64   // evDeliver: id in World.inFlight
 	Fault       Fault   // evFault
+	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
+	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
+	Arrived bool
 }
 
 func (e *event) less(o *event) bool {

@@ -25,7 +25,7 @@ type Settler interface {
 // scripted fault, undo, narration step or node start is ahead, only background traffic
 // is on the wire, and every node that is up says it has settled.
 func (w *World) Settled() bool {
-	if w.PendingFaults() || !w.Quiet() {
+	if w.PendingFaults() || !w.Quiet() || len(w.PausedHolding()) > 0 {
 		return false
 	}
 	for _, name := range w.order {
@@ -37,8 +37,14 @@ func (w *World) Settled() bool {
 	return true
 }
 
-// Quiet reports whether everything on the wire is background traffic.
+// Quiet reports whether everything on the wire is background traffic, and no paused
+// node that will be resumed holds anything else (that work is still to come).
 func (w *World) Quiet() bool {
+	for _, name := range w.PausedHolding() {
+		if w.resumeAhead(name) {
+			return false
+		}
+	}
 	for _, m := range w.inFlight {
 		if !IsBackground(m.Payload) {
 			return false

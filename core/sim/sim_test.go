@@ -133,10 +133,18 @@ func TestACopiedWorldRunsOnToTheSameHash(t *testing.T) {
 	w := newPingWorld(3, 4)
 	w.Schedule(80, Fault{Kind: FaultCrash, Node: "b", ForMs: 40})
 	w.RunUntil(60, nil)
+	assertACopyRunsOnAlike(t, w)
+}
+
+// assertACopyRunsOnAlike runs w and a copy of it to the end: the same trace, with nodes
+// of their own.
+func assertACopyRunsOnAlike(t *testing.T, w *World) {
+	t.Helper()
 	c := w.Clone()
 	runAll(w)
 	runAll(c)
 	assert.Equal(t, w.Trace().Hash(), c.Trace().Hash())
+	assert.Equal(t, w.Trace().Lines, c.Trace().Lines)
 	assert.Equal(t, pingerOf(w).Pongs, pingerOf(c).Pongs)
 	assert.NotSame(t, pingerOf(w), pingerOf(c))
 }

@@ -38,6 +38,11 @@ type nodeSlot struct {
 	// clients are the nodes whose requests reached this one in its current incarnation:
 	// their connections to it break when it crashes.
 	clients map[string]bool
+	// paused: up but stopped (pause.go); stalled are the events that came for it
+	// meanwhile, in order, and arrived the messages among them that reached its host.
+	paused  bool
+	stalled []event
+	arrived map[int64]Message
 }
 
 // World is the whole simulated system: nodes, the wire, the clock and the trace. It is
@@ -200,7 +205,9 @@ func (w *World) Step() bool {
 		w.deliver(e)
 	case evTimer:
 		s := w.slots[e.Node]
-		if s.up && s.incarnation == e.Incarnation {
+		if s.up && s.incarnation == e.Incarnation && s.paused {
+			s.hold(e)
+		} else if s.up && s.incarnation == e.Incarnation {
 			env := &Env{w: w, node: e.Node, port: e.Port, incarnation: s.incarnation}
 			s.node.Fire(env, e.Timer)
 			w.settleCrash(s, env)
@@ -208,7 +215,9 @@ func (w *World) Step() bool {
 	case evFault:
 		w.apply(e.Fault)
 	case evStart:
-		if s := w.slots[e.Node]; s.held {
+		if s := w.slots[e.Node]; s.paused {
+			s.hold(e)
+		} else if s.held {
 			w.traceLine("stays down "+e.Node+" (crashed before it started)", false)
 		} else {
 			w.boot(e.Node, Started)
@@ -218,6 +227,10 @@ func (w *World) Step() bool {
 }
 
 func (w *World) deliver(e event) {
+	if e.Arrived {
+		w.deliverArrived(e)
+		return
+	}
 	m, ok := w.inFlight[e.MsgID]
 	if !ok || m.ArriveMs != e.AtMs {
 		return // dropped, or delayed to a later event
@@ -237,13 +250,17 @@ func (w *World) deliver(e event) {
 		}
 		return
 	}
-	w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
-	if r, ok := m.Payload.(Request); ok && r.IsRequest() {
-		if s.clients == nil {
-			s.clients = map[string]bool{}
-		}
-		s.clients[m.From] = true
+	if s.paused {
+		w.holdMessage(s, e, m)
+		return
 	}
+	w.handOver(s, m)
+}
+
+// handOver gives a message that reached a running node to it.
+func (w *World) handOver(s *nodeSlot, m Message) {
+	w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
+	s.addClient(m)
 	env := &Env{w: w, node: NodeOf(m.To), port: PortOf(m.To), incarnation: s.incarnation}
 	s.node.Receive(env, m)
 	w.settleCrash(s, env)
@@ -256,6 +273,17 @@ func (w *World) deliver(e event) {
 func (w *World) settleCrash(s *nodeSlot, env *Env) {
 	if !s.up && s.incarnation != env.incarnation {
 		s.node.Crash()
+	}
+}
+
+// addClient remembers the sender of a request that reached the node: its connection
+// breaks when the node crashes.
+func (s *nodeSlot) addClient(m Message) {
+	if r, ok := m.Payload.(Request); ok && r.IsRequest() {
+		if s.clients == nil {
+			s.clients = map[string]bool{}
+		}
+		s.clients[m.From] = true
 	}
 }
 
@@ -278,6 +306,7 @@ func (w *World) crash(name string) {
 		// A crash before the node's start keeps it from starting, so that
 		// {at.ms: 0, crash: x} means "x is down from the beginning".
 		s.held = true
+		w.endPause(s)
 		w.traceLine("held down "+name, false)
 		return
 	}
@@ -287,6 +316,7 @@ func (w *World) crash(name string) {
 	w.observe(Observation{Node: name, Event: Crashed})
 	s.up = false
 	s.incarnation++
+	w.endPause(s)
 	s.node.Crash()
 	// The host resets the dead process's connections: each client that had one hears it
 	// over the wire (a cut link loses the reset too, and then only a timeout tells).

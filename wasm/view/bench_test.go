@@ -25,6 +25,24 @@ func BenchmarkHitTest(b *testing.B) {
 	}
 	p := Point{500, 300}
 	for b.Loop() {
-		l.HitTest(p, flights, 50)
+		l.HitTest(p, flights, 50, nil)
+	}
+}
+
+// The hit test with every lane of the cluster drawn: a click that hits nothing walks
+// all of them.
+func BenchmarkHitTestLanes(b *testing.B) {
+	st := cluster(50)
+	l := Compute(st.Nodes, 1000, 560)
+	var talked []play.Link
+	for i, a := range st.Nodes {
+		for _, c := range st.Nodes[i+1:] {
+			talked = append(talked, play.Link{From: a.Name, To: c.Name})
+		}
+	}
+	lanes := l.Lanes(talked, nil)
+	p := Point{2, 2}
+	for b.Loop() {
+		l.HitTest(p, st.InFlight, 10, lanes)
 	}
 }

@@ -6,34 +6,87 @@ import (
 	"strings"
 )
 
-// The palette: a dark slate canvas with one hue per node kind and per message family.
-// web/style.css repeats the fate colours for the DOM ledger.
-var (
-	Background = rgb(0x0f172a)
-	BoxFill    = rgb(0x1e293b)
-	DownFill   = rgb(0x3a1616)
-	Text       = rgb(0xe2e8f0)
-	TextDim    = rgb(0x94a3b8)
-	Grid       = rgb(0x334155)
-	HighWater  = rgb(0xfbbf24)
-	LeaderMark = rgb(0xfbbf24)
-	Down       = rgb(0xef4444)
-	CutLink    = rgb(0xef4444)
-	Committed  = rgb(0x4c1d95)
-	Pending    = rgb(0x1e1b4b)
-	ControlRec = rgb(0x78350f) // an offset commit
-	CommitMark = rgb(0x166534) // a transaction's COMMIT marker
-	AbortedRec = rgb(0x334155) // a record of an aborted transaction: read_committed skips it
-	StableMark = rgb(0x4ade80) // the last stable offset
-	AbortMark  = rgb(0x991b1b) // a transaction's ABORT marker
-	Duplicate  = rgb(0xf97316)
-	Blocked    = rgb(0xfacc15) // a producer whose send() waits for buffer memory
-	Fenced     = rgb(0xfb923c) // a broker that is up but fenced by the controller
-	Reordered  = rgb(0xe879f9) // a record that landed behind a later send of its key
-	GroupMark  = rgb(0x2dd4bf) // a group's committed offset (the group protocol's colour)
-	ReaderMark = rgb(0x34d399) // a consumer's position (the consumer's colour)
-	Hover      = rgb(0xffffff)
-)
+// Palette is the canvas's colours. Dark is the everyday one: a dark slate canvas with
+// one hue per node kind and per message family (web/style.css repeats the fate colours
+// for the DOM ledger). Projector is for a room: near-black, white text, saturated
+// marks, so a washed-out beamer still separates them.
+type Palette struct {
+	Background, BoxFill, DownFill, Text, TextDim, Grid           color.RGBA
+	HighWater, LeaderMark, Down, CutLink, Link                   color.RGBA
+	Committed, Pending, ControlRec, CommitMark, AbortedRec       color.RGBA
+	StableMark, AbortMark, Duplicate, Blocked, Fenced, Reordered color.RGBA
+	GroupMark, ReaderMark, Hover, Highlight, Paused              color.RGBA
+}
+
+// Dark is the default palette.
+var Dark = Palette{
+	Background: rgb(0x0f172a),
+	BoxFill:    rgb(0x1e293b),
+	DownFill:   rgb(0x3a1616),
+	Text:       rgb(0xe2e8f0),
+	TextDim:    rgb(0x94a3b8),
+	Grid:       rgb(0x334155),
+	HighWater:  rgb(0xfbbf24),
+	LeaderMark: rgb(0xfbbf24),
+	Down:       rgb(0xef4444),
+	CutLink:    rgb(0xef4444),
+	Link:       rgb(0x334155), // a link between nodes that talk: calm, under everything
+	Committed:  rgb(0x4c1d95),
+	Pending:    rgb(0x1e1b4b),
+	ControlRec: rgb(0x78350f), // an offset commit
+	CommitMark: rgb(0x166534), // a transaction's COMMIT marker
+	AbortedRec: rgb(0x334155), // a record of an aborted transaction: read_committed skips it
+	StableMark: rgb(0x4ade80), // the last stable offset
+	AbortMark:  rgb(0x991b1b), // a transaction's ABORT marker
+	Duplicate:  rgb(0xf97316),
+	Blocked:    rgb(0xfacc15), // a producer whose send() waits for buffer memory
+	Fenced:     rgb(0xfb923c), // a broker that is up but fenced by the controller
+	Reordered:  rgb(0xe879f9), // a record that landed behind a later send of its key
+	GroupMark:  rgb(0x2dd4bf), // a group's committed offset (the group protocol's colour)
+	ReaderMark: rgb(0x34d399), // a consumer's position (the consumer's colour)
+	Hover:      rgb(0xffffff),
+	Highlight:  rgb(0xfde047), // what the narration or the ledger points at
+	Paused:     rgb(0x60a5fa), // a paused process (SIGSTOP, a long GC pause)
+}
+
+// Projector is the high-contrast palette.
+var Projector = Palette{
+	Background: rgb(0x050505),
+	BoxFill:    rgb(0x111111),
+	DownFill:   rgb(0x4a0000),
+	Text:       rgb(0xffffff),
+	TextDim:    rgb(0xe5e5e5),
+	Grid:       rgb(0x8a8a8a),
+	HighWater:  rgb(0xffd000),
+	LeaderMark: rgb(0xffd000),
+	Down:       rgb(0xff2d2d),
+	CutLink:    rgb(0xff2d2d),
+	Link:       rgb(0x6b6b6b),
+	Committed:  rgb(0x6d28d9),
+	Pending:    rgb(0x1e1b4b),
+	ControlRec: rgb(0xb45309),
+	CommitMark: rgb(0x15803d),
+	AbortedRec: rgb(0x525252),
+	StableMark: rgb(0x22ff88),
+	AbortMark:  rgb(0xdc2626),
+	Duplicate:  rgb(0xff8800),
+	Blocked:    rgb(0xffee00),
+	Fenced:     rgb(0xff9900),
+	Reordered:  rgb(0xff44ff),
+	GroupMark:  rgb(0x00ffdd),
+	ReaderMark: rgb(0x00ff88),
+	Hover:      rgb(0xffffff),
+	Highlight:  rgb(0xffff00),
+	Paused:     rgb(0x3b9bff),
+}
+
+// PaletteFor picks the palette of the mode.
+func PaletteFor(projector bool) Palette {
+	if projector {
+		return Projector
+	}
+	return Dark
+}
 
 var kindColors = map[string]color.RGBA{
 	"producer":   rgb(0x38bdf8),
@@ -49,7 +102,7 @@ func KindColor(kind string) color.RGBA {
 	if c, ok := kindColors[kind]; ok {
 		return c
 	}
-	return TextDim
+	return Dark.TextDim
 }
 
 // message families by the Kafka API name a kind starts with; the first match wins.
@@ -122,7 +175,7 @@ func FateColor(fate string) color.RGBA {
 	if c, ok := fateColors[fate]; ok {
 		return c
 	}
-	return TextDim
+	return Dark.TextDim
 }
 
 // Lighten mixes c with white; f=0 keeps c, f=1 is white.

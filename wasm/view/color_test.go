@@ -18,11 +18,11 @@ func TestMessageColor(t *testing.T) {
 
 func TestKindAndFateColors(t *testing.T) {
 	for _, k := range []string{"producer", "controller", "broker", "consumer", "sink"} {
-		assert.NotEqual(t, TextDim, KindColor(k), k)
+		assert.NotEqual(t, Dark.TextDim, KindColor(k), k)
 	}
-	assert.Equal(t, TextDim, KindColor("alien"))
+	assert.Equal(t, Dark.TextDim, KindColor("alien"))
 	assert.NotEqual(t, FateColor("lost"), FateColor("delivered"))
-	assert.Equal(t, TextDim, FateColor("?"))
+	assert.Equal(t, Dark.TextDim, FateColor("?"))
 }
 
 func TestLighten(t *testing.T) {

@@ -35,3 +35,6 @@ func cluster(records int) play.State {
 		},
 	}
 }
+
+// tm is the type scale of the smallest canvas the tests lay out (764×538: base 14).
+var tm = MetricsFor(764, 538, false)

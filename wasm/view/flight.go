@@ -55,7 +55,7 @@ func (l *Layout) Path(from, to string) (Path, bool) {
 		return Path{p, p, p}, true
 	}
 	if a.Column == ColMiddle && b.Column == ColMiddle {
-		return sideArc(a, b, from < to), true
+		return sideArc(a, b, from < to, l.M.HeaderH), true
 	}
 	return straight(a.Rect, b.Rect), true
 }
@@ -82,10 +82,10 @@ func straight(a, b Rect) Path {
 // sideArc joins two boxes of the middle column around the outside of the stack, since
 // a straight line would cross the brokers in between. Broker-to-broker replication
 // bends to the right; controller traffic bends to the left, away from it.
-func sideArc(a, b Box, forward bool) Path {
+func sideArc(a, b Box, forward bool, headerH float64) Path {
 	left := a.Kind == "controller" || b.Kind == "controller"
 	edge := func(bx Box) Point {
-		y := bx.Rect.Y + math.Min(HeaderH/2, bx.Rect.H/2)
+		y := bx.Rect.Y + math.Min(headerH/2, bx.Rect.H/2)
 		if left {
 			return Point{bx.Rect.X, y}
 		}

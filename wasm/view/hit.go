@@ -13,20 +13,24 @@ const (
 	FlightHitRadius = FlightRadius + 5
 )
 
-// Hit is what lies under a point: an in-flight message, a node, or nothing.
+// Hit is what lies under a point: an in-flight message, a node, a link's lane, or
+// nothing.
 type Hit struct {
 	Node     string // set when a node was hit
 	Flight   bool   // a message was hit
 	FlightID int64
+	Link     bool // one direction of a link was hit: From -> To
+	From, To string
+	Cut      bool // that direction is cut
 }
 
 // None reports whether nothing was hit.
-func (h Hit) None() bool { return !h.Flight && h.Node == "" }
+func (h Hit) None() bool { return !h.Flight && h.Node == "" && !h.Link }
 
 // HitTest finds what is under p when the picture shows virtual time nowMs. Messages are
 // drawn over boxes, so they win; among messages the nearest wins, and on a tie the one
-// drawn last (the newest).
-func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64) Hit {
+// drawn last (the newest). Then boxes, then the nearest lane within LinkHitRadius.
+func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64, lanes []Lane) Hit {
 	best, bestD := -1, FlightHitRadius
 	for i, f := range flights {
 		pos, ok := l.FlightPos(f, nowMs)
@@ -45,15 +49,29 @@ func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64) Hit {
 			return Hit{Node: b.Name}
 		}
 	}
+	lane, laneD := -1, LinkHitRadius
+	for i, ln := range lanes {
+		if d := ln.Dist(p); d <= laneD {
+			lane, laneD = i, d
+		}
+	}
+	if lane >= 0 {
+		ln := lanes[lane]
+		return Hit{Link: true, From: ln.From, To: ln.To, Cut: ln.Cut}
+	}
 	return Hit{}
 }
 
 // Fault is the fault a click on h injects, in the scene file's syntax: a broker that is
-// up crashes, a crashed broker restarts, a message in flight is dropped. Other nodes are
-// not clickable (ok=false).
+// up crashes, a crashed broker restarts, a message in flight is dropped, a lane is cut
+// one way or, when cut, healed. Other nodes are not clickable (ok=false).
 func (l *Layout) Fault(h Hit) (fault string, ok bool) {
 	var v any
 	switch {
+	case h.Link && h.Cut:
+		v = map[string][2]string{"heal-oneway": {h.From, h.To}}
+	case h.Link:
+		v = map[string][2]string{"cut-oneway": {h.From, h.To}}
 	case h.Flight:
 		v = struct {
 			Drop string `json:"drop"`

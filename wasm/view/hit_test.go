@@ -27,7 +27,7 @@ func TestHitTest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, l.HitTest(tt.at, st.InFlight, float64(st.NowMs)))
+			assert.Equal(t, tt.want, l.HitTest(tt.at, st.InFlight, float64(st.NowMs), nil))
 		})
 	}
 	assert.True(t, Hit{}.None())
@@ -39,7 +39,7 @@ func TestHitTestMessageOverBox(t *testing.T) {
 	l := Compute(st.Nodes, 1000, 560)
 	// At arrival the Produce dot sits on broker-1's border: the message wins.
 	at, _ := l.FlightPos(st.InFlight[0], 12)
-	h := l.HitTest(at, st.InFlight, 12)
+	h := l.HitTest(at, st.InFlight, 12, nil)
 	assert.Equal(t, Hit{Flight: true, FlightID: 7}, h)
 }
 
@@ -50,10 +50,10 @@ func TestHitTestNearestAndNewestMessageWins(t *testing.T) {
 		{ID: 2, From: "p1", To: "broker-1", SentMs: 0, ArriveMs: 10},
 	}
 	at, _ := l.FlightPos(same[0], 5)
-	assert.Equal(t, int64(2), l.HitTest(at, same, 5).FlightID, "drawn last, on top")
+	assert.Equal(t, int64(2), l.HitTest(at, same, 5, nil).FlightID, "drawn last, on top")
 
 	apart := []play.Flight{same[0], {ID: 3, From: "p1", To: "broker-1", SentMs: 0, ArriveMs: 10000}}
-	assert.Equal(t, int64(1), l.HitTest(at, apart, 5).FlightID, "nearest")
+	assert.Equal(t, int64(1), l.HitTest(at, apart, 5, nil).FlightID, "nearest")
 }
 
 func TestFault(t *testing.T) {

@@ -7,26 +7,6 @@ import (
 	"deliverylab/core/play"
 )
 
-// Sizes in CSS pixels. Canvas fonts are 10–12 px, so a log cell is sized for "p1#123".
-const (
-	Margin    = 14.0
-	TopBarH   = 24.0 // the time and status line above the picture
-	AppH      = 40.0 // producer and consumer boxes: name line and detail line
-	AppLineH  = 12.0 // each further detail line of an application box
-	HeaderH   = 22.0 // a broker's or sink's name line
-	ControlH  = 36.0 // the controller box
-	RowHMax   = 46.0 // one partition row: label line plus cells
-	RowHMin   = 30.0
-	LabelH    = 15.0 // a partition row's label line
-	CellW     = 38.0
-	CellGap   = 2.0
-	ChipW     = 40.0 // a sink row chip
-	ChipH     = 15.0
-	ChipGap   = 3.0
-	boxGapMax = 14.0
-	boxGapMin = 6.0
-)
-
 // Column of the canvas a node kind lives in: producers on the left, the controller and
 // brokers in the middle, consumers and sinks on the right, so data flows left to right.
 const (
@@ -59,6 +39,7 @@ type Box struct {
 // Layout is the geometry of one picture.
 type Layout struct {
 	Width, Height float64
+	M             Metrics // the type scale the geometry was made for
 	Boxes         []Box
 	index         map[string]int
 }
@@ -75,15 +56,20 @@ func ColumnOf(kind string) int {
 	}
 }
 
-// Compute places every node on a width×height canvas.
+// Compute places every node on a width×height canvas at the canvas's type scale.
 func Compute(nodes []play.NodeState, width, height float64) *Layout {
-	l := &Layout{Width: width, Height: height, Boxes: make([]Box, len(nodes)), index: map[string]int{}}
-	cols := columns(width)
+	return ComputeWith(nodes, width, height, MetricsFor(width, height, false))
+}
+
+// ComputeWith places every node with the sizes of m (projector mode has its own).
+func ComputeWith(nodes []play.NodeState, width, height float64, m Metrics) *Layout {
+	l := &Layout{Width: width, Height: height, M: m, Boxes: make([]Box, len(nodes)), index: map[string]int{}}
+	cols := columns(width, m)
 	for i, n := range nodes {
 		l.Boxes[i] = Box{Name: n.Name, Kind: n.Kind, Up: n.Up, Blocked: n.Blocked && n.Up, Fenced: n.Fenced && n.Up, Column: ColumnOf(n.Kind)}
 		l.index[n.Name] = i
 	}
-	top, bottom := TopBarH+Margin/2, height-Margin
+	top, bottom := m.TopBarH+m.Margin/2, height-m.Margin
 	l.placeSide(nodes, ColLeft, cols[ColLeft], top, bottom)
 	l.placeMiddle(nodes, cols[ColMiddle], top, bottom)
 	l.placeSide(nodes, ColRight, cols[ColRight], top, bottom)
@@ -101,13 +87,20 @@ func (l *Layout) Box(name string) (Box, bool) {
 
 // columns returns the x and width of the three columns; the gaps between them are the
 // wire the messages travel on, so they get a fair share of a wide canvas.
-func columns(width float64) [3]struct{ X, W float64 } {
-	side := clamp(width*0.15, 96, 170)
-	gap := clamp(width*0.08, 36, 120)
+// Side columns are at least 9 base widths: "exactly_once_v2", the longest word of a
+// detail line, fits on its own line.
+func columns(width float64, m Metrics) [3]struct{ X, W float64 } {
+	Margin := m.Margin
+	side := clamp(width*0.17, m.Base*9, m.Base*14)
+	gap := clamp(width*0.07, 30, 120)
 	mid := width - 2*Margin - 2*side - 2*gap
 	if mid < 220 { // narrow canvas: give the brokers their room first
 		mid = math.Max(220, width*0.4)
 		gap = math.Max(16, (width-2*Margin-2*side-mid)/2)
+		// Narrower than the design's 600 px: the side columns give way too (their
+		// texts may then be cut, and state().truncated says so), so nothing leaves
+		// the canvas.
+		side = math.Max(m.Base*5, math.Min(side, (width-2*Margin-2*gap-mid)/2))
 	}
 	var c [3]struct{ X, W float64 }
 	c[ColLeft].X, c[ColLeft].W = Margin, side
@@ -132,33 +125,34 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	if len(idx) == 0 {
 		return
 	}
+	m := l.M
 	avail := bottom - top
-	gap := boxGapMax * 2
+	gap := m.BoxGapMax * 2
 	apps := 0.0 // the height of the application boxes together
 	for _, i := range idx {
 		if nodes[i].Kind != "sink" {
-			apps += AppHeight(nodes[i].Kind)
+			apps += m.AppHeight(nodes[i].Kind)
 		}
 	}
 	if need := apps + float64(len(idx)-1)*gap; need > avail {
-		gap = math.Max(boxGapMin, (avail-apps)/math.Max(1, float64(len(idx)-1)))
+		gap = math.Max(m.BoxGapMin, (avail-apps)/math.Max(1, float64(len(idx)-1)))
 	}
 	sinkH := 0.0
 	if sinks > 0 {
 		sinkH = (avail - apps - float64(len(idx)-1)*gap) / float64(sinks)
-		sinkH = clamp(sinkH, HeaderH+ChipH+8, 220)
+		sinkH = clamp(sinkH, m.HeaderH+2*m.Line+m.ChipH+8, 11*m.Line)
 	}
 	total := apps + float64(sinks)*sinkH + float64(len(idx)-1)*gap
 	y := top + math.Max(0, (avail-total)/2)
 	for _, i := range idx {
-		h := AppHeight(nodes[i].Kind)
+		h := m.AppHeight(nodes[i].Kind)
 		if nodes[i].Kind == "sink" {
 			h = sinkH
 		}
 		b := &l.Boxes[i]
 		b.Rect = Rect{c.X, y, c.W, h}
 		if nodes[i].Kind == "sink" {
-			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, nodes[i].Refused, b.Rect)
+			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, nodes[i].Refused, b.Rect, m, len(SinkDetailLines(nodes[i].Detail, m, c.W)))
 		}
 		y += h + gap
 	}
@@ -179,37 +173,45 @@ func (l *Layout) placeMiddle(nodes []play.NodeState, c struct{ X, W float64 }, t
 		}
 		brokers = append(brokers, i)
 	}
+	m := l.M
 	ctlH := 0.0
 	if controller >= 0 {
-		ctlH = ControlH + boxGapMax*1.5
+		ctlH = m.ControlH + m.BoxGapMax
 	}
-	gap := boxGapMax
-	fixed := ctlH + float64(len(brokers))*(HeaderH+6) + float64(max(0, len(brokers)-1))*gap
-	shown := shownReplicas(nodes, brokers, (bottom-top-fixed)/RowHMin)
-	rows := 0
+	gap := m.BoxGapMax * 0.7
+	fixed := ctlH + float64(len(brokers))*(m.HeaderH+6) + float64(max(0, len(brokers)-1))*gap
+	// A broker that leaves rows out says so on a line of its own ("+N follower rows").
+	shown := shownReplicas(nodes, brokers, (bottom-top-fixed)/m.RowHMin, m.Line/m.RowHMin)
+	rows := 0.0
 	for _, i := range brokers {
-		rows += max(1, len(shown[i]))
+		rows += float64(max(1, len(shown[i])))
+		if len(shown[i]) < len(nodes[i].Partitions) {
+			rows += m.Line / m.RowHMin
+		}
 	}
-	rowH := RowHMax
+	rowH := m.RowHMax
 	if rows > 0 {
-		rowH = clamp((bottom-top-fixed)/float64(rows), RowHMin, RowHMax)
+		rowH = clamp((bottom-top-fixed)/rows, m.RowHMin, m.RowHMax)
 	}
 	// The controller and the brokers are centred as one block, so the controller stays
 	// next to the brokers it manages.
 	y := top + math.Max(0, (bottom-top-fixed-float64(rows)*rowH)/2)
 	if controller >= 0 {
-		w := math.Min(c.W, 260)
-		l.Boxes[controller].Rect = Rect{c.X + (c.W-w)/2, y, w, ControlH}
+		w := math.Min(c.W, m.Base*19)
+		l.Boxes[controller].Rect = Rect{c.X + (c.W-w)/2, y, w, m.ControlH}
 		y += ctlH
 	}
 	for _, i := range brokers {
-		h := HeaderH + float64(max(1, len(shown[i])))*rowH + 6
+		h := m.HeaderH + float64(max(1, len(shown[i])))*rowH + 6
 		b := &l.Boxes[i]
-		b.Rect = Rect{c.X, y, c.W, h}
 		b.HiddenFollowers = len(nodes[i].Partitions) - len(shown[i])
+		if b.HiddenFollowers > 0 {
+			h += m.Line
+		}
+		b.Rect = Rect{c.X, y, c.W, h}
 		for p, rs := range shown[i] {
-			row := Rect{c.X + 8, y + HeaderH + float64(p)*rowH, c.W - 16, rowH}
-			b.Logs = append(b.Logs, layoutLog(rs, row))
+			row := Rect{c.X + m.Pad, y + m.HeaderH + float64(p)*rowH, c.W - 2*m.Pad, rowH}
+			b.Logs = append(b.Logs, layoutLog(rs, row, m))
 		}
 		y += h + gap
 	}
@@ -219,21 +221,12 @@ func (l *Layout) placeMiddle(nodes []play.NodeState, c struct{ X, W float64 }, t
 // separated by " · " (a producer's counts, then its producer id, epoch and sequences).
 func DetailLines(detail string) []string { return strings.Split(detail, " · ") }
 
-// AppHeight is the height of an application box. A producer's has room for a second
-// status line from the start (an idempotent producer's id comes a moment later), so the
-// boxes never move when it does; so has a Streams application's (its transaction).
-func AppHeight(kind string) float64 {
-	if kind == "producer" || kind == "streams" {
-		return AppH + AppLineH
-	}
-	return AppH
-}
-
 // shownReplicas picks the partition rows each broker shows when the column holds at
 // most fit rows: all of them if they fit; else without the followers of internal topics
 // (__consumer_offsets, __transaction_state: their leaders, the coordinators, stay);
 // else leaders only. A broker keeps at least one row.
-func shownReplicas(nodes []play.NodeState, brokers []int, fit float64) map[int][]play.ReplicaState {
+// note is the share of a row the "+N follower rows" line takes.
+func shownReplicas(nodes []play.NodeState, brokers []int, fit, note float64) map[int][]play.ReplicaState {
 	keep := []func(play.ReplicaState) bool{
 		func(play.ReplicaState) bool { return true },
 		func(r play.ReplicaState) bool { return r.Leader || !r.Internal },
@@ -242,16 +235,19 @@ func shownReplicas(nodes []play.NodeState, brokers []int, fit float64) map[int][
 	var out map[int][]play.ReplicaState
 	for _, k := range keep {
 		out = map[int][]play.ReplicaState{}
-		rows := 0
+		rows := 0.0
 		for _, i := range brokers {
 			for _, r := range nodes[i].Partitions {
 				if k(r) {
 					out[i] = append(out[i], r)
 				}
 			}
-			rows += max(1, len(out[i]))
+			rows += float64(max(1, len(out[i])))
+			if len(out[i]) < len(nodes[i].Partitions) {
+				rows += note
+			}
 		}
-		if float64(rows) <= fit {
+		if rows <= fit {
 			break
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 func TestComputeColumnsFlowLeftToRight(t *testing.T) {
 	st := cluster(4)
-	l := Compute(st.Nodes, 1000, 560)
+	l := Compute(st.Nodes, 1000, 800)
 	require.Len(t, l.Boxes, len(st.Nodes))
 
 	p1, _ := l.Box("p1")
@@ -26,18 +26,18 @@ func TestComputeColumnsFlowLeftToRight(t *testing.T) {
 	assert.Less(t, p1.Rect.Right(), b1.Rect.X, "producer left of brokers")
 	assert.Less(t, b1.Rect.Right(), c1.Rect.X, "consumer right of brokers")
 	assert.Equal(t, c1.Rect.X, db.Rect.X, "consumers and sinks share the right column")
-	assert.InDelta(t, boxGapMax*1.5, b1.Rect.Y-ctl.Rect.Bottom(), 0.001, "controller just above the brokers")
+	assert.InDelta(t, tm.BoxGapMax, b1.Rect.Y-ctl.Rect.Bottom(), 0.001, "controller just above the brokers")
 	assert.Equal(t, st.Nodes[4].Up, l.Boxes[4].Up)
 }
 
 func TestComputeBoxesStayOnCanvasAndApart(t *testing.T) {
-	for _, size := range [][2]float64{{1000, 560}, {640, 480}, {1400, 900}, {480, 360}} {
+	for _, size := range [][2]float64{{1000, 560}, {640, 480}, {1400, 900}, {600, 420}, {508, 538}} {
 		st := cluster(30)
 		l := Compute(st.Nodes, size[0], size[1])
 		for i, a := range l.Boxes {
 			assert.GreaterOrEqual(t, a.Rect.X, 0.0, "%v %s", size, a.Name)
 			assert.LessOrEqual(t, a.Rect.Right(), size[0], "%v %s", size, a.Name)
-			assert.GreaterOrEqual(t, a.Rect.Y, TopBarH, "%v %s", size, a.Name)
+			assert.GreaterOrEqual(t, a.Rect.Y, tm.TopBarH, "%v %s", size, a.Name)
 			assert.Greater(t, a.Rect.W, 0.0)
 			assert.Greater(t, a.Rect.H, 0.0)
 			for _, b := range l.Boxes[i+1:] {
@@ -51,12 +51,12 @@ func TestComputeBrokersFitHeight(t *testing.T) {
 	st := cluster(3)
 	l := Compute(st.Nodes, 1000, 560)
 	b3, _ := l.Box("broker-3")
-	assert.LessOrEqual(t, b3.Rect.Bottom(), 560-Margin+0.001)
+	assert.LessOrEqual(t, b3.Rect.Bottom(), 560-l.M.Margin+0.001)
 }
 
 func TestLogRowShowsNewestCellsAndHighWatermark(t *testing.T) {
 	st := cluster(5)
-	l := Compute(st.Nodes, 1000, 560)
+	l := Compute(st.Nodes, 1000, 800)
 	b1, _ := l.Box("broker-1")
 	require.Len(t, b1.Logs, 1)
 	row := b1.Logs[0]
@@ -75,47 +75,47 @@ func TestLogRowShowsNewestCellsAndHighWatermark(t *testing.T) {
 
 	b3, _ := l.Box("broker-3")
 	assert.False(t, b3.Logs[0].Leader)
-	assert.Equal(t, b3.Logs[0].Cells[0].Rect.X-CellGap/2, b3.Logs[0].HWX, "hw 0: line before the first cell")
+	assert.Equal(t, b3.Logs[0].Cells[0].Rect.X-tm.CellGap/2, b3.Logs[0].HWX, "hw 0: line before the first cell")
 }
 
 func TestLogRowScrollsLongLogs(t *testing.T) {
 	st := cluster(200)
-	l := Compute(st.Nodes, 1000, 560)
+	l := Compute(st.Nodes, 1000, 800)
 	b1, _ := l.Box("broker-1")
 	row := b1.Logs[0]
 	require.NotEmpty(t, row.Cells)
 	assert.Equal(t, 200, row.Hidden+len(row.Cells))
 	assert.Equal(t, int64(199), row.Cells[len(row.Cells)-1].Offset, "the newest record is shown")
 	assert.LessOrEqual(t, row.Cells[len(row.Cells)-1].Rect.Right(), b1.Rect.Right())
-	assert.Equal(t, row.Cells[len(row.Cells)-1].Rect.X-CellGap/2, row.HWX,
+	assert.Equal(t, row.Cells[len(row.Cells)-1].Rect.X-tm.CellGap/2, row.HWX,
 		"hw 199 of 200: after the last committed, before the newest")
 }
 
 func TestLogRowHWAfterAllRecords(t *testing.T) {
 	rs := play.ReplicaState{Partition: "t-0", HW: 3, LEO: 3, Records: []play.RecordView{{Offset: 0, Kind: show.OffsetCommit, Note: "@4"},
 		{Offset: 1, Kind: show.Data, Msg: "p1#1"}, {Offset: 2, Kind: show.Data, Msg: "p1#2"}}}
-	row := layoutLog(rs, Rect{0, 0, 400, 40})
-	assert.Equal(t, row.Cells[2].Rect.Right()+CellGap/2, row.HWX)
+	row := layoutLog(rs, Rect{0, 0, 400, 40}, tm)
+	assert.Equal(t, row.Cells[2].Rect.Right()+tm.CellGap/2, row.HWX)
 	assert.True(t, row.Cells[0].Internal())
 	assert.Equal(t, "@4", row.Cells[0].Label())
 	assert.False(t, row.Cells[1].Internal())
-	assert.Equal(t, Committed, row.Cells[1].Fill())
+	assert.Equal(t, Dark.Committed, row.Cells[1].Fill(Dark))
 }
 
 // A transaction's markers are cells of their own kind, labelled and coloured as such.
 func TestLogRowDrawsTransactionMarkers(t *testing.T) {
 	rs := play.ReplicaState{Partition: "t-0", HW: 1, LEO: 3, Records: []play.RecordView{{Offset: 0, Kind: show.Data, Msg: "p1#1"},
 		{Offset: 1, Kind: show.CommitMarker, Note: "COMMIT"}, {Offset: 2, Kind: show.AbortMarker, Note: "ABORT"}}}
-	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	row := layoutLog(rs, Rect{0, 0, 400, 40}, tm)
 	require.Len(t, row.Cells, 3)
 	assert.Equal(t, []string{"p1#1", "COMMIT", "ABORT"}, []string{row.Cells[0].Label(), row.Cells[1].Label(), row.Cells[2].Label()})
-	assert.Equal(t, []color.RGBA{Committed, CommitMark, AbortMark}, []color.RGBA{row.Cells[0].Fill(), row.Cells[1].Fill(), row.Cells[2].Fill()})
+	assert.Equal(t, []color.RGBA{Dark.Committed, Dark.CommitMark, Dark.AbortMark}, []color.RGBA{row.Cells[0].Fill(Dark), row.Cells[1].Fill(Dark), row.Cells[2].Fill(Dark)})
 	assert.True(t, row.Cells[1].Internal())
 }
 
 func TestSinkChipsMarkDuplicates(t *testing.T) {
 	st := cluster(1)
-	l := Compute(st.Nodes, 1000, 560)
+	l := Compute(st.Nodes, 1000, 800)
 	db, _ := l.Box("db")
 	require.Len(t, db.Chips, 3)
 	assert.Equal(t, []bool{false, true, true}, []bool{db.Chips[0].Dup, db.Chips[1].Dup, db.Chips[2].Dup})
@@ -130,7 +130,7 @@ func TestSinkChipsKeepNewest(t *testing.T) {
 		rows[i] = "p1#x"
 	}
 	rows[499] = "p1#last"
-	chips, hidden := layoutChips(rows, nil, Rect{0, 0, 150, 100})
+	chips, hidden := layoutChips(rows, nil, Rect{0, 0, 150, 100}, tm, 1)
 	require.NotEmpty(t, chips)
 	assert.Equal(t, 500, hidden+len(chips))
 	assert.Equal(t, "p1#last", chips[len(chips)-1].Msg)
@@ -176,10 +176,10 @@ func TestCellsOutOfSendOrderForTheirKeyAreMarked(t *testing.T) {
 func TestABlockedProducerIsMarkedWhileUp(t *testing.T) {
 	st := cluster(1)
 	st.Nodes[0].Blocked = true
-	p1, _ := Compute(st.Nodes, 1000, 560).Box("p1")
+	p1, _ := Compute(st.Nodes, 1000, 800).Box("p1")
 	assert.True(t, p1.Blocked)
 	st.Nodes[0].Up = false
-	p1, _ = Compute(st.Nodes, 1000, 560).Box("p1")
+	p1, _ = Compute(st.Nodes, 1000, 800).Box("p1")
 	assert.False(t, p1.Blocked, "a crashed producer is DOWN, not blocked")
 }
 
@@ -187,10 +187,10 @@ func TestAFencedBrokerIsMarkedWhileUp(t *testing.T) {
 	st := cluster(1)
 	i := slices.IndexFunc(st.Nodes, func(n play.NodeState) bool { return n.Name == "broker-1" })
 	st.Nodes[i].Fenced = true
-	b1, _ := Compute(st.Nodes, 1000, 560).Box("broker-1")
+	b1, _ := Compute(st.Nodes, 1000, 800).Box("broker-1")
 	assert.True(t, b1.Fenced)
 	st.Nodes[i].Up = false
-	b1, _ = Compute(st.Nodes, 1000, 560).Box("broker-1")
+	b1, _ = Compute(st.Nodes, 1000, 800).Box("broker-1")
 	assert.False(t, b1.Fenced, "a crashed broker is DOWN, not fenced")
 }
 
@@ -205,7 +205,7 @@ func TestLogRowMarksReaders(t *testing.T) {
 	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 20, LEO: 20, Records: recs,
 		Marks: []show.Mark{{Kind: show.CommittedMark, Who: "dashboard", Offset: 18}, {Kind: show.PositionMark, Who: "c1", Offset: 20},
 			{Kind: show.CommittedMark, Who: "old", Offset: 0}}}
-	row := layoutLog(rs, Rect{0, 0, 200, 40})
+	row := layoutLog(rs, Rect{0, 0, 260, 40}, tm)
 	require.Positive(t, row.Hidden)
 	require.Len(t, row.Marks, 3)
 	first, last := row.Cells[0], row.Cells[len(row.Cells)-1]
@@ -218,11 +218,12 @@ func TestLogRowMarksReaders(t *testing.T) {
 		t.Fatalf("offset %d not drawn", off)
 		return Cell{}
 	}
-	assert.Equal(t, MarkAt{Kind: show.CommittedMark, Label: "dashboard 18", X: at(17).Rect.Right() + CellGap/2}, row.Marks[0])
+	assert.Equal(t, MarkAt{Kind: show.CommittedMark, Label: "dashboard 18", X: at(17).Rect.Right() + tm.CellGap/2}, row.Marks[0])
 	assert.Less(t, row.Marks[0].X, at(18).Rect.X)
-	assert.Equal(t, MarkAt{Kind: show.PositionMark, Label: "c1 20", X: last.Rect.Right() + CellGap/2}, row.Marks[1])
+	assert.Equal(t, MarkAt{Kind: show.PositionMark, Label: "c1 20", X: last.Rect.Right() + tm.CellGap/2}, row.Marks[1])
 	assert.Equal(t, row.Strip.X, row.Marks[2].X, "offset 0 scrolled off: the left edge")
-	assert.Equal(t, first.Rect.X, row.Marks[2].X)
+	assert.Equal(t, row.HiddenAt.X, row.Marks[2].X, "the left edge is the …N slot")
+	assert.Equal(t, row.HiddenAt.Right()+tm.CellGap, first.Rect.X)
 }
 
 // Readers close together do not overprint: one offset shares a label, neighbours take
@@ -235,7 +236,7 @@ func TestLogRowReaderLabelsDoNotOverprint(t *testing.T) {
 	rs := play.ReplicaState{Partition: "enriched-0", Leader: true, HW: 10, LEO: 10, Records: recs,
 		Marks: []show.Mark{{Kind: show.PositionMark, Who: "audit", Offset: 8}, {Kind: show.PositionMark, Who: "dashboard", Offset: 9},
 			{Kind: show.PositionMark, Who: "c1", Offset: 9}, {Kind: show.CommittedMark, Who: "audit", Offset: 8}}}
-	row := layoutLog(rs, Rect{0, 0, 500, 40})
+	row := layoutLog(rs, Rect{0, 0, 500, 40}, tm)
 	require.Len(t, row.Marks, 3)
 	assert.Equal(t, "audit 8", row.Marks[0].Label)
 	assert.Equal(t, 0, row.Marks[0].Line)
@@ -249,16 +250,16 @@ func TestLogRowDrawsTruncatedRecordsAfterTheLogEnd(t *testing.T) {
 	rs := play.ReplicaState{Partition: "orders-0", HW: 2, LEO: 2,
 		Records:   []play.RecordView{{Offset: 0, Kind: show.Data, Msg: "p1#1"}, {Offset: 1, Kind: show.Data, Msg: "p1#2"}},
 		Truncated: []play.RecordView{{Offset: 2, Kind: show.Data, Msg: "p1#3"}, {Offset: 3, Kind: show.Data, Msg: "p1#4"}}}
-	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	row := layoutLog(rs, Rect{0, 0, 400, 40}, tm)
 	require.Len(t, row.Cut, 2)
 	assert.Equal(t, "p1#3", row.Cut[0].Msg)
 	assert.Greater(t, row.Cut[0].Rect.X, row.Cells[1].Rect.Right(), "after the last live record")
-	narrow := layoutLog(rs, Rect{0, 0, 3*(CellW+CellGap) - CellGap, 40})
+	narrow := layoutLog(rs, Rect{0, 0, 3*(tm.CellW+tm.CellGap) - tm.CellGap, 40}, tm)
 	assert.Len(t, narrow.Cut, 1, "only as many as fit")
 }
 
 func TestSinkChipsStrikeRefusedDuplicates(t *testing.T) {
-	chips, hidden := layoutChips([]string{"p1#1", "p1#2"}, []string{"p1#2"}, Rect{0, 0, 300, 100})
+	chips, hidden := layoutChips([]string{"p1#1", "p1#2"}, []string{"p1#2"}, Rect{0, 0, 300, 100}, tm, 1)
 	require.Zero(t, hidden)
 	require.Len(t, chips, 3)
 	assert.Equal(t, []bool{false, false, true}, []bool{chips[0].Refused, chips[1].Refused, chips[2].Refused},
@@ -285,12 +286,12 @@ func TestLSOLineAndAbortedCells(t *testing.T) {
 	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 4, LEO: 4, LSO: 2, HasLSO: true, Records: []show.Cell{
 		{Offset: 0, Kind: show.Data, Msg: "p1#1"}, {Offset: 1, Kind: show.CommitMarker},
 		{Offset: 2, Kind: show.Data, Msg: "p1#3", Aborted: true}, {Offset: 3, Kind: show.Data, Msg: "p2#1"}}}
-	row := layoutLog(rs, Rect{0, 0, 400, 40})
+	row := layoutLog(rs, Rect{0, 0, 400, 40}, tm)
 	require.True(t, row.HasLSO)
-	assert.InDelta(t, row.Cells[2].Rect.X-CellGap/2, row.LSOX, 0.01, "the LSO line stands before offset 2")
+	assert.InDelta(t, row.Cells[2].Rect.X-tm.CellGap/2, row.LSOX, 0.01, "the LSO line stands before offset 2")
 	assert.Less(t, row.LSOX, row.HWX)
-	assert.Equal(t, AbortedRec, row.Cells[2].Fill())
-	assert.Equal(t, Committed, row.Cells[3].Fill())
+	assert.Equal(t, Dark.AbortedRec, row.Cells[2].Fill(Dark))
+	assert.Equal(t, Dark.Committed, row.Cells[3].Fill(Dark))
 }
 
 // A Streams scene's brokers hold five replicas each (two topics, two __consumer_offsets
@@ -310,9 +311,9 @@ func TestManyReplicasHideInternalFollowersFirst(t *testing.T) {
 			n.Partitions = append(n.Partitions, play.ReplicaState{Partition: p, Leader: leaders[p] == n.Name, Internal: strings.HasPrefix(p, "__")})
 		}
 	}
-	l := Compute(st.Nodes, 764, 538)
+	l := Compute(st.Nodes, 1000, 800)
 	b3, _ := l.Box("broker-3")
-	assert.LessOrEqual(t, b3.Rect.Bottom(), 538-Margin+0.001, "every broker fits")
+	assert.LessOrEqual(t, b3.Rect.Bottom(), 800-l.M.Margin+0.001, "every broker fits")
 	for _, b := range []string{"broker-1", "broker-2", "broker-3"} {
 		box, _ := l.Box(b)
 		var shown []string

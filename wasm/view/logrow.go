@@ -20,7 +20,8 @@ type LogRow struct {
 	LabelAt   Point  // top-left of the label line
 	Strip     Rect   // where the cells go
 	Cells     []Cell
-	Hidden    int     // older records scrolled off the left
+	Hidden    int     // older records scrolled off the left, counted in the "…N" slot
+	HiddenAt  Rect    // the strip's first slot, where "…N" stands when Hidden > 0
 	HWX       float64 // x of the high-watermark line: records left of it are committed
 	// LSOX: x of the last-stable-offset line (HasLSO), left of which read_committed reads.
 	LSOX   float64
@@ -41,13 +42,6 @@ type MarkAt struct {
 	// close together get a line each, so that their labels do not overprint.
 	Line int
 }
-
-// markLabelW is about how wide a reader's label is drawn (8 px text, "dashboard 12"),
-// and MarkLineH the height of a line of them.
-const (
-	markLabelW = 48.0
-	MarkLineH  = 9.0
-)
 
 // Cell is one record of a partition log.
 type Cell struct {
@@ -82,20 +76,20 @@ func (c Cell) Label() string {
 
 // Fill is the cell's colour: transaction markers and offset commits each have their
 // own, application records are lit once committed.
-func (c Cell) Fill() color.RGBA {
+func (c Cell) Fill(p Palette) color.RGBA {
 	switch {
 	case c.Kind == show.CommitMarker:
-		return CommitMark
+		return p.CommitMark
 	case c.Kind == show.AbortMarker:
-		return AbortMark
+		return p.AbortMark
 	case c.Aborted:
-		return AbortedRec
+		return p.AbortedRec
 	case c.Internal():
-		return ControlRec
+		return p.ControlRec
 	case c.Committed:
-		return Committed
+		return p.Committed
 	}
-	return Pending
+	return p.Pending
 }
 
 // Chip is one row of a sink, as a small labelled box.
@@ -107,66 +101,61 @@ type Chip struct {
 	Refused bool
 }
 
-// PartitionLabel is the text above a partition row. Broker names in the ISR are shortened
-// to their number so the list fits ("broker-2" -> "2").
-func PartitionLabel(rs play.ReplicaState) string {
-	role := "follower"
-	if rs.Leader {
-		role = "leader"
-	}
-	isr := make([]string, len(rs.ISR))
-	for i, n := range rs.ISR {
-		isr[i] = strings.TrimPrefix(n, "broker-")
-	}
-	lso := ""
-	if rs.HasLSO {
-		lso = fmt.Sprintf("  lso %d", rs.LSO) // read_committed reads below it
-	}
-	return fmt.Sprintf("%s  %s e%d  hw %d%s  leo %d  isr %s", rs.Partition, role, rs.Epoch, rs.HW, lso, rs.LEO, strings.Join(isr, ","))
-}
+// PartitionLabel is the text above a partition row in full. Broker names in the ISR are
+// shortened to their number so the list fits ("broker-2" -> "2"); FitPartitionLabel
+// shortens the rest when the row is narrow.
+func PartitionLabel(rs play.ReplicaState) string { return partitionLabels(rs)[0] }
 
 // layoutLog fits the newest records of a replica into row's cell strip.
-func layoutLog(rs play.ReplicaState, row Rect) LogRow {
-	strip := Rect{row.X, row.Y + LabelH, row.W, math.Max(8, row.H-LabelH-4)}
-	lr := LogRow{Partition: rs.Partition, Leader: rs.Leader, Label: PartitionLabel(rs),
+// When older records are left out, the strip's first slot says how many ("…N").
+func layoutLog(rs play.ReplicaState, row Rect, m Metrics) LogRow {
+	strip := Rect{row.X, row.Y + m.LabelH, row.W, math.Max(8, row.H-m.LabelH-4)}
+	labelW := row.W - m.Base*1.1 - 4
+	lr := LogRow{Partition: rs.Partition, Leader: rs.Leader, Label: FitPartitionLabel(rs, m.Base, labelW),
 		LabelAt: Point{row.X, row.Y}, Strip: strip, HWX: strip.X}
-	fit := max(1, int((strip.W+CellGap)/(CellW+CellGap)))
+	step := m.CellW + m.CellGap
+	fit := max(1, int((strip.W+m.CellGap)/step))
 	reordered := outOfSendOrder(rs.Records)
 	recs := rs.Records
+	first := 0.0 // the slot of the first drawn record
 	if len(recs) > fit {
-		lr.Hidden = len(recs) - fit
+		lr.Hidden = len(recs) - max(1, fit-1)
 		recs = recs[lr.Hidden:]
+		if fit > 1 {
+			lr.HiddenAt = Rect{strip.X, strip.Y, m.CellW, strip.H}
+			first = 1
+		}
 	}
 	lr.Cells = make([]Cell, len(recs))
 	hwSet := false
 	for i, r := range recs {
-		rect := Rect{strip.X + float64(i)*(CellW+CellGap), strip.Y, CellW, strip.H}
+		rect := Rect{strip.X + (first+float64(i))*step, strip.Y, m.CellW, strip.H}
 		lr.Cells[i] = Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note, Seq: r.Seq, Committed: r.Offset < rs.HW,
 			Reordered: reordered[lr.Hidden+i], Aborted: r.Aborted}
 		if !hwSet && r.Offset >= rs.HW {
-			lr.HWX, hwSet = rect.X-CellGap/2, true
+			lr.HWX, hwSet = rect.X-m.CellGap/2, true
 		}
 	}
 	if !hwSet && len(recs) > 0 {
-		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + CellGap/2
+		lr.HWX = lr.Cells[len(recs)-1].Rect.Right() + m.CellGap/2
 	}
 	if rs.HasLSO {
-		lr.LSOX, lr.HasLSO = offsetX(lr.Cells, rs.LSO, strip), true
+		lr.LSOX, lr.HasLSO = offsetX(lr.Cells, rs.LSO, strip, m.CellGap), true
 	}
-	lr.Marks = layoutMarks(rs.Marks, lr.Cells, strip)
-	lr.Cut = layoutCut(rs.Truncated, len(lr.Cells), fit, strip)
+	lr.Marks = layoutMarks(rs.Marks, lr.Cells, strip, m)
+	lr.Cut = layoutCut(rs.Truncated, int(first)+len(lr.Cells), fit, strip, m)
 	return lr
 }
 
 // layoutCut places the truncated records after the live ones, as many as fit.
-func layoutCut(recs []show.Cell, live, fit int, strip Rect) []Cell {
+func layoutCut(recs []show.Cell, live, fit int, strip Rect, m Metrics) []Cell {
 	var out []Cell
 	for i, r := range recs {
 		slot := live + i
 		if slot >= fit {
 			break
 		}
-		rect := Rect{strip.X + float64(slot)*(CellW+CellGap), strip.Y, CellW, strip.H}
+		rect := Rect{strip.X + float64(slot)*(m.CellW+m.CellGap), strip.Y, m.CellW, strip.H}
 		out = append(out, Cell{Rect: rect, Offset: r.Offset, Kind: r.Kind, Msg: r.Msg, Note: r.Note})
 	}
 	return out
@@ -201,15 +190,16 @@ func outOfSendOrder(recs []show.Cell) []bool {
 // layoutMarks puts each mark at the boundary before the record at its offset: at the
 // strip's left edge when that record has scrolled off, after the last record when the
 // reader is at the log end.
-func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
+func layoutMarks(marks []show.Mark, cells []Cell, strip Rect, m Metrics) []MarkAt {
 	out := make([]MarkAt, 0, len(marks))
 	var who [][]string // the readers of each mark
 	var offsets []int64
+	markLabelW := m.Base * 4
 	for _, m := range marks {
 		x := strip.X
 		for _, c := range cells {
 			if c.Offset < m.Offset {
-				x = c.Rect.Right() + CellGap/2
+				x = c.Rect.Right() + 1
 			}
 		}
 		// Readers of one kind at one offset share a label ("audit, dashboard 9").
@@ -234,15 +224,21 @@ func layoutMarks(marks []show.Mark, cells []Cell, strip Rect) []MarkAt {
 
 // layoutChips fits the newest rows of a sink into the box under its header, then the
 // inserts a unique key refused (struck out).
-func layoutChips(rows, refused []string, box Rect) ([]Chip, int) {
+func layoutChips(rows, refused []string, box Rect, m Metrics, detailLines int) ([]Chip, int) {
 	count := map[string]int{}
 	for _, r := range rows {
 		count[r]++
 	}
 	stored := len(rows)
 	rows = append(slices.Clip(rows), refused...)
+	ChipW, ChipH, ChipGap := m.ChipW, m.ChipH, m.ChipGap
 	perRow := max(1, int((box.W-8+ChipGap)/(ChipW+ChipGap)))
-	lines := max(0, int((box.H-HeaderH-4+ChipGap)/(ChipH+ChipGap)))
+	// The last line is kept for "+N rows" when not every row fits.
+	top := m.HeaderH + m.Line*float64(detailLines) // the name, then the sink's detail lines
+	lines := max(0, int((box.H-top-4+ChipGap)/(ChipH+ChipGap)))
+	if len(rows)+len(refused) > perRow*lines {
+		lines = max(0, lines-1)
+	}
 	fit := perRow * lines
 	hidden := 0
 	if len(rows) > fit {
@@ -252,7 +248,7 @@ func layoutChips(rows, refused []string, box Rect) ([]Chip, int) {
 	chips := make([]Chip, len(rows))
 	for i, r := range rows {
 		x := box.X + 4 + float64(i%perRow)*(ChipW+ChipGap)
-		y := box.Y + HeaderH + float64(i/perRow)*(ChipH+ChipGap)
+		y := box.Y + top + float64(i/perRow)*(ChipH+ChipGap)
 		chips[i] = Chip{Rect: Rect{x, y, ChipW, ChipH}, Msg: r, Dup: count[r] > 1}
 		chips[i].Refused = hidden+i >= stored
 		chips[i].Dup = chips[i].Dup && !chips[i].Refused
@@ -272,14 +268,14 @@ func TxnLine(txns []show.Txn) string {
 
 // offsetX is the x of the gap before the cell of an offset: the end of the strip's
 // cells when the offset is past them, the start when it is before them.
-func offsetX(cells []Cell, offset int64, strip Rect) float64 {
+func offsetX(cells []Cell, offset int64, strip Rect, gap float64) float64 {
 	for _, c := range cells {
 		if c.Offset >= offset {
-			return c.Rect.X - CellGap/2
+			return c.Rect.X - gap/2
 		}
 	}
 	if len(cells) == 0 {
 		return strip.X
 	}
-	return cells[len(cells)-1].Rect.Right() + CellGap/2
+	return cells[len(cells)-1].Rect.Right() + gap/2
 }

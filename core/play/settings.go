@@ -1,0 +1,96 @@
+package play
+
+import (
+	"fmt"
+	"slices"
+
+	"deliverylab/core/scene"
+)
+
+// sceneSource is what the session's scene was made from: the file, and the user's
+// changes to it (settings, seed), which a share link carries.
+type sceneSource struct {
+	Shipped bool
+	File    string
+	Data    []byte
+	Seed    int64
+	Changes [][2]string // setting key and value, one per key, in the order first made
+	base    []scene.Setting
+}
+
+func (src sceneSource) state() Source {
+	if src.Shipped {
+		return Source{Kind: "shipped", Name: sceneName(src.File)}
+	}
+	return Source{Kind: "own", Name: src.File}
+}
+
+// Setting is one of the scene's key settings as a toggle.
+type Setting struct {
+	Key     string   `json:"key"`
+	Label   Text     `json:"label"`
+	Value   string   `json:"value"`
+	Choices []string `json:"choices"`
+	Changed bool     `json:"changed"` // differs from the scene file
+}
+
+func (s *Session) settings() []Setting {
+	out := []Setting{}
+	for _, st := range s.sc.Settings() {
+		changed := false
+		for _, b := range s.source.base {
+			if b.Key == st.Key {
+				changed = b.Value != st.Value
+			}
+		}
+		out = append(out, Setting{Key: st.Key, Label: Text(st.Label), Value: st.Value, Choices: st.Choices, Changed: changed})
+	}
+	return out
+}
+
+// SetSetting changes one of the scene's key settings and re-runs from 0 ms with the
+// same recorded faults, back to the current time. A change the scene parser refuses is
+// refused with its error, and nothing is lost.
+func (s *Session) SetSetting(key, value string) error {
+	i := slices.IndexFunc(s.sc.Settings(), func(st scene.Setting) bool { return st.Key == key })
+	if i < 0 {
+		return UserError{En: fmt.Sprintf("this scene has no setting %q", key), Zh: fmt.Sprintf("这个场景没有设置 %q", key)}
+	}
+	if choices := s.sc.Settings()[i].Choices; !slices.Contains(choices, value) {
+		return UserError{En: fmt.Sprintf("%s: expected one of %v, got %q", key, choices, value), Zh: fmt.Sprintf("%s：应为 %v 之一，而不是 %q", key, choices, value)}
+	}
+	changes := slices.Clone(s.source.Changes)
+	if j := slices.IndexFunc(changes, func(c [2]string) bool { return c[0] == key }); j >= 0 {
+		changes[j][1] = value
+	} else {
+		changes = append(changes, [2]string{key, value})
+	}
+	sc, err := scene.WithSettings(s.source.File, s.source.Data, changes)
+	if err != nil {
+		return UserError{En: fmt.Sprintf("%s=%s is refused: %v", key, value, err), Zh: fmt.Sprintf("%s=%s 被拒绝：%v", key, value, err)}
+	}
+	s.source.Changes = changes
+	s.rerun(sc)
+	return nil
+}
+
+// SetSeed re-runs the scene with another seed, with the same faults, back to the
+// current time.
+func (s *Session) SetSeed(seed int64) {
+	s.source.Seed = seed
+	sc := *s.sc // the seed only picks the run's randomness: the parsed scene is the same
+	s.rerun(&sc)
+}
+
+// rerun starts the changed scene from 0 ms and goes back to the current time. The
+// recorded faults' event counts belong to the old run: they are replayed by time.
+func (s *Session) rerun(sc *scene.Scene) {
+	at := s.NowMs()
+	sc.Seed = s.source.Seed
+	s.sc, s.branch = sc, nil
+	for i := range s.injected {
+		s.injected[i].AfterEvents = -1
+	}
+	s.restart()
+	_ = s.SeekTo(at) // at is not negative: it was the run's time
+}

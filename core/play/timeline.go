@@ -1,0 +1,223 @@
+package play
+
+import (
+	"fmt"
+	"math"
+
+	"deliverylab/core/scene"
+	"deliverylab/core/sim"
+)
+
+// maxMs is "no time limit" for forward: the run's own limit stops it.
+const maxMs = math.MaxInt64
+
+// Timeline is the whole run as the scrubber shows it: how long the run with the
+// recorded faults lasts, and where its faults and captions are.
+type Timeline struct {
+	LengthMs int64  `json:"lengthMs"`
+	Settled  bool   `json:"settled"` // the run ends because it settled (not at stop.ms or a limit)
+	Marks    []Mark `json:"marks"`
+}
+
+// Mark is one fault or caption on the scrubber.
+type Mark struct {
+	AtMs  int64  `json:"atMs"`
+	Kind  string `json:"kind"`  // fault | caption
+	Index int    `json:"index"` // into faultList, or the narration index
+	Text  Text   `json:"text"`
+}
+
+// Branch tells the user that recorded faults were discarded: a fault injected before
+// them started a new branch, or a changed run could not replay them.
+type Branch struct {
+	AtMs      int64 `json:"atMs"`
+	Discarded int   `json:"discarded"`
+	Text      Text  `json:"text"`
+}
+
+// forward runs the run to ms, applying the recorded faults that lie ahead at their
+// points, and stops early right after an event that makes stop true (it reports that).
+func (s *Session) forward(ms int64, stop func(*sim.World) bool) bool {
+	for {
+		s.applyDue(ms)
+		if s.next >= len(s.injected) || s.injected[s.next].AtMs > ms {
+			return s.run.AdvanceUntil(ms, stop)
+		}
+		f := s.injected[s.next]
+		hit := false
+		s.run.AdvanceUntil(f.AtMs, func(w *sim.World) bool {
+			if stop != nil && stop(w) {
+				hit = true
+				return true
+			}
+			return f.AfterEvents >= 0 && w.EventsRun() >= f.AfterEvents
+		})
+		if hit {
+			s.applyDue(ms)
+			return true
+		}
+		// Its events have run or its time has come (or the run ended before: in the
+		// recorded run too, the fault then came at the end).
+		s.applyNext()
+	}
+}
+
+// applyDue applies the recorded faults whose event count the run has reached, up to
+// time limit.
+func (s *Session) applyDue(limit int64) {
+	for s.next < len(s.injected) {
+		f := s.injected[s.next]
+		if f.AfterEvents < 0 || s.run.World.EventsRun() < f.AfterEvents || f.AtMs > limit {
+			return
+		}
+		s.applyNext()
+	}
+}
+
+// applyNext applies the next recorded fault now. One replayed by time whose message is
+// not on the wire in this run is dropped, and the user is told which.
+func (s *Session) applyNext() {
+	w := s.run.World
+	f := &s.injected[s.next]
+	w.AdvanceClock(f.AtMs)
+	if f.AfterEvents < 0 {
+		if isWireFault(f.Fault) && !inFlight(w, f.Fault.WireID) {
+			s.dropUnreplayable(s.next)
+			return
+		}
+		f.AfterEvents = w.EventsRun() // from now on this run replays it exactly
+	}
+	s.run.Ended = false // a fault may give the run more to do
+	f.applyTo(w)
+	s.next++
+}
+
+func isWireFault(f sim.Fault) bool {
+	return f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate
+}
+
+// dropUnreplayable removes fault i, which a changed run cannot replay; relearn tells
+// the user which.
+func (s *Session) dropUnreplayable(i int) {
+	s.unreplayed = append(s.unreplayed, s.injected[i])
+	s.injected = append(s.injected[:i:i], s.injected[i+1:]...)
+}
+
+// unreplayedNotice says which recorded faults a changed run dropped.
+func unreplayedNotice(dropped []injected) *Branch {
+	var en, zh string
+	for i, f := range dropped {
+		if i > 0 {
+			en, zh = en+"; ", zh+"；"
+		}
+		d := f.Fault.Describe()
+		en += fmt.Sprintf("%s at %d ms (message #%d is not on the wire then)", d, f.AtMs, f.Fault.WireID)
+		zh += fmt.Sprintf("%d 毫秒时的 %s（那时线路上没有消息 #%d）", f.AtMs, d, f.Fault.WireID)
+	}
+	return &Branch{AtMs: dropped[0].AtMs, Discarded: len(dropped), Text: Text{
+		En: fmt.Sprintf("The changed run cannot replay %d recorded fault(s), so they were dropped: %s.", len(dropped), en),
+		Zh: fmt.Sprintf("改动后的运行无法重放 %d 个已记录的故障，已将其删除：%s。", len(dropped), zh)}}
+}
+
+// addInjected records a fault the user injects now and applies it. A fault injected
+// before recorded faults (the user scrubbed back) starts a new branch: the later faults
+// are discarded, and State.branch says so.
+func (s *Session) addInjected(inj injected) {
+	w := s.run.World
+	inj.AfterEvents, inj.AtMs = w.EventsRun(), w.NowMs()
+	if later := len(s.injected) - s.next; later > 0 {
+		s.injected = s.injected[:s.next]
+		s.branch = &Branch{AtMs: inj.AtMs, Discarded: later, Text: Text{
+			En: fmt.Sprintf("%d later fault(s) were discarded: this is a new branch from %d ms.", later, inj.AtMs),
+			Zh: fmt.Sprintf("之后的 %d 个故障已被丢弃：这是从 %d 毫秒开始的新分支。", later, inj.AtMs)}}
+	}
+	s.injected = append(s.injected, inj)
+	s.next++
+	s.run.Ended = false // a new fault may give the run more to do
+	inj.applyTo(w)
+	s.relearn()
+	s.version++
+}
+
+// StepBack goes to the state after one event fewer: a re-run to that event count, with
+// the recorded faults applied at their points.
+func (s *Session) StepBack() error {
+	target := s.run.World.EventsRun() - 1
+	if target < 0 {
+		return UserError{En: "step back: this is the start of the run", Zh: "后退一步：已经在运行的开头"}
+	}
+	s.run, s.next, s.playing, s.waiting = newRun(s.sc), 0, false, -1
+	if target > 0 {
+		s.forward(maxMs, func(w *sim.World) bool { return w.EventsRun() >= target })
+	}
+	s.applyDue(maxMs)
+	s.version++
+	return nil
+}
+
+// canStepBack reports whether there is an event to step back over.
+func (s *Session) canStepBack() bool { return s.run.World.EventsRun() > 0 }
+
+// pausingCaption is a stop condition for forward: a narration step with pause: true was
+// just reached. It notes the caption the run now waits at.
+func (s *Session) pausingCaption() func(*sim.World) bool {
+	seen := len(s.run.World.Narrated())
+	return func(w *sim.World) bool {
+		n := w.Narrated()
+		for ; seen < len(n); seen++ {
+			if s.sc.Narration[n[seen].Index].Pause {
+				s.waiting = n[seen].Index
+				seen++
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// noteCaptions makes a pausing caption reached by a step wait for Continue, like one
+// reached while playing.
+func (s *Session) noteCaptions(before int) {
+	n := s.run.World.Narrated()
+	for i := before; i < len(n); i++ {
+		if s.sc.Narration[n[i].Index].Pause {
+			s.waiting, s.playing = n[i].Index, false
+		}
+	}
+}
+
+// Continue goes on after a caption that paused the run, and plays.
+func (s *Session) Continue() {
+	s.waiting, s.playing = -1, true
+	s.version++
+}
+
+// relearn runs a copy of the run with the recorded faults to its end: the scrubber's
+// length and marks. A changed run (setting, seed) also fixes there the event counts of
+// the faults it replays by time, so that seeks replay them exactly.
+func (s *Session) relearn() {
+	cp := &Session{sc: s.sc, run: s.sc.NewRun(), injected: s.injected, waiting: -1}
+	cp.run.World.Trace().Tail = 1
+	cp.forward(maxMs, nil)
+	cp.applyDue(maxMs)
+	s.injected = cp.injected
+	if len(cp.unreplayed) > 0 {
+		s.branch = unreplayedNotice(cp.unreplayed)
+	}
+	t := Timeline{LengthMs: cp.run.World.NowMs(), Settled: cp.run.EndNote == scene.EndSettled, Marks: []Mark{}}
+	for i, f := range s.injected {
+		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: f.Desc})
+	}
+	for _, n := range cp.run.World.Narrated() {
+		t.Marks = append(t.Marks, Mark{AtMs: n.AtMs, Kind: "caption", Index: n.Index, Text: Text(s.sc.Narration[n.Index].Text)})
+	}
+	s.timeline = t
+}
+
+// timelineState fills in the State fields about the timeline and the recorded faults.
+func (s *Session) timelineState(st *State) {
+	st.EventsRun, st.CanStepBack = s.run.World.EventsRun(), s.canStepBack()
+	st.Timeline, st.Branch, st.WaitingCaption = s.timeline, s.branch, s.waiting
+	st.Settings = s.settings()
+	st.Source = s.source.state()
+}

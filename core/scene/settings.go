@@ -1,0 +1,153 @@
+package scene
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Setting is one of a scene's key settings, as the playground's toggles show it: the
+// delivery guarantees turn on these keys.
+type Setting struct {
+	Key     string // "producers.p1.config.acks", "cluster.config.min.insync.replicas", ...
+	Label   Text
+	Value   string   // the effective value, Kafka's defaults included
+	Choices []string // every value the toggle offers
+}
+
+var boolChoices = []string{"true", "false"}
+
+// Settings lists the scene's key settings: per producer acks and enable.idempotence, per
+// consumer enable.auto.commit and isolation.level, per Streams application
+// processing.guarantee, and the cluster's min.insync.replicas and
+// unclean.leader.election.enable.
+func (s *Scene) Settings() []Setting {
+	var out []Setting
+	add := func(key, owner, name, value string, choices []string) {
+		out = append(out, Setting{Key: key, Value: value, Choices: choices,
+			Label: Text{En: strings.TrimSpace(owner + " " + name), Zh: zhOwner(owner) + name}})
+	}
+	for _, p := range s.Producers {
+		props := p.Config.Properties()
+		add("producers."+p.Name+".config.acks", p.Name, "acks", props["acks"], []string{"0", "1", "all"})
+		add("producers."+p.Name+".config.enable.idempotence", p.Name, "enable.idempotence", props["enable.idempotence"], boolChoices)
+	}
+	for _, c := range s.Consumers {
+		props := c.Config.Properties()
+		add("consumers."+c.Name+".config.enable.auto.commit", c.Name, "enable.auto.commit", props["enable.auto.commit"], boolChoices)
+		add("consumers."+c.Name+".config.isolation.level", c.Name, "isolation.level", props["isolation.level"], []string{"read_uncommitted", "read_committed"})
+	}
+	for _, a := range s.Streams {
+		add("streams."+a.Name+".config.processing.guarantee", a.Name, "processing.guarantee", string(a.Spec.Guarantee), []string{"at_least_once", "exactly_once_v2"})
+	}
+	props := s.Cluster.Config.Properties()
+	var isr []string
+	for n := 1; n <= s.Cluster.Brokers; n++ {
+		isr = append(isr, strconv.Itoa(n))
+	}
+	add("cluster.config.min.insync.replicas", "", "min.insync.replicas", props["min.insync.replicas"], isr)
+	add("cluster.config.unclean.leader.election.enable", "", "unclean.leader.election.enable", props["unclean.leader.election.enable"], boolChoices)
+	return out
+}
+
+func zhOwner(owner string) string {
+	if owner == "" {
+		return ""
+	}
+	return owner + " 的 "
+}
+
+// WithSettings parses a scene file with some of its settings changed (key, value, in
+// order): each is written into the file's YAML tree where the scene file keeps it, and
+// the result is read by Parse, so a change the parser refuses (acks=1 with
+// enable.idempotence=true, say) gives the parser's own error.
+func WithSettings(file string, data []byte, changes [][2]string) (*Scene, error) {
+	if len(changes) == 0 {
+		return Parse(file, data)
+	}
+	root, _, derr := decode(file, data)
+	if derr != nil {
+		return nil, derr
+	}
+	for _, c := range changes {
+		if err := setKey(root, c[0], c[1]); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, fmt.Errorf("%s: %s: %v", file, changes[0][0], err)
+	}
+	return Parse(file, buf.Bytes())
+}
+
+// setKey sets one setting (a Settings key) in the scene's YAML tree, adding the config
+// mapping or the key where the file has none.
+func setKey(root *yaml.Node, key, value string) error {
+	var owner *yaml.Node
+	var prop string
+	kind, rest, _ := strings.Cut(key, ".")
+	switch kind {
+	case "cluster":
+		prop, _ = strings.CutPrefix(rest, "config.")
+		owner = child(root, "cluster")
+	case "producers", "consumers", "streams":
+		name, p, _ := strings.Cut(rest, ".config.")
+		prop = p
+		owner = appNode(child(root, "apps"), appKinds[kind], name)
+	}
+	if owner == nil || owner.Kind != yaml.MappingNode || prop == "" {
+		return fmt.Errorf("no setting %q in this scene", key)
+	}
+	cfg := child(owner, "config")
+	if cfg == nil {
+		cfg = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		owner.Content = append(owner.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "config"}, cfg)
+	}
+	if cfg.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s: expected a mapping of Kafka properties", strings.TrimSuffix(key, "."+prop))
+	}
+	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+	for i := 0; i+1 < len(cfg.Content); i += 2 {
+		if cfg.Content[i].Value == prop {
+			cfg.Content[i+1] = v
+			return nil
+		}
+	}
+	cfg.Content = append(cfg.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: prop}, v)
+	return nil
+}
+
+// appKinds are the settings' groups and the first key of their applications.
+var appKinds = map[string]string{"producers": "producer", "consumers": "consumer", "streams": "streams"}
+
+// child is the value of key in mapping n, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// appNode is the application of the given kind and name in the apps list, or nil.
+func appNode(apps *yaml.Node, kind, name string) *yaml.Node {
+	if apps == nil || apps.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, a := range apps.Content {
+		if a.Kind == yaml.MappingNode && len(a.Content) >= 2 && a.Content[0].Value == kind && a.Content[1].Value == name {
+			return a
+		}
+	}
+	return nil
+}

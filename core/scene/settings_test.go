@@ -1,0 +1,55 @@
+package scene
+
+import (
+	"testing"
+
+	"deliverylab/scenes"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSettingsEditTheSceneFile: a setting written into the YAML tree is read back by
+// Parse; one the parser refuses gives its error.
+func TestSettingsEditTheSceneFile(t *testing.T) {
+	data, err := scenes.Read("acks-1-lost")
+	require.NoError(t, err)
+	s, err := WithSettings("acks-1-lost.yaml", data, [][2]string{{"producers.p1.config.acks", "all"},
+		{"cluster.config.min.insync.replicas", "2"}, {"consumers.c1.config.isolation.level", "read_committed"}})
+	require.NoError(t, err)
+	assert.Equal(t, "all", s.Producers[0].Config.Properties()["acks"])
+	assert.Equal(t, 2, s.Cluster.Config.MinInsyncReplicas, "a cluster.config mapping is added")
+	assert.Equal(t, "read_committed", s.Consumers[0].Config.Properties()["isolation.level"], "a key is added to the config")
+
+	_, err = WithSettings("acks-1-lost.yaml", data, [][2]string{{"producers.p1.config.enable.idempotence", "true"}})
+	var se *Error
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "apps[0].config", se.Key)
+	assert.Contains(t, se.Msg, "acks")
+	_, err = WithSettings("acks-1-lost.yaml", data, [][2]string{{"producers.p7.config.acks", "1"}})
+	assert.ErrorContains(t, err, `no setting "producers.p7.config.acks"`)
+}
+
+// TestEverySceneTakesItsOwnSettings: writing each shipped scene's settings back as they
+// are parses to the same run (the edit and re-encoding lose nothing).
+func TestEverySceneTakesItsOwnSettings(t *testing.T) {
+	for _, name := range scenes.Names() {
+		data, err := scenes.Read(name)
+		require.NoError(t, err)
+		s, err := Parse(name+".yaml", data)
+		require.NoError(t, err)
+		var same [][2]string
+		for _, st := range s.Settings() {
+			require.Contains(t, st.Choices, st.Value, "%s %s", name, st.Key)
+			if st.Key != "producers.p1.config.enable.idempotence" { // written, it is no longer Kafka's default (R11)
+				same = append(same, [2]string{st.Key, st.Value})
+			}
+		}
+		c, err := WithSettings(name+".yaml", data, same)
+		require.NoError(t, err, name)
+		a, b := s.NewRun(), c.NewRun()
+		a.AdvanceTo(3000)
+		b.AdvanceTo(3000)
+		assert.Equal(t, a.World.Trace().Hash(), b.World.Trace().Hash(), name)
+	}
+}

@@ -1,0 +1,86 @@
+//go:build js
+
+package main
+
+import (
+	"errors"
+	"syscall/js"
+
+	"deliverylab/core/play"
+	"deliverylab/core/scene"
+)
+
+// installSession publishes the bridge methods of the timeline, the settings, the
+// user's own scenes and share links.
+func installSession(b *bridge) {
+	g := b.g
+	b.method("stepBack", b.refusable(func(s *play.Session) error { return s.StepBack() }))
+	b.method("continue", b.command(func(s *play.Session) error { s.Continue(); return nil }))
+	b.method("loadSource", func(args []js.Value) (any, error) {
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return nil, errors.New("loadSource needs the scene text and its file name")
+		}
+		s, err := play.LoadSource(args[1].String(), []byte(args[0].String()))
+		if err != nil {
+			return failure(err), nil
+		}
+		g.use(s)
+		return ok(), nil
+	})
+	b.method("setSetting", func(args []js.Value) (any, error) {
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return nil, errors.New(`setSetting needs a key and a value, e.g. setSetting("producers.p1.config.acks", "all")`)
+		}
+		key, value := args[0].String(), args[1].String()
+		return b.refusable(func(s *play.Session) error { return s.SetSetting(key, value) })(nil)
+	})
+	b.method("setSeed", func(args []js.Value) (any, error) {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber || args[0].Float() != float64(int64(args[0].Float())) {
+			return nil, errors.New("setSeed needs a whole number")
+		}
+		seed := int64(args[0].Float())
+		return ok(), g.do(func(s *play.Session) error { s.SetSeed(seed); return nil })
+	})
+	b.method("shareLink", func([]js.Value) (any, error) {
+		var hash string
+		err := g.do(func(s *play.Session) error { hash = s.Link(); return nil })
+		return map[string]any{"hash": hash}, err
+	})
+	b.method("openLink", func(args []js.Value) (any, error) {
+		hash, err := stringArg(args, "share link (the part after #)")
+		if err != nil {
+			return nil, err
+		}
+		s, err := play.OpenLink(hash)
+		if err != nil {
+			return failure(err), nil
+		}
+		g.use(s)
+		return ok(), nil
+	})
+}
+
+// refusable runs a session command whose refusal the user reads in both languages.
+func (b *bridge) refusable(fn func(*play.Session) error) func([]js.Value) (any, error) {
+	return func([]js.Value) (any, error) {
+		if err := b.g.do(fn); err != nil {
+			return failure(err), nil
+		}
+		return ok(), nil
+	}
+}
+
+// failure is a refusal as the page shows it: {error, errorZh} for a play.UserError, and
+// for a scene file's error also where it is (line, 0 unknown; key, dotted, "" unknown).
+func failure(err error) map[string]any {
+	out := map[string]any{"error": err.Error()}
+	var ue play.UserError
+	if errors.As(err, &ue) {
+		out["errorZh"] = ue.Zh
+	}
+	var se *scene.Error
+	if errors.As(err, &se) {
+		out["line"], out["key"] = se.Line, se.Key
+	}
+	return out
+}
