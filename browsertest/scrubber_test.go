@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -214,30 +213,11 @@ func TestDefaultPaceFitsAClass(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(env.outDir, "play-times.txt"), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
 }
 
-// session is what playSeconds drives; Continue (after a caption that pauses the run)
-// comes with the timeline (core/play/session.go).
-type session interface {
-	Play()
-	State() play.State
-	Advance(ms int64)
-	FastForward(ms int64)
-}
-
-// waitingCaption is State.WaitingCaption, or -1 where the session has no pausing
-// captions.
-func waitingCaption(st play.State) int {
-	if f := reflect.ValueOf(st).FieldByName("WaitingCaption"); f.IsValid() {
-		return int(f.Int())
-	}
-	return -1
-}
-
 // playSeconds is how long the game takes to play a scene from 0 ms to its end at speed,
 // with 60 ticks a second.
 func playSeconds(t *testing.T, name string, speed float64) float64 {
-	sess, err := play.Load(name)
+	s, err := play.Load(name)
 	require.NoError(t, err)
-	var s session = sess
 	s.Play()
 	const tps, limit = 60, 60 * 600
 	add := int64(math.Round(speed * 25 * 1000 / tps))
@@ -248,8 +228,8 @@ func playSeconds(t *testing.T, name string, speed float64) float64 {
 		if st.Ended {
 			break
 		}
-		if waitingCaption(st) >= 0 { // the class reads the caption; the teacher goes on
-			s.(interface{ Continue() }).Continue()
+		if st.WaitingCaption >= 0 { // the class reads the caption; the teacher goes on
+			s.Continue()
 			continue
 		}
 		step := add

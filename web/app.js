@@ -802,7 +802,7 @@
     if (changed("trace", (s.trace || []).join("\n"))) $("trace").textContent = keys.trace;
     if (s.lastError && s.lastError.seq > noticeSeq) {
       noticeSeq = s.lastError.seq;
-      showNotice((lang === "zh" && s.lastError.zh) || s.lastError.text);
+      showNotice((lang === "zh" && s.lastError.textZh) || s.lastError.text);
     }
   }
 
