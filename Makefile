@@ -73,7 +73,7 @@ test-wasm:
 # -count=1: the result depends on web/main.wasm and on Chromium, which the test cache
 # does not see.
 test-browser: wasm browser-deps
-	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
+	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -count=1 -v -timeout 30m ./browsertest/
 
 # Chromium drives the browser tests; fonts-noto-cjk lets screenshots show the Chinese UI.
 browser-deps:

@@ -15,6 +15,7 @@ import (
 func TestPageControlsDriveTheGame(t *testing.T) {
 	p := open(t)
 	p.call(`load("acks-1-lost")`)
+	p.call(`setSpeed(1)`) // the page starts slower (×½); the wait below counts on ×1
 	require.NoError(t, clickSelector(p, "#play"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().nowMs > 20`)
 	assert.True(t, p.stateNow().Playing)
@@ -30,9 +31,9 @@ func TestPageControlsDriveTheGame(t *testing.T) {
 
 	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
 	defer done()
-	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#speed"), "4"),
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#speed"), "5"),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById("speed").dispatchEvent(new Event("change"))`)))
-	assert.Equal(t, 4.0, p.state().Speed)
+	assert.Equal(t, 5.0, p.state().Speed)
 
 	require.NoError(t, clickSelector(p, "#restart"))
 	p.waitJS(5*time.Second, `window.deliverylab.state().nowMs === 0`)

@@ -1,38 +1,55 @@
-// The page around the canvas: scene picker, controls, captions and the ledger, all as
-// DOM text so any script renders with the system's fonts. The game runs in the iframe
-// #game (Ebiten wants a document of its own); window.deliverylab here is the page's
-// facade over the game's bridge, used by these controls and by the browser tests.
+// The page around the canvas: scene picker, controls, scrubber, captions and the ledger,
+// all as DOM text so any script renders with the system's fonts. The game runs in the
+// iframe #game (Ebiten wants a document of its own); window.deliverylab here is the
+// page's facade over the game's bridge, used by these controls and by the browser tests,
+// and window.deliverylabPage is what web/tools.js builds on (/tmp/contract11.md).
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const frame = $("game");
 
-  // ---- language -------------------------------------------------------------------
+  // ---- words ----------------------------------------------------------------------
   const STRINGS = {
     tagline: { en: "Kafka delivery semantics, message by message", zh: "Kafka 投递语义，逐条消息剖析" },
+    language: { en: "Language", zh: "语言" },
     scenes: { en: "Scenes", zh: "场景" },
+    scene: { en: "Scene", zh: "场景" },
     loadingScenes: { en: "Loading scenes…", zh: "正在加载场景…" },
     noScene: { en: "Delivery Lab", zh: "Delivery Lab" },
     play: { en: "Play", zh: "播放" },
     pause: { en: "Pause", zh: "暂停" },
     replay: { en: "Replay", zh: "重播" },
+    continue: { en: "Continue", zh: "继续" },
+    continueTitle: { en: "The caption paused the run: continue (Space)", zh: "解说暂停了运行：继续（空格）" },
     step: { en: "Step", zh: "单步" },
+    stepTitle: { en: "One event on (→)", zh: "前进一个事件（→）" },
+    stepBack: { en: "Step back", zh: "后退" },
+    stepBackTitle: { en: "One event back (←)", zh: "后退一个事件（←）" },
     runToEnd: { en: "Run to end", zh: "运行到结束" },
     restart: { en: "Restart", zh: "重新开始" },
+    restartTitle: { en: "Back to 0 ms, your faults kept (R)", zh: "回到 0 毫秒，保留你的故障（R）" },
     speed: { en: "Speed", zh: "速度" },
+    speedTitle: { en: "Speed (+ / −)", zh: "速度（+ / −）" },
+    speedNow: { en: "Speed", zh: "速度" },
+    projector: { en: "Projector", zh: "投影模式" },
+    projectorTitle: { en: "Projector mode: fullscreen, large type, high contrast (P)", zh: "投影模式：全屏、大字、高对比度（P）" },
+    helpTitle: { en: "Keys (?)", zh: "快捷键（?）" },
+    helpHeading: { en: "Keys", zh: "快捷键" },
+    close: { en: "Close (Esc)", zh: "关闭（Esc）" },
+    virtualTime: { en: "Virtual time", zh: "虚拟时间" },
+    canvasTitle: { en: "Simulation canvas", zh: "模拟画布" },
+    loadingAria: { en: "Loading", zh: "加载进度" },
     loading: { en: "Loading the simulation…", zh: "正在加载模拟…" },
     starting: { en: "Starting the simulation…", zh: "正在启动模拟…" },
     hint: {
-      en: "Click a broker to crash it and again to restart it; click a message in flight to drop it. Keys: Space plays or pauses, → steps.",
-      zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃。按键：空格播放或暂停，→ 单步。",
+      en: "Click a broker to crash it and again to restart it; click a message in flight to drop it; press ? for the keys.",
+      zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃；按 ? 查看快捷键。",
     },
-    legend: {
-      en: "On the canvas: BLOCKED on a producer means its send() waits for buffer.memory (at most max.block.ms); a log cell outlined in pink is a record that landed behind a later send with the same key (reordered); FENCED on a broker means the controller fenced it (no heartbeat within broker.session.timeout.ms): it is up, but may still believe it leads what the controller moved away; cells struck out in red after a log's end are records a truncation just cut from that replica; \"0:3\" at the top right of a log cell is the idempotent producer's id (0) and the record's sequence number (3); an orange dot on the wire is a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset; in a sink, a row outlined in orange is stored more than once, and one struck out in orange is an insert a unique key refused as a duplicate; COMMIT and ABORT cells are a transaction's markers and grey cells the records of an aborted transaction, \"lso N\" beside hw (and a green line, when it stands short of the high watermark) is the last stable offset below which a read_committed consumer reads, \"txn ID State eN\" on a broker is a transactional id it coordinates, and a lime box is a Kafka Streams application (its guarantee, its thread's state and, under exactly_once_v2, its transaction), and \"+N follower rows\" under a broker counts the follower replicas left out when the canvas is too short for every row (those of internal topics first; the leaders, the coordinators among them, stay).",
-      zh: "画布上：生产者上的 BLOCKED 表示它的 send() 正在等待 buffer.memory（最多 max.block.ms）；粉色描边的日志格子是一条落在同键后发消息之后的记录（顺序被打乱）；broker 上的 FENCED 表示控制器已隔离它（broker.session.timeout.ms 内没有心跳）：它还在运行，却可能仍以为自己领导着已被控制器移走的分区；日志末尾之后被红线划掉的格子，是该副本刚被截断掉的记录；日志格子右上角的“0:3”是幂等生产者的 ID（0）和这条记录的序号（3）；线路上的橙色圆点是 leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回；在 sink 中，橙色描边的行被存了不止一次，被橙色划掉的是唯一键作为重复拒绝的插入；COMMIT 和 ABORT 格子是事务的标记，灰色格子是被中止事务的记录，hw 旁边的“lso N”（它落后于高水位时还有一条绿线）是最后稳定位移（read_committed 的消费者只读它之下的记录），broker 上的“txn ID 状态 eN”是它作为协调者管理的事务 ID，青柠色的框是 Kafka Streams 应用（它的处理保证、线程状态，以及 exactly_once_v2 下的事务），broker 下方的“+N follower rows”是画布太矮、放不下所有行时省略的跟随者副本数（先省略内部主题的；领导者，包括各个协调者，始终保留）。",
-    },
+    legendTitle: { en: "What the canvas shows", zh: "画布图例" },
     faultLabel: { en: "Inject a fault", zh: "注入故障" },
     inject: { en: "Inject", zh: "注入" },
     captions: { en: "Narration", zh: "解说" },
+    captionSeek: { en: "Jump to this moment", zh: "跳到这一刻" },
     offScript: {
       en: "Your faults changed the run: the captions after them follow the scene's script and may not match what you see.",
       zh: "你注入的故障改变了这次运行：之后的解说仍按场景剧本展开，可能与你看到的不符。",
@@ -40,9 +57,18 @@
     about: { en: "About this scene", zh: "关于本场景" },
     faults: { en: "Your faults", zh: "你注入的故障" },
     noFaults: { en: "None yet.", zh: "暂无。" },
+    armed: { en: "Armed:", zh: "已布置：" },
+    futureFault: { en: "Later than now: it happens again when the run reaches it", zh: "在当前时刻之后：运行到那里时会再次发生" },
+    faultMark: { en: "Your fault", zh: "你的故障" },
+    captionMark: { en: "Caption", zh: "解说" },
     invariants: { en: "Invariant violations", zh: "不变量被破坏" },
     ledger: { en: "Ledger", zh: "账本" },
+    ledgerHint: {
+      en: "Select a message to see its path on the canvas and jump to the moment its fate was decided.",
+      zh: "选中一条消息，可在画布上看到它走过的路径，并跳到决定它结局的那一刻。",
+    },
     verdict: { en: "Verdict", zh: "结论" },
+    verdictPending: { en: "The verdict is known when the run ends", zh: "运行结束时才能得出结论" },
     message: { en: "Message", zh: "消息" },
     fate: { en: "Fate", zh: "结局" },
     why: { en: "Why", zh: "原因" },
@@ -56,6 +82,9 @@
     totalExpected: { en: "expected", zh: "应为" },
     overcounts: { en: "overcounts by", zh: "多算了" },
     undercounts: { en: "undercounts by", zh: "少算了" },
+    stillLoading: { en: "the simulation is still loading", zh: "模拟仍在加载" },
+    hasCrashed: { en: "the simulation has crashed: ", zh: "模拟已崩溃：" },
+    notAvailable: { en: "this build of the canvas cannot do that yet: ", zh: "这一版画布还不支持：" },
   };
   const FATES = {
     sent: { en: "sent", zh: "已发送" },
@@ -68,7 +97,75 @@
     pending: { en: "pending", zh: "待定" },
   };
   const COUNT_ORDER = Object.keys(FATES);
+  // The verdict is the lesson's key word: in Chinese the Chinese name first, then the
+  // term the class will meet in Kafka's documentation.
+  const VERDICTS = {
+    "exactly-once": { en: "exactly-once", zh: "精确一次（exactly-once）" },
+    "at-least-once": { en: "at-least-once", zh: "至少一次（at-least-once）" },
+    "at-most-once": { en: "at-most-once", zh: "至多一次（at-most-once）" },
+    none: { en: "none", zh: "无任何保证（none）" },
+  };
+  // The keys, for the help overlay: [keys shown, en, zh].
+  const KEY_HELP = [
+    ["Space", "Play or pause; continue after a caption that paused the run", "播放或暂停；解说暂停运行后继续"],
+    ["→", "One event on", "前进一个事件"],
+    ["←", "One event back", "后退一个事件"],
+    ["+  −", "Faster / slower (1/10× to 100×)", "加速 / 减速（1/10× 到 100×）"],
+    ["R", "Restart from 0 ms (your faults are kept)", "从 0 毫秒重新开始（保留你的故障）"],
+    ["L", "English / 中文", "English / 中文"],
+    ["P", "Projector mode: fullscreen, large type, high contrast", "投影模式：全屏、大字、高对比度"],
+    ["?", "This help", "本帮助"],
+    ["Esc", "Close this help", "关闭本帮助"],
+  ];
+  // The legend: every badge, line and cell the canvas draws (wasm/static.go, wasm/draw.go,
+  // wasm/view/color.go), each with a swatch drawn the same way. [swatch class, swatch text
+  // (or the canvas's [en, zh] word, wasm/view/words.go), en, zh].
+  const LEGEND = [
+    ["sw-leader", "L", "L: this broker's replica is the partition's leader: it takes the writes.", "L：该 broker 上的副本是分区的 leader，负责接收写入。"],
+    ["sw-follower", "F", "F: a follower replica: it copies the leader's log.", "F：follower 副本，从 leader 复制日志。"],
+    ["sw-row", "hw 3", "A replica's row: the partition, its role and leader epoch (e1), hw = high watermark (records below it are committed; consumers read up to it), leo = log end offset (the next offset to write), isr = the in-sync replicas (broker numbers), lso = last stable offset.",
+      "副本的一行：分区、角色和 leader epoch（e1），hw = 高水位（之下的记录已提交，消费者最多读到这里），leo = 日志末端位移（下一条要写入的位移），isr = 同步副本集合（broker 编号），lso = 最后稳定位移。"],
+    ["sw-hw", "", "Amber line in a log: the high watermark.", "日志中的琥珀色竖线：高水位（hw）。"],
+    ["sw-lso", "", "Green line and \"lso N\" beside hw: the last stable offset, when an open transaction holds it short of hw; a read_committed consumer reads only below it.",
+      "hw 旁的绿线和“lso N”：最后稳定位移，有未完成的事务把它压在 hw 之下时出现；read_committed 的消费者只读它之下的记录。"],
+    ["sw-group", "", "Teal line at the bottom of a log: a consumer group's committed offset (where it resumes after a restart or rebalance).",
+      "日志底部的青色竖线：消费者组已提交的位移（重启或再均衡后从这里继续）。"],
+    ["sw-reader", "", "Green line at the top of a log: a consumer's position (the record it fetches next).", "日志顶部的绿色竖线：消费者的当前位置（下一条要拉取的记录）。"],
+    ["sw-cell sw-committed", "p1#3", "A record below the high watermark: committed.", "位于高水位之下的记录：已提交。"],
+    ["sw-cell sw-uncommitted", "p1#4", "A record above the high watermark: written, not yet committed. In a sink, a stored row.", "位于高水位之上的记录：已写入，尚未提交。在 sink 中则是一行已存储的数据。"],
+    ["sw-cell sw-seq", "0:3", "\"0:3\" at a cell's top right: the idempotent producer's id (0) and the record's sequence number (3).", "格子右上角的“0:3”：幂等生产者的 ID（0）和这条记录的序号（3）。"],
+    ["sw-cell sw-control", "c1@4", "An internal record: an offset commit in __consumer_offsets, or a transaction-log entry.", "内部记录：__consumer_offsets 中的位移提交，或事务日志中的条目。"],
+    ["sw-cell sw-commit", "COMMIT", "COMMIT: a transaction's commit marker.", "COMMIT：事务的提交标记。"],
+    ["sw-cell sw-abort", "ABORT", "ABORT: a transaction's abort marker.", "ABORT：事务的中止标记。"],
+    ["sw-cell sw-aborted", "p1#5", "Grey cell: a record of an aborted transaction; read_committed skips it.", "灰色格子：被中止事务的记录，read_committed 会跳过它。"],
+    ["sw-cell sw-reordered", "p1#2", "Pink outline: a record that landed behind a later send with the same key (reordered).", "粉色描边：落在同一键后发消息之后的记录（顺序被打乱）。"],
+    ["sw-truncated", "p1#6", "Struck out in red after a log's end: records a truncation just cut from that replica.", "日志末尾之后被红线划掉的格子：该副本刚被截断掉的记录。"],
+    ["sw-cell sw-dup-row", "p1#7", "In a sink, a row outlined in orange: stored more than once (a duplicate).", "sink 中橙色描边的行：被存了不止一次（重复）。"],
+    ["sw-refused", "p1#7", "In a sink, a row struck out in orange: an insert the unique key refused as a duplicate.", "sink 中被橙色划掉的行：被唯一键作为重复而拒绝的插入。"],
+    ["sw-dot", "", "A dot on the wire: a message in flight, coloured by its API (Produce blue, Fetch violet, group and offsets green, transactions orange, controller amber, sink writes pink); answers are lighter. Click it to drop it.",
+      "线路上的圆点：传输中的消息，颜色表示它的 API（Produce 蓝色、Fetch 紫色、消费者组与位移绿色、事务橙色、控制器琥珀色、写入 sink 粉色）；应答颜色更浅。点击可丢弃它。"],
+    ["sw-dot sw-bounced", "", "Orange dot: a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset.", "橙色圆点：leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回。"],
+    ["sw-link", "", "A lane between two nodes, one per direction: click a lane to cut that direction.", "两个节点之间的通道，每个方向一条：点击通道可切断该方向。"],
+    ["sw-cut", "", "Dashed red with a cross: a cut link; nothing passes that way. Click it again to heal it.", "带叉的红色虚线：被切断的链路，这个方向什么都过不去。再点一次可恢复。"],
+    ["sw-down", ["DOWN", "宕机"], "DOWN: the node has crashed. Click it to restart it.", "宕机（DOWN）：节点已崩溃。点击可重启它。"],
+    ["sw-paused", ["PAUSED", "已暂停"], "PAUSED: the process is stopped, like a long GC pause: what it receives waits, in order, until it resumes.", "已暂停（PAUSED）：进程被暂停，如同一次很长的 GC 停顿：它收到的消息按顺序等待，直到恢复。"],
+    ["sw-blocked", ["BLOCKED", "阻塞"], "BLOCKED on a producer: its send() waits for buffer.memory (at most max.block.ms).", "生产者上的“阻塞”（BLOCKED）：它的 send() 正在等待 buffer.memory（最多 max.block.ms）。"],
+    ["sw-fenced", ["FENCED", "已隔离"], "FENCED on a broker: the controller fenced it (no heartbeat within broker.session.timeout.ms); it is up but may still believe it leads what the controller moved away.",
+      "broker 上的“已隔离”（FENCED）：控制器已隔离它（broker.session.timeout.ms 内没有心跳）；它还在运行，却可能仍以为自己领导着已被控制器移走的分区。"],
+    ["sw-row", "txn", "\"txn ID State eN\" on a broker: a transactional id it coordinates, the transaction's state and the producer epoch.", "broker 上的“txn ID 状态 eN”：它作为协调者管理的事务 ID、事务状态和生产者 epoch。"],
+    ["sw-kinds", "kinds", "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink.", "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色。"],
+    ["sw-streams", "streams", "A lime box: a Kafka Streams application: its guarantee, its thread's state and, under exactly_once_v2, its transaction.", "青柠色的框：Kafka Streams 应用，显示它的处理保证、线程状态，以及 exactly_once_v2 下的事务。"],
+    ["sw-row", "+2", "\"+N follower rows\" / \"…N\": replica rows or older records left out when the canvas is too small (internal topics' followers first; leaders stay).", "“+N 行副本未显示” / “…N”：画布太小时省略的副本行或较早的记录（先省略内部主题的跟随者；领导者始终保留）。"],
+    ["sw-highlight", "", "Bright outline: what the current caption, or the message selected in the ledger, is about.", "醒目的描边：当前解说或账本中选中的消息所涉及的节点。"],
+  ];
+  const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100];
+  // At ×½ every shipped scene plays end to end in 20–90 s when nobody interferes (the game
+  // shows 25 virtual ms a second ×speed, 200× faster while only background traffic is on
+  // the wire): a class follows one request across the wire and sees the whole story in a
+  // minute or so. browsertest/scrubber_test.go measures it per scene.
+  const DEFAULT_SPEED = 0.5;
 
+  // ---- language -------------------------------------------------------------------
   const stored = (() => {
     try {
       return localStorage.getItem("deliverylab.lang");
@@ -80,9 +177,14 @@
     ((navigator.language || "").startsWith("zh") ? "zh" : "en");
   if (lang !== "zh") lang = "en";
 
-  const t = (key) => (STRINGS[key] ? STRINGS[key][lang] : key);
+  const t = (key) => (STRINGS[key] ? STRINGS[key][lang] || STRINGS[key].en : key);
   const pick = (text) => (text ? text[lang] || text.en || "" : "");
   const fateName = (f) => (FATES[f] ? FATES[f][lang] : f);
+  const verdictName = (v) => (VERDICTS[v] ? VERDICTS[v][lang] : v);
+  const errorText = (r) => (r ? (lang === "zh" && r.errorZh) || r.error || "" : "");
+  // untimed drops a leading "120 ms: " from a text the page shows beside its own time.
+  const untimed = (text) => text.replace(/^\d+ (ms|毫秒)\s*[:：]\s*/, "");
+  const pageError = (key, detail = "") => ({ error: STRINGS[key].en + detail, errorZh: STRINGS[key].zh + detail });
 
   function setLang(l) {
     lang = l === "zh" ? "zh" : "en";
@@ -95,12 +197,17 @@
     for (const b of document.querySelectorAll("[data-lang]")) {
       b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
     }
-    for (const el of document.querySelectorAll("[data-i18n]")) {
-      el.textContent = t(el.dataset.i18n);
-    }
+    for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+    for (const el of document.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
     renderScenes();
+    renderLegend();
+    renderHelp();
+    canvas("setLang", lang);
     keys = {};
     scheduleRender(true);
+    emit("lang", lang);
+    return { ok: true };
   }
 
   // ---- the facade: window.deliverylab ---------------------------------------------
@@ -114,20 +221,29 @@
 
   // call forwards to the game's bridge. Commands mark the page for a re-render; reads
   // (state, version, scenes) do not, or polling would re-render every frame.
-  const READS = new Set(["state", "version", "scenes"]);
+  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink"]);
   function call(name, ...args) {
-    if (window.deliverylabCrashed) {
-      return { error: `the simulation has crashed: ${window.deliverylabCrashed}` };
-    }
+    if (window.deliverylabCrashed) return pageError("hasCrashed", window.deliverylabCrashed);
     const b = inner();
-    if (!b || !b.ready) return { error: "the simulation is still loading" };
+    if (!b || !b.ready) return pageError("stillLoading");
+    if (typeof b[name] !== "function") return pageError("notAvailable", name);
     if (!READS.has(name)) scheduleRender();
-    return b[name](...args);
+    const r = b[name](...args);
+    // Whoever loads (the scene list, web/tools.js, a test), the page follows the new scene.
+    if (LOADS.has(name) && r && !r.error) afterLoad(name === "load" ? String(args[0]) : "", name === "load");
+    return r;
+  }
+  const LOADS = new Set(["load", "loadSource", "openLink"]);
+  // canvas calls a canvas-only method (setLang, setProjector, highlight) when the game
+  // has it: a page without it still works, it just shows less.
+  function canvas(name, ...args) {
+    const b = inner();
+    if (b && b.ready && typeof b[name] === "function") call(name, ...args);
   }
 
   // Node rectangles come from the game in canvas CSS pixels (rect). Here each also gets
   // clientRect (the top-level viewport, where mouse events point) and pageRect (the
-  // document, scroll included); messages get clientPos and pagePos.
+  // document, scroll included); messages get clientPos and pagePos, links clientA/clientB.
   function addPageCoords(s) {
     const r = frame.getBoundingClientRect();
     const cx = r.left + frame.clientLeft;
@@ -142,32 +258,47 @@
       f.clientPos = shift(f.pos, cx, cy);
       f.pagePos = shift(f.pos, cx + scrollX, cy + scrollY);
     }
+    for (const l of s.links || []) {
+      if (l.a && l.b) {
+        l.clientA = shift(l.a, cx, cy);
+        l.clientB = shift(l.b, cx, cy);
+      }
+    }
     return s;
   }
 
+  let speed = DEFAULT_SPEED;
   const api = {
     ready: false,
     renderedView: -1, // the game's view (state().view) the DOM shows
     scenes: () => call("scenes"),
-    load(name) {
-      const r = call("load", name);
-      if (!r.error) {
-        current = name;
-        maxSeenMs = 0;
-        history.replaceState(null, "", `#${encodeURIComponent(name)}`);
-        markCurrentScene();
-      }
-      return r;
-    },
+    load: (name) => call("load", name),
+    // A teacher's own scene and share links (web/tools.js): loaded like a shipped scene,
+    // but the hash is theirs to set.
+    loadSource: (text, fileName) => call("loadSource", text, fileName),
+    openLink: (hash) => call("openLink", hash),
+    shareLink: () => call("shareLink"),
+    setSetting: (key, value) => call("setSetting", key, value),
+    setSeed: (n) => call("setSeed", n),
+    menuAt: (x, y) => call("menuAt", x, y),
+    faultHelp: () => call("faultHelp"),
+    readyAtMs: -1, // performance.now() when the page became interactive (paint_test.go)
     play: () => call("play"),
     pause: () => call("pause"),
     step: () => call("step"),
+    stepBack: () => call("stepBack"),
+    continue: () => call("continue"),
     seek: (ms) => call("seek", ms),
     runToEnd: () => call("runToEnd"),
     inject: (fault) => call("inject", fault),
+    highlight: (what) => call("highlight", what),
+    setProjector: (on) => setProjector(Boolean(on)),
     setSpeed(x) {
       const r = call("setSpeed", x);
-      if (!r.error) $("speed").value = String(x);
+      if (!r.error) {
+        speed = x;
+        $("speed").value = String(x);
+      }
       return r;
     },
     state() {
@@ -179,9 +310,52 @@
   };
   window.deliverylab = api;
 
+  // ---- the page's extension API, for web/tools.js ------------------------------------
+  const listeners = { render: [], lang: [], loaded: [] };
+  function emit(event, arg) {
+    for (const fn of listeners[event] || []) {
+      try {
+        fn(arg);
+      } catch (err) {
+        console.error(`deliverylab: a ${event} listener failed:`, err);
+      }
+    }
+  }
+  const ext = {
+    call,
+    lang: () => lang,
+    t,
+    addStrings(more) {
+      Object.assign(STRINGS, more);
+    },
+    errorText,
+    on(event, fn) {
+      if (!listeners[event]) throw new Error(`deliverylabPage.on: no event "${event}" (render, lang, loaded)`);
+      listeners[event].push(fn);
+    },
+    notice: (text) => showNotice(text),
+    loadScene: (name) => api.load(name),
+    openFromHash: null,
+    onCanvasMenu: null,
+  };
+  window.deliverylabPage = ext;
+
   // ---- loading, readiness and crashes ---------------------------------------------
   let scenes = [];
   let current = "";
+
+  // The frame's main.wasm download, compile and Go start-up would keep the main thread
+  // busy before the shell's first paint: the frame gets its source only after that paint
+  // (an animation frame, then a task), or after a second if frames do not run (a tab in
+  // the background).
+  let started = false;
+  function startGame() {
+    if (started) return;
+    started = true;
+    frame.src = "game.html";
+  }
+  requestAnimationFrame(() => setTimeout(startGame, 0));
+  setTimeout(startGame, 1000);
 
   window.addEventListener("message", (e) => {
     if (e.source !== frame.contentWindow || !e.data || e.data.source !== "deliverylab") return;
@@ -189,8 +363,10 @@
     if (m.type === "progress") {
       const loader = $("loader");
       if (m.total > 0) {
+        const pct = Math.min(100, (100 * m.loaded) / m.total);
         loader.classList.remove("indeterminate");
-        $("bar-fill").style.width = `${Math.min(100, (100 * m.loaded) / m.total)}%`;
+        $("bar-fill").style.width = `${pct}%`;
+        loader.querySelector(".bar").setAttribute("aria-valuenow", String(Math.round(pct)));
         $("loader-detail").textContent = `${(m.loaded / 1048576).toFixed(1)} / ${(m.total / 1048576).toFixed(1)} MB`;
       } else {
         loader.classList.add("indeterminate");
@@ -198,30 +374,78 @@
       }
     } else if (m.type === "starting") {
       $("bar-fill").style.width = "100%";
-      $("loader").querySelector("p").textContent = t("starting");
+      $("loader-text").dataset.i18n = "starting";
+      $("loader-text").textContent = t("starting");
     } else if (m.type === "changed") {
       scheduleRender();
     } else if (m.type === "ready") {
       onReady();
     } else if (m.type === "crashed") {
       onCrashed(m.detail);
+    } else if (m.type === "key") {
+      onKey(m, null);
+    } else if (m.type === "contextmenu") {
+      const r = frame.getBoundingClientRect();
+      if (typeof ext.onCanvasMenu === "function") {
+        ext.onCanvasMenu(m.x, m.y, r.left + frame.clientLeft + m.x, r.top + frame.clientTop + m.y);
+      }
     }
   });
 
   function onReady() {
     if (api.ready || window.deliverylabCrashed) return;
+    api.ready = true;
     const list = call("scenes");
     scenes = Array.isArray(list) ? list : [];
     renderScenes();
-    const wanted = decodeURIComponent(location.hash.slice(1));
-    const first = scenes.find((s) => s.name === wanted) || scenes[0];
-    if (first) api.load(first.name);
+    canvas("setLang", lang);
+    api.setSpeed(speed);
+    const hash = location.hash.slice(1);
+    if (!openHash(hash)) {
+      const first = scenes.find((s) => s.name === safeDecode(hash)) || scenes[0];
+      if (first) api.load(first.name);
+    }
     $("loader").classList.add("done");
-    for (const el of document.querySelectorAll(".controls [disabled], .inject [disabled]")) {
+    api.readyAtMs = performance.now();
+    for (const el of document.querySelectorAll(".controls [disabled], .inject [disabled], #scene-select")) {
       el.disabled = false;
     }
-    api.ready = true;
     scheduleRender(true);
+  }
+
+  const safeDecode = (s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+
+  // openHash gives the hash to web/tools.js first (share links), and otherwise loads the
+  // shipped scene it names; it reports whether something was opened.
+  function openHash(hash) {
+    if (typeof ext.openFromHash === "function" && ext.openFromHash(hash)) return true;
+    const name = safeDecode(hash);
+    if (!scenes.some((s) => s.name === name)) return false;
+    if (name !== current) api.load(name);
+    return true;
+  }
+  window.addEventListener("hashchange", () => {
+    if (api.ready) openHash(location.hash.slice(1));
+  });
+
+  // afterLoad follows a new scene: a shipped one (name) is named in the hash, so a reload
+  // or a bookmark opens it again.
+  function afterLoad(name, shipped) {
+    const s = api.state();
+    current = shipped ? name : (s && s.source && s.source.kind === "shipped" && s.source.name) || "";
+    maxSeenMs = 0;
+    selected = "";
+    if (shipped && location.hash.slice(1) !== encodeURIComponent(name)) {
+      history.replaceState(null, "", `#${encodeURIComponent(name)}`);
+    }
+    markCurrentScene();
+    if (s && !s.error) emit("loaded", s);
   }
 
   function onCrashed(reason) {
@@ -231,16 +455,15 @@
     const banner = $("crashed");
     banner.textContent = t("crashed") + window.deliverylabCrashed;
     banner.hidden = false;
-    for (const el of document.querySelectorAll(".controls button, .controls select, .controls input, .inject button")) {
+    for (const el of document.querySelectorAll(".controls button, .controls select, .scrubber input, .inject button")) {
       el.disabled = true;
     }
   }
 
-  // ---- scene picker ---------------------------------------------------------------
+  // ---- scene picker: cards (wide windows) and a select (everywhere else) --------------
   function renderScenes() {
     if (!scenes.length) return;
-    const ul = $("scene-list");
-    ul.replaceChildren(
+    $("scene-list").replaceChildren(
       ...scenes.map((s) => {
         const li = document.createElement("li");
         const b = document.createElement("button");
@@ -256,6 +479,14 @@
         return li;
       }),
     );
+    $("scene-select").replaceChildren(
+      ...scenes.map((s) => {
+        const o = document.createElement("option");
+        o.value = s.name;
+        o.textContent = pick(s.title) || s.name;
+        return o;
+      }),
+    );
     markCurrentScene();
   }
 
@@ -263,18 +494,64 @@
     for (const b of document.querySelectorAll("#scene-list button")) {
       b.setAttribute("aria-current", String(b.dataset.scene === current));
     }
+    const sel = $("scene-select");
+    if (scenes.some((s) => s.name === current)) sel.value = current;
   }
+  $("scene-select").addEventListener("change", (e) => {
+    api.load(e.target.value);
+    e.target.blur(); // the keys are the playground's again
+  });
 
   // ---- controls -------------------------------------------------------------------
   let last = null; // the last state rendered
   let pendingSeek = null;
   let dragging = false;
 
+  // Each command reports a refusal (e.g. no step back at 0 ms) in the notice line.
+  const report = (r) => {
+    if (r && r.error) showNotice(errorText(r));
+    return r;
+  };
+  const fresh = () => {
+    const s = api.state();
+    return s && !s.error && s.loaded ? s : null;
+  };
+
+  // togglePlay acts on the state as it is now, not as it was last drawn: right after
+  // Run to end the DOM may still show the state before it.
+  function togglePlay() {
+    const s = fresh();
+    if (!s) return;
+    if (s.waitingCaption >= 0) {
+      report(api.continue());
+    } else if (s.ended) {
+      report(api.seek(0));
+      report(api.play());
+    } else if (s.playing) {
+      report(api.pause());
+    } else {
+      report(api.play());
+    }
+  }
+  const step = () => report(api.step());
+  const stepBack = () => report(api.stepBack());
+  const restart = () => report(api.seek(0));
+  function speedBy(dir) {
+    const i = SPEEDS.findIndex((x) => x >= speed - 1e-9);
+    const at = i < 0 ? SPEEDS.length - 1 : SPEEDS[i] > speed + 1e-9 && dir > 0 ? i - 1 : i;
+    const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at + dir))];
+    if (next !== speed && !report(api.setSpeed(next)).error) showNotice(`${t("speedNow")} ×${next}`);
+  }
+
   $("play").addEventListener("click", togglePlay);
-  $("step").addEventListener("click", () => api.step());
-  $("run-end").addEventListener("click", () => api.runToEnd());
-  $("restart").addEventListener("click", () => api.seek(0));
-  $("speed").addEventListener("change", (e) => api.setSpeed(Number(e.target.value)));
+  $("step").addEventListener("click", step);
+  $("step-back").addEventListener("click", stepBack);
+  $("run-end").addEventListener("click", () => report(api.runToEnd()));
+  $("restart").addEventListener("click", restart);
+  $("speed").addEventListener("change", (e) => {
+    report(api.setSpeed(Number(e.target.value)));
+    e.target.blur(); // a select keeps its keys; give them back to the playground
+  });
   const seek = $("seek");
   seek.addEventListener("pointerdown", () => (dragging = true));
   seek.addEventListener("pointerup", () => (dragging = false));
@@ -291,33 +568,142 @@
     const text = $("fault").value.trim();
     if (!text) return;
     const r = api.inject(text);
-    $("fault-error").textContent = r.error || "";
+    $("fault-error").textContent = errorText(r);
     if (!r.error) $("fault").value = "";
   });
-  document.addEventListener("keydown", (e) => {
-    if (!api.ready || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest && e.target.closest("input, select, textarea, button")) return;
-    if (e.key === " ") {
-      e.preventDefault();
-      togglePlay();
-    } else if (e.key === "." || e.key === "ArrowRight") {
-      e.preventDefault();
-      api.step();
+
+  // ---- projector mode and the help overlay ----------------------------------------
+  let projector = false;
+  let ownFullscreen = false; // the page entered fullscreen for the projector
+  function setProjector(on) {
+    projector = on;
+    document.body.classList.toggle("projector", on);
+    $("projector").setAttribute("aria-pressed", String(on));
+    canvas("setProjector", on);
+    const root = document.documentElement;
+    if (on && !document.fullscreenElement && root.requestFullscreen) {
+      // Refused without a user gesture (or in a test): the mode works in the window too.
+      root.requestFullscreen().then(() => (ownFullscreen = true), () => {});
+    } else if (!on && ownFullscreen && document.fullscreenElement) {
+      ownFullscreen = false;
+      document.exitFullscreen().catch(() => {});
+    }
+    return { ok: true };
+  }
+  document.addEventListener("fullscreenchange", () => {
+    if (!document.fullscreenElement && ownFullscreen) {
+      ownFullscreen = false; // Esc left fullscreen: leave the projector mode with it
+      if (projector) setProjector(false);
     }
   });
+  $("projector").addEventListener("click", () => setProjector(!projector));
 
-  function togglePlay() {
-    const s = last;
-    if (!s) return;
-    if (s.ended) {
-      api.seek(0);
-      api.play();
-    } else if (s.playing) {
-      api.pause();
-    } else {
-      api.play();
+  let helpReturn = null; // what had focus before the help opened
+  function setHelp(open) {
+    const help = $("help");
+    if (open === !help.hidden) return;
+    help.hidden = !open;
+    if (open) {
+      helpReturn = document.activeElement;
+      $("help-close").focus();
+    } else if (helpReturn && helpReturn.focus && helpReturn !== document.body) {
+      helpReturn.focus();
     }
   }
+  $("help-button").addEventListener("click", () => setHelp(true));
+  $("help-close").addEventListener("click", () => setHelp(false));
+  $("help").addEventListener("click", (e) => {
+    if (e.target === $("help")) setHelp(false);
+  });
+
+  function renderHelp() {
+    $("help-keys").replaceChildren(
+      ...KEY_HELP.flatMap(([k, en, zh]) => {
+        const dt = document.createElement("dt");
+        for (const part of k.split(/\s+/)) {
+          const kbd = document.createElement("kbd");
+          kbd.textContent = part === "Space" && lang === "zh" ? "空格" : part;
+          dt.append(kbd, " ");
+        }
+        const dd = document.createElement("dd");
+        dd.textContent = lang === "zh" ? zh : en;
+        return [dt, dd];
+      }),
+    );
+  }
+
+  function renderLegend() {
+    $("legend-list").replaceChildren(
+      ...LEGEND.map(([cls, sample, en, zh]) => {
+        const li = document.createElement("li");
+        const sw = document.createElement("span");
+        sw.className = `sw ${cls}`;
+        sw.setAttribute("aria-hidden", "true");
+        if (cls.includes("sw-kinds")) {
+          for (const c of ["#38bdf8", "#f59e0b", "#a78bfa", "#34d399", "#a3e635", "#f472b6"]) {
+            const i = document.createElement("i");
+            i.style.borderColor = c;
+            sw.append(i);
+          }
+        } else {
+          sw.textContent = Array.isArray(sample) ? sample[lang === "zh" ? 1 : 0] : sample;
+        }
+        const text = document.createElement("span");
+        text.textContent = lang === "zh" ? zh : en;
+        li.append(sw, text);
+        return li;
+      }),
+    );
+  }
+
+  // ---- keys: the same ones whatever has focus -------------------------------------
+  // The page's own keydowns (capture phase, before a focused button sees them) and the
+  // ones the canvas frame forwards (web/game.js) both end here.
+  const KEYS = {
+    " ": togglePlay,
+    ArrowRight: step,
+    ".": step,
+    ArrowLeft: stepBack,
+    "+": () => speedBy(1),
+    "=": () => speedBy(1),
+    "-": () => speedBy(-1),
+    _: () => speedBy(-1),
+    r: restart,
+    R: restart,
+    l: () => setLang(lang === "zh" ? "en" : "zh"),
+    L: () => setLang(lang === "zh" ? "en" : "zh"),
+    p: () => setProjector(!projector),
+    P: () => setProjector(!projector),
+    "?": () => setHelp($("help").hidden),
+    Escape: () => setHelp(false),
+  };
+  const REPEATS = new Set(["ArrowRight", "ArrowLeft", ".", "+", "=", "-", "_"]); // held down: again and again
+
+  // typing reports whether an element keeps its own keys: text fields and selects.
+  function typing(el) {
+    if (!el || !el.closest) return false;
+    if (el.isContentEditable || el.closest("textarea, select")) return true;
+    const input = el.closest("input");
+    return Boolean(input) && !["range", "button", "checkbox", "radio", "submit", "reset"].includes(input.type);
+  }
+
+  // onKey runs a key's action; it returns whether it did. e is the page's own event.
+  function onKey(k, e) {
+    if (k.ctrlKey || k.metaKey || k.altKey) return false;
+    const action = KEYS[k.key];
+    if (!action) return false;
+    if (e && typing(e.target)) return false;
+    if (k.repeat && !REPEATS.has(k.key)) return true;
+    action();
+    return true;
+  }
+  document.addEventListener("keydown", (e) => {
+    if (onKey(e, e)) e.preventDefault(); // a focused button never sees the Space
+  }, { capture: true });
+  // A button is clicked by Space on keyup: a Space this page handled never gets there.
+  document.addEventListener("keyup", (e) => {
+    if (e.key === " " && !typing(e.target)) e.preventDefault();
+  }, { capture: true });
 
   // ---- rendering: when the game says something changed ---------------------------
   // The game posts "changed" from its Update and this page's commands schedule a render;
@@ -329,6 +715,8 @@
   let maxSeenMs = 0;
   let noticeSeq = 0;
   let noticeTimer = 0;
+  let selected = ""; // the ledger row chosen, by message id
+  let highlighted = "{}"; // what the canvas was last asked to highlight
 
   function scheduleRender(forceAll) {
     if (forceAll) force = true;
@@ -343,7 +731,7 @@
     if (pendingSeek !== null) {
       const ms = pendingSeek;
       pendingSeek = null;
-      api.seek(ms);
+      report(api.seek(ms));
     }
     const v = call("version");
     if (v === lastView && !force) return;
@@ -353,6 +741,7 @@
     if (s && !s.error) {
       render(s);
       api.renderedView = s.view; // tests wait for this before reading the DOM
+      if (s.loaded) emit("render", s);
     }
   }
 
@@ -363,9 +752,15 @@
       clearInterval(watch);
       return;
     }
+    let crashed = "";
+    try {
+      crashed = frame.contentWindow && frame.contentWindow.deliverylabCrashed;
+    } catch {
+      crashed = "";
+    }
     const b = inner();
-    if (frame.contentWindow && frame.contentWindow.deliverylabCrashed) {
-      onCrashed(frame.contentWindow.deliverylabCrashed);
+    if (crashed) {
+      onCrashed(crashed);
     } else if (b && b.ready) {
       onReady();
     }
@@ -378,6 +773,14 @@
     return true;
   }
 
+  function showNotice(text) {
+    const n = $("notice");
+    n.textContent = text;
+    n.hidden = !text;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => (n.hidden = true), 6000);
+  }
+
   function render(s) {
     last = s;
     if (!s.loaded) return;
@@ -386,50 +789,102 @@
       $("scene-title").title = pick(s.title) || s.scene;
       $("scene-summary").textContent = pick(s.summary);
     }
-    maxSeenMs = Math.max(maxSeenMs, s.nowMs);
-    seek.max = String(maxSeenMs);
-    if (!dragging && pendingSeek === null) seek.value = String(s.nowMs);
-    $("time").textContent = `${s.nowMs} ms`;
-    const play = $("play");
-    play.textContent = t(s.ended ? "replay" : s.playing ? "pause" : "play");
-    play.dataset.i18n = s.ended ? "replay" : s.playing ? "pause" : "play";
-    $("step").disabled = s.ended;
-    $("run-end").disabled = s.ended;
+    renderControls(s);
+    renderScrubber(s);
     renderCaptions(s);
+    renderStatus(s);
     renderLedger(s);
     renderEndWhy(s);
     renderFaults(s);
+    renderBranch(s);
     renderErrors(s);
+    renderHighlight(s);
     if (changed("trace", (s.trace || []).join("\n"))) $("trace").textContent = keys.trace;
     if (s.lastError && s.lastError.seq > noticeSeq) {
       noticeSeq = s.lastError.seq;
-      const n = $("notice");
-      n.textContent = s.lastError.text;
-      n.hidden = false;
-      clearTimeout(noticeTimer);
-      noticeTimer = setTimeout(() => (n.hidden = true), 6000);
+      showNotice((lang === "zh" && s.lastError.textZh) || s.lastError.text);
     }
+  }
+
+  function renderControls(s) {
+    const play = $("play");
+    const word = s.waitingCaption >= 0 ? "continue" : s.ended ? "replay" : s.playing ? "pause" : "play";
+    play.dataset.i18n = word;
+    play.textContent = t(word);
+    $("step").disabled = s.ended;
+    $("run-end").disabled = s.ended;
+    $("step-back").disabled = !s.canStepBack;
+    speed = s.speed || speed;
+    if (document.activeElement !== $("speed")) $("speed").value = String(speed);
+  }
+
+  // The scrubber spans the whole run (timeline.lengthMs, which the session learns by
+  // running a copy to the end); before that is known, the time seen so far.
+  function renderScrubber(s) {
+    maxSeenMs = Math.max(maxSeenMs, s.nowMs);
+    const tl = s.timeline;
+    const length = Math.max(tl ? tl.lengthMs : maxSeenMs, s.nowMs, 1);
+    seek.max = String(length);
+    if (!dragging && pendingSeek === null) seek.value = String(s.nowMs);
+    $("time").textContent = `${s.nowMs} ms`;
+    $("length").textContent = ` / ${length} ms`;
+    const marks = (tl && tl.marks) || [];
+    const future = (s.faultList || []).map((f) => f.future);
+    if (!changed("marks", `${lang}|${length}|${JSON.stringify(marks)}|${future}`)) return;
+    $("marks").replaceChildren(
+      ...marks.map((m) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = `mark mark-${m.kind}`;
+        if (m.kind === "fault" && future[m.index]) b.classList.add("future");
+        b.style.left = `${(100 * Math.min(m.atMs, length)) / length}%`;
+        b.dataset.at = String(m.atMs);
+        b.dataset.kind = m.kind;
+        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}${lang === "zh" ? "：" : ": "}${untimed(pick(m.text))}`;
+        b.title = label;
+        b.setAttribute("aria-label", label);
+        b.addEventListener("click", () => report(api.seek(m.atMs)));
+        return b;
+      }),
+    );
   }
 
   function renderCaptions(s) {
     const caps = s.captions || [];
-    const lastCap = caps[caps.length - 1];
     const from = s.faultsFromMs ?? -1;
-    if (!changed("captions", `${s.scene}|${lang}|${caps.length}|${lastCap ? lastCap.atMs : ""}|${from}`)) return;
+    const key = `${s.scene}|${lang}|${from}|${s.waitingCaption}|${caps.map((c) => `${c.index}@${c.atMs}`).join(",")}`;
+    if (!changed("captions", key)) return;
     const ol = $("captions");
     const offScript = (c) => from >= 0 && c.atMs >= from;
     ol.replaceChildren(
       ...caps.map((c, i) => {
         const li = document.createElement("li");
         if (i === caps.length - 1) li.classList.add("current");
+        if (c.index !== undefined) li.dataset.index = String(c.index);
         if (offScript(c)) {
           li.classList.add("off-script");
           li.title = t("offScript");
         }
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "cap";
+        b.title = t("captionSeek");
         const at = document.createElement("span");
         at.className = "at";
         at.textContent = `${c.atMs} ms`;
-        li.append(at, document.createTextNode(c[lang] || c.en));
+        b.append(at, document.createTextNode(c[lang] || c.en));
+        b.addEventListener("click", () => report(api.seek(c.atMs)));
+        li.append(b);
+        if (s.waitingCaption >= 0 && c.index === s.waitingCaption) {
+          li.classList.add("waiting");
+          const go = document.createElement("button");
+          go.type = "button";
+          go.className = "continue";
+          go.textContent = t("continue");
+          go.title = t("continueTitle");
+          go.addEventListener("click", () => report(api.continue()));
+          li.append(go);
+        }
         return li;
       }),
     );
@@ -437,6 +892,31 @@
     note.textContent = t("offScript");
     note.hidden = from < 0;
     ol.scrollTop = ol.scrollHeight;
+  }
+
+  // The verdict and counts, in the strip above the canvas.
+  function renderStatus(s) {
+    const l = s.ledger || {};
+    const counts = l.counts || {};
+    if (!changed("status", `${lang}|${l.verdict}|${JSON.stringify(counts)}`)) return;
+    const verdict = $("verdict");
+    verdict.textContent = l.verdict ? verdictName(l.verdict) : "—";
+    verdict.title = l.verdict ? "" : t("verdictPending");
+    verdict.dataset.verdict = l.verdict || "";
+    const worst = ["lost", "duplicated", "unavailable", "failed"].find((f) => counts[f] > 0);
+    verdict.className = `verdict ${worst ? `fate-${worst}` : counts.delivered ? "fate-delivered" : ""}`;
+    const extra = Object.keys(counts).filter((k) => !COUNT_ORDER.includes(k)).sort();
+    $("counts").replaceChildren(
+      ...[...COUNT_ORDER, ...extra].filter((k) => k in counts).map((k) => {
+        const li = document.createElement("li");
+        li.className = `count-${k} fate-${k}`;
+        li.dataset.count = k;
+        const b = document.createElement("b");
+        b.textContent = String(counts[k]);
+        li.append(b, document.createTextNode(fateName(k)));
+        return li;
+      }),
+    );
   }
 
   // A run that did not settle says why it stopped (its limit, or a frozen clock) and
@@ -466,31 +946,33 @@
     p.className = `total ${!s.ended || gap === 0 ? "" : gap > 0 ? "fate-duplicated" : "fate-lost"}`;
   }
 
+  // selectMessage shows a ledger row's message on the canvas and jumps to the moment
+  // its fate was decided; choosing it again lets go.
+  function selectMessage(m) {
+    selected = selected === m.id ? "" : m.id;
+    keys.ledger = null; // re-mark the rows
+    if (selected && m.atMs >= 0) report(api.seek(m.atMs));
+    scheduleRender(true);
+  }
+
   function renderLedger(s) {
     const l = s.ledger || {};
-    if (!changed("ledger", `${lang}|${JSON.stringify(l)}`)) return;
-    const counts = l.counts || {};
-    const verdict = $("verdict");
-    verdict.textContent = l.verdict || "—";
-    const worst = ["lost", "duplicated", "unavailable", "failed"].find((f) => counts[f] > 0);
-    verdict.className = `verdict ${worst ? `fate-${worst}` : counts.delivered ? "fate-delivered" : ""}`;
+    if (!changed("ledger", `${lang}|${selected}|${JSON.stringify(l)}`)) return;
     $("output").textContent = l.output ? `${t("output")}: ${l.output}` : "";
-    const extra = Object.keys(counts).filter((k) => !COUNT_ORDER.includes(k)).sort();
-    $("counts").replaceChildren(
-      ...[...COUNT_ORDER, ...extra].filter((k) => k in counts).map((k) => {
-        const li = document.createElement("li");
-        li.className = `count-${k} fate-${k}`;
-        li.dataset.count = k;
-        const b = document.createElement("b");
-        b.textContent = String(counts[k]);
-        li.append(b, document.createTextNode(fateName(k)));
-        return li;
-      }),
-    );
     renderTotal(s, l.total);
     const rows = (l.messages || []).map((m) => {
       const tr = document.createElement("tr");
       tr.dataset.fate = m.fate;
+      tr.dataset.id = m.id;
+      tr.tabIndex = 0;
+      tr.setAttribute("aria-selected", String(m.id === selected));
+      tr.addEventListener("click", () => selectMessage(m));
+      tr.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          selectMessage(m);
+        }
+      });
       const id = document.createElement("td");
       id.textContent = m.id;
       const fate = document.createElement("td");
@@ -510,7 +992,12 @@
       tr.append(td);
       rows.push(tr);
     }
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : undefined;
     $("ledger-body").replaceChildren(...rows);
+    if (focused) { // rebuilt rows keep the keyboard's place
+      const again = [...$("ledger-body").children].find((tr) => tr.dataset.id === focused);
+      if (again) again.focus();
+    }
     // Jepsen's anomalies, once the run has ended: each with its count, and what it means
     // on hover and for screen readers.
     const anomalies = l.anomalies || [];
@@ -532,16 +1019,61 @@
     );
   }
 
+  // The canvas highlights the selected ledger message and its path, else what the
+  // current caption talks about; it is asked only when that changes.
+  function renderHighlight(s) {
+    let want = {};
+    const msg = selected && ((s.ledger && s.ledger.messages) || []).find((m) => m.id === selected);
+    if (selected) {
+      want = { message: selected, nodes: (msg && msg.path) || [] };
+    } else {
+      const caps = s.captions || [];
+      const cap = caps[caps.length - 1];
+      if (cap && cap.nodes && cap.nodes.length) want = { nodes: cap.nodes };
+    }
+    const key = JSON.stringify(want);
+    if (key === highlighted) return;
+    highlighted = key;
+    canvas("highlight", want);
+  }
+
+  // The user's faults as the session lists them (faultList: by what they hit, in both
+  // languages; the ones after now dimmed), or as their scene syntax from an older game.
   function renderFaults(s) {
+    const list = s.faultList;
+    const armed = s.armedList || [];
     const faults = s.faults || [];
-    if (!changed("faults", `${lang}|${JSON.stringify(faults)}`)) return;
-    const items = faults.map((f) => {
+    if (!changed("faults", `${lang}|${JSON.stringify(list || faults)}|${JSON.stringify(armed)}`)) return;
+    const items = list
+      ? list.map((f) => {
+        const li = document.createElement("li");
+        const at = document.createElement("span");
+        at.className = "at";
+        at.textContent = `${f.atMs} ms`;
+        li.append(at, document.createTextNode(` ${untimed(pick(f.text))}`));
+        li.dataset.at = String(f.atMs);
+        if (f.syntax) li.title = f.syntax;
+        if (f.future) {
+          li.classList.add("future");
+          li.title = `${t("futureFault")}${f.syntax ? ` · ${f.syntax}` : ""}`;
+        }
+        return li;
+      })
+      : faults.map((f) => {
+        const li = document.createElement("li");
+        const code = document.createElement("code");
+        code.textContent = f;
+        li.append(code);
+        return li;
+      });
+    // Faults armed at a protocol point, not fired yet.
+    for (const a of armed) {
       const li = document.createElement("li");
-      const code = document.createElement("code");
-      code.textContent = f;
-      li.append(code);
-      return li;
-    });
+      li.className = "armed";
+      li.textContent = `${t("armed")} ${pick(a.text)}`;
+      if (a.syntax) li.title = a.syntax;
+      items.push(li);
+    }
     if (!items.length) {
       const li = document.createElement("li");
       li.className = "dim";
@@ -549,6 +1081,14 @@
       items.push(li);
     }
     $("faults").replaceChildren(...items);
+  }
+
+  // After a fault injected before later recorded ones, those were discarded: say so.
+  function renderBranch(s) {
+    const text = s.branch ? pick(s.branch.text) : "";
+    if (!changed("branch", `${lang}|${text}`)) return;
+    $("branch").textContent = text;
+    $("branch").hidden = !text;
   }
 
   function renderErrors(s) {

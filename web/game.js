@@ -46,6 +46,21 @@
     window.addEventListener(type, window.deliverylabWake, { capture: true, passive: true });
   }
 
+  // Keys and right-clicks reach this frame's document once the canvas was clicked, not
+  // the page's: forward every key to the page, which handles them whatever has focus
+  // (web/app.js), and keep the browser from scrolling or otherwise acting on the ones it
+  // handles. The list matches app.js's key map.
+  const handled = new Set([" ", "ArrowRight", "ArrowLeft", "+", "=", "-", "_", "r", "R", "l", "L", "p", "P", "?", "Escape", "."]);
+  window.addEventListener("keydown", (e) => {
+    tell({ type: "key", key: e.key, code: e.code, shiftKey: e.shiftKey, repeat: e.repeat,
+      ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey });
+    if (handled.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.preventDefault();
+  }, { capture: true });
+  window.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    tell({ type: "contextmenu", x: e.clientX, y: e.clientY });
+  }, { capture: true });
+
   const go = new Go();
   // The game never exits on its own: any exit (a Go panic exits with code 2) is a crash.
   const exit = go.exit.bind(go);

@@ -104,6 +104,7 @@ func Badge(b Box, n play.NodeState, lang Lang, pal Palette) (string, color.RGBA)
 
 func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	m, pal := l.M, t.pal
+	detail := DetailIn(t.lang, n.Detail)
 	inner := b.Rect.W - 2*m.Pad
 	nameW := TextWidth(b.Name, m.Name)
 	t.add(b.Name, m.Name, Point{b.Rect.X + m.Pad, b.Rect.Y + (m.HeaderH-m.Name)/2}, TopLeft, pal.Text, inner)
@@ -121,14 +122,14 @@ func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	case b.Kind == "broker" && len(n.Txns) > 0: // its transaction coordinator's ids, in place of the partition count
 		t.add(fitTxnLine(n.Txns, m.Base, rightW), m.Base, right, TopRight, pal.Text, rightW)
 	case b.Kind == "broker" || b.Kind == "controller":
-		t.add(n.Detail, m.Base, right, TopRight, pal.TextDim, rightW)
+		t.add(detail, m.Base, right, TopRight, pal.TextDim, rightW)
 	case b.Kind == "sink": // on its own lines under the name: the chips start below them
-		for i, line := range SinkDetailLines(n.Detail, m, b.Rect.W) {
+		for i, line := range SinkDetailLines(detail, m, b.Rect.W) {
 			t.add(line, m.Base, Point{b.Rect.X + m.Pad, b.Rect.Y + m.HeaderH + m.Line*float64(i)}, TopLeft, pal.TextDim, inner)
 		}
 	}
 	if app && b.Up && !n.Waiting && !n.Paused {
-		lines := AppDetailLines(n.Detail, m.Base, inner)
+		lines := AppDetailLines(detail, m.Base, inner)
 		for i, line := range lines {
 			at := Point{b.Rect.X + m.Pad, b.Rect.Y + m.HeaderH + m.Line*float64(i)}
 			if at.Y+m.Line > b.Rect.Bottom()+1 { // more lines than the box holds: the last one says so

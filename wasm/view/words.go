@@ -91,6 +91,11 @@ func ZhRunes() string {
 			set[r] = true
 		}
 	}
+	for _, w := range DetailWords {
+		for _, r := range w {
+			set[r] = true
+		}
+	}
 	for _, r := range "0123456789.-+×…：" {
 		set[r] = true
 	}
