@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,72 +45,6 @@ sinks:
 // brokenScene has a misspelt key on line 11: the page must say so and keep the text.
 var brokenScene = strings.Replace(ownScene, "    send:", "    sendd:", 1)
 
-// toolsShim stands in for the page's extension API (window.deliverylabPage, which
-// web/app.js provides) while this branch's app.js predates it; it only acts while no
-// app.js of its own replaced it, so with the real one it does nothing. It forwards
-// what app.js forwards: the frame's right-clicks, the hash at start-up and its changes,
-// and each render and load.
-const toolsShim = `(() => {
-  if (window.top !== window) return;
-  const initialHash = location.hash.slice(1);
-  const strings = {};
-  const handlers = { render: [], lang: [], loaded: [] };
-  const active = () => window.deliverylabPage === shim;
-  const emit = (ev, arg) => { for (const fn of handlers[ev]) fn(arg); };
-  const lang = () => (document.documentElement.lang === "zh-CN" ? "zh" : "en");
-  const frame = () => document.getElementById("game");
-  const inner = () => { const f = frame(); return f && f.contentWindow && f.contentWindow.deliverylab; };
-  const reads = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink"]);
-  const loaded = () => emit("loaded", window.deliverylab.state());
-  const shim = {
-    call(name, ...args) {
-      const b = inner();
-      if (!b || !b.ready) return { error: "the simulation is still loading" };
-      if (typeof b[name] !== "function") return { error: "no bridge method " + name };
-      if (name === "state") return window.deliverylab.state();
-      const r = b[name](...args);
-      if (!reads.has(name) && (name === "loadSource" || name === "openLink") && r && r.error === undefined) loaded();
-      return r;
-    },
-    lang,
-    t: (k) => (strings[k] ? strings[k][lang()] : k),
-    addStrings: (o) => Object.assign(strings, o),
-    errorText: (r) => (lang() === "zh" && r.errorZh ? r.errorZh : r.error),
-    on: (ev, fn) => handlers[ev].push(fn),
-    notice(text) { const n = document.getElementById("notice"); n.textContent = text; n.hidden = false; },
-    loadScene(name) { const r = window.deliverylab.load(name); if (!r.error) loaded(); return r; },
-  };
-  window.deliverylabPage = shim;
-  let ready = false, rendered = -1, seenLang = "";
-  const watch = () => {
-    requestAnimationFrame(watch);
-    if (!active() || !window.deliverylab) return;
-    if (!ready && window.deliverylab.ready) {
-      ready = true;
-      if (shim.openFromHash) shim.openFromHash(initialHash);
-    }
-    if (!ready) return;
-    if (seenLang !== lang()) { const first = seenLang === ""; seenLang = lang(); if (!first) emit("lang", seenLang); }
-    if (window.deliverylab.renderedView !== rendered) {
-      rendered = window.deliverylab.renderedView;
-      emit("render", window.deliverylab.state());
-    }
-  };
-  requestAnimationFrame(watch);
-  window.addEventListener("hashchange", () => { if (active() && shim.openFromHash) shim.openFromHash(location.hash.slice(1)); });
-  const hookFrame = () => {
-    const f = frame();
-    if (!f || !f.contentWindow) return;
-    f.contentWindow.addEventListener("contextmenu", (e) => {
-      if (!active()) return;
-      e.preventDefault();
-      const r = f.getBoundingClientRect();
-      if (shim.onCanvasMenu) shim.onCanvasMenu(e.clientX, e.clientY, r.left + f.clientLeft + e.clientX, r.top + f.clientTop + e.clientY);
-    });
-  };
-  document.addEventListener("DOMContentLoaded", () => { const f = frame(); if (f) { f.addEventListener("load", hookFrame); hookFrame(); } });
-})();`
-
 // toolsState is state() with the fields the tools read.
 type toolsState struct {
 	pageState
@@ -138,15 +71,11 @@ type toolsState struct {
 	} `json:"links"`
 }
 
-// openTools opens the page at path (say "/#acks-1-lost") with the page's extension API
-// available, and waits until the game is ready and the tools have opened the hash.
+// openTools opens the page at path (say "/#acks-1-lost"), in English, and waits until
+// the game is ready and the tools have opened the hash.
 func openTools(t *testing.T, path string) *page {
 	t.Helper()
 	p := open(t)
-	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
-	defer done()
-	_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: toolsShim})
-	require.NoError(t, err)
 	p.goTo(path)
 	// The language is remembered across tabs: each test starts in English.
 	require.NoError(t, p.do(evalVoid(`window.deliverylab.setLang("en")`)))
