@@ -186,6 +186,7 @@ func TestTeacherBrokenSceneShowsLineAndKey(t *testing.T) {
 	msg := eval[string](p, `document.getElementById("paste-error").textContent`)
 	assert.Contains(t, msg, fmt.Sprintf("line %d, key %s: ", want.Line, want.Key))
 	assert.Contains(t, msg, "unknown key")
+	assert.NotContains(t, msg, "broken.yaml:", "where it is is said once")
 	assert.Equal(t, brokenScene, eval[string](p, `document.getElementById("paste-text").value`), "nothing the user gave is lost")
 	selected := eval[string](p, `(() => { const a = document.getElementById("paste-text"); return a.value.slice(a.selectionStart, a.selectionEnd); })()`)
 	assert.Equal(t, strings.Split(brokenScene, "\n")[want.Line-1], selected, "the bad line is selected")

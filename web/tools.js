@@ -257,7 +257,11 @@
     if (r.line > 0) where.push(zh ? `第 ${r.line} 行` : `line ${r.line}`);
     if (r.key) where.push(zh ? `键 ${r.key}` : `key ${r.key}`);
     if (!where.length) return P.errorText(r);
-    return where.join(zh ? "，" : ", ") + (zh ? "：" : ": ") + P.errorText(r);
+    // The core's text starts with where it is ("my.yaml:11: apps[0].sendd: …"): said once.
+    let msg = P.errorText(r);
+    if (r.line > 0) msg = msg.replace(/^[^\n:]*:\d+: /, "");
+    if (r.key && msg.startsWith(`${r.key}: `)) msg = msg.slice(r.key.length + 2);
+    return where.join(zh ? "，" : ", ") + (zh ? "：" : ": ") + msg;
   }
 
   // selectLine puts the caret on a 1-based line of the textarea, the whole line selected,
