@@ -2,8 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,13 +103,7 @@ func TestAcks1LeaderCrashLosesAcknowledgedWrite(t *testing.T) {
 	// The click left the scene's script: the page says the captions may no longer match.
 	p.waitJS(10e9, `!document.getElementById('off-script').hidden`)
 
-	en := p.screenshot("acks-1-lost-en")
-	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
-		dst := filepath.Join(env.root, "docs", "screenshot.png")
-		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
-		require.NoError(t, os.WriteFile(dst, p.viewportShot(), 0o644))
-		t.Logf("updated %s (full page: %s)", dst, en)
-	}
+	p.screenshot("acks-1-lost-en")
 
 	// Switch to Chinese with the page's own button: prose and the ledger follow.
 	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))

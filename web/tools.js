@@ -577,7 +577,7 @@
     configKey = key;
     const seed = el("input", { type: "number", id: "seed-input", class: "control", step: "1", min: "0" });
     if (s.seed !== undefined) seed.value = String(s.seed);
-    else seed.placeholder = t("tools.seedOfScene"); // state() does not say the seed yet
+    else seed.placeholder = t("tools.seedOfScene");
     seed.addEventListener("change", () => {
       const n = Number(seed.value);
       if (!Number.isInteger(n) || n < 0) return;

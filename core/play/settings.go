@@ -32,18 +32,19 @@ type Setting struct {
 	Value   string   `json:"value"`
 	Choices []string `json:"choices"`
 	Changed bool     `json:"changed"` // differs from the scene file
+	Default string   `json:"default"` // the scene file's value: what Reset goes back to
 }
 
 func (s *Session) settings() []Setting {
 	out := []Setting{}
 	for _, st := range s.sc.Settings() {
-		changed := false
+		changed, def := false, st.Value
 		for _, b := range s.source.base {
 			if b.Key == st.Key {
-				changed = b.Value != st.Value
+				changed, def = b.Value != st.Value, b.Value
 			}
 		}
-		out = append(out, Setting{Key: st.Key, Label: Text(st.Label), Value: st.Value, Choices: st.Choices, Changed: changed})
+		out = append(out, Setting{Key: st.Key, Label: Text(st.Label), Value: st.Value, Choices: st.Choices, Changed: changed, Default: def})
 	}
 	return out
 }

@@ -137,8 +137,25 @@ func TestAnotherSeedIsAnotherRun(t *testing.T) {
 	require.NoError(t, err)
 	s.RunToEnd()
 	h1, _ := traceOf(s)
-	s.SetSeed(s.sc.Seed + 7)
+	seed := s.State().Seed
+	s.SetSeed(seed + 7)
+	assert.Equal(t, seed+7, s.State().Seed, "the state says the seed in force")
 	s.RunToEnd()
 	h2, _ := traceOf(s)
 	assert.NotEqual(t, h1, h2)
+}
+
+func TestASettingSaysWhatResetGoesBackTo(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	require.NoError(t, s.SetSetting("producers.p1.config.acks", "all"))
+	for _, st := range s.State().Settings {
+		if st.Key == "producers.p1.config.acks" {
+			assert.Equal(t, "all", st.Value)
+			assert.Equal(t, "1", st.Default)
+			assert.True(t, st.Changed)
+			return
+		}
+	}
+	t.Fatal("acks-1-lost has no acks setting")
 }

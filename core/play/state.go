@@ -56,6 +56,7 @@ type State struct {
 	WaitingCaption int       `json:"waitingCaption"`
 	Settings       []Setting `json:"settings"`
 	Source         Source    `json:"source"`
+	Seed           int64     `json:"seed"` // the run's root seed (the scene's, or the one set)
 }
 
 // Source says where the scene came from: a shipped scene's name, or the file name of

@@ -220,4 +220,5 @@ func (s *Session) timelineState(st *State) {
 	st.Timeline, st.Branch, st.WaitingCaption = s.timeline, s.branch, s.waiting
 	st.Settings = s.settings()
 	st.Source = s.source.state()
+	st.Seed = s.sc.Seed
 }
