@@ -344,17 +344,27 @@
   let scenes = [];
   let current = "";
 
-  // The frame's main.wasm download, compile and Go start-up would keep the main thread
-  // busy before the shell's first paint: the frame gets its source only after that paint
-  // (an animation frame, then a task), or after a second if frames do not run (a tab in
-  // the background).
+  // The frame's main.wasm download, compile and Go start-up would keep the CPU busy
+  // before the shell's first paint reaches the screen (on two cores, compiling 20 MB of
+  // WebAssembly starves the raster and compositor threads): the frame gets its source
+  // only once the browser reports the first contentful paint, or after a second if it
+  // never does (a tab in the background, a browser without paint timing).
   let started = false;
   function startGame() {
     if (started) return;
     started = true;
     frame.src = "game.html";
   }
-  requestAnimationFrame(() => setTimeout(startGame, 0));
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName("first-contentful-paint").length) {
+        observer.disconnect();
+        startGame();
+      }
+    }).observe({ type: "paint", buffered: true });
+  } catch {
+    requestAnimationFrame(() => setTimeout(startGame, 0));
+  }
   setTimeout(startGame, 1000);
 
   window.addEventListener("message", (e) => {
