@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"image/color"
 	"slices"
 	"strings"
@@ -331,4 +332,36 @@ func TestManyReplicasHideInternalFollowersFirst(t *testing.T) {
 	b2, _ = roomy.Box("broker-2")
 	assert.Zero(t, b2.HiddenFollowers, "with room, every replica is shown")
 	assert.Len(t, b2.Logs, 5)
+}
+
+// A reader at the end of a full strip: its label covers no cell when the label line has
+// room for it (beside the partition label, ending at its mark), and readers' labels
+// never overprint.
+func TestReaderLabelsSitOnTheLabelLine(t *testing.T) {
+	recs := make([]play.RecordView, 30)
+	for i := range recs {
+		recs[i] = play.RecordView{Offset: int64(i), Kind: show.Data, Msg: fmt.Sprintf("p1#%d", i+1)}
+	}
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 30, LEO: 30, Records: recs,
+		Marks: []show.Mark{{Kind: show.PositionMark, Who: "c1", Offset: 30}, {Kind: show.CommittedMark, Who: "dashboard", Offset: 30}}}
+	row := layoutLog(rs, Rect{0, 0, 520, 60}, tm)
+	require.Positive(t, row.Hidden, "the strip is full: no room after the last cell")
+	l := &Layout{M: tm}
+	tt := &texts{lang: En, pal: Dark}
+	l.logTexts(tt, row)
+	var pills []Rect
+	for _, tx := range tt.out {
+		if !tx.Pill {
+			continue
+		}
+		r := tx.Bounds()
+		for _, c := range row.Cells {
+			assert.False(t, r.Intersects(c.Rect), "%q covers the cell at offset %d", tx.S, c.Offset)
+		}
+		for _, p := range pills {
+			assert.False(t, r.Intersects(p), "%q overprints another reader's label", tx.S)
+		}
+		pills = append(pills, r)
+	}
+	assert.Len(t, pills, 2)
 }

@@ -211,6 +211,9 @@ func (l *Layout) logTexts(t *texts, row LogRow) {
 	t.add(letter, m.Base, badge.Center(), Center, lc, 0)
 	labelX := badge.Right() + 4
 	t.add(row.Label, m.Base, Point{labelX, row.LabelAt.Y}, TopLeft, pal.TextDim, row.Strip.Right()-labelX)
+	// The readers' labels go on the label line beside the partition label when there is
+	// room, so that they cover no cell; only what does not fit there sits on the strip.
+	placed := []Rect{{X: row.LabelAt.X, Y: row.LabelAt.Y, W: labelX + TextWidth(row.Label, m.Base) + m.Pad - row.LabelAt.X, H: m.LabelH}}
 	if row.Hidden > 0 && row.HiddenAt.W > 0 {
 		t.add(T(t.lang, "older", row.Hidden), m.Base, row.HiddenAt.Center(), Center, pal.TextDim, row.HiddenAt.W-2)
 	}
@@ -233,13 +236,17 @@ func (l *Layout) logTexts(t *texts, row LogRow) {
 	for _, c := range row.Cut {
 		t.add(CellLabel(c, m.Base, c.Rect.W-3), m.Base, c.Rect.Center(), Center, pal.TextDim, c.Rect.W-3)
 	}
-	var placed []Rect
 	for _, mk := range row.Marks {
-		at, a, room := MarkLabelAt(row, mk, m)
 		c := pal.ReaderMark
 		if mk.Kind == show.CommittedMark {
 			c = pal.GroupMark
 		}
+		if tx, ok := markOnLabelLine(row, mk, m, c, placed); ok {
+			placed = append(placed, tx.Bounds())
+			t.out = append(t.out, tx)
+			continue
+		}
+		at, a, room := MarkLabelAt(row, mk, m)
 		// In a one-line strip a position and a committed offset share the line: a label
 		// that would overprint another is left out (its mark line still stands).
 		s, cut := Fit(mk.Label, m.Base, room)
@@ -257,6 +264,28 @@ func (l *Layout) logTexts(t *texts, row LogRow) {
 func BadgeRect(row LogRow, m Metrics) Rect {
 	s := m.Base * 1.1
 	return Rect{X: row.LabelAt.X, Y: row.LabelAt.Y + (m.LabelH-s)/2, W: s, H: s}
+}
+
+// markOnLabelLine places a reader's label on the row's label line: ending at its mark,
+// else starting there, else just left of the readers' labels already on the line (two
+// readers at the log end) — when it fits whole within the row and clear of the
+// partition label (placed[0]) and the labels placed before it.
+func markOnLabelLine(row LogRow, mk MarkAt, m Metrics, c color.RGBA, placed []Rect) (Text, bool) {
+	at := func(x float64, a Align) Text {
+		return Text{S: mk.Label, Px: m.Base, At: Point{X: x, Y: row.LabelAt.Y}, Align: a, Color: c, Pill: true}
+	}
+	cands := []Text{at(mk.X-2, TopRight), at(mk.X+2, TopLeft)}
+	for _, p := range placed[1:] {
+		cands = append(cands, at(p.X-m.Pad, TopRight))
+	}
+	for _, cand := range cands {
+		r := cand.Bounds()
+		if r.X < row.Strip.X || r.Right() > row.Strip.Right()+1 || slices.ContainsFunc(placed, r.Intersects) {
+			continue
+		}
+		return cand, true
+	}
+	return Text{}, false
 }
 
 // MarkLabelAt is where a reader's label goes and how wide it may be: a group's
