@@ -225,10 +225,12 @@ func (p *page) call(expr string) map[string]any {
 }
 
 // state reads window.deliverylab.state() once the page's DOM shows it, so that the
-// page coordinates in it hold until something else changes.
+// page coordinates in it hold until something else changes. The wait is generous: after
+// a run to the end the page re-renders a long ledger, and a loaded CI machine with
+// software GL has taken more than 10 s for that.
 func (p *page) state() pageState {
 	p.t.Helper()
-	p.waitJS(10*time.Second, `window.deliverylab.renderedView === window.deliverylab.version()`)
+	p.waitJS(30*time.Second, `window.deliverylab.renderedView === window.deliverylab.version()`)
 	return p.stateNow()
 }
 
