@@ -159,7 +159,7 @@
     ["sw-highlight", "", "Bright outline: what the current caption, or the message selected in the ledger, is about.", "醒目的描边：当前解说或账本中选中的消息所涉及的节点。"],
   ];
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100];
-  // At ×½ every shipped scene plays end to end in 20–90 s when nobody interferes (the game
+  // At ×½ every shipped scene plays end to end in 17–86 s when nobody interferes (the game
   // shows 25 virtual ms a second ×speed, 200× faster while only background traffic is on
   // the wire): a class follows one request across the wire and sees the whole story in a
   // minute or so. browsertest/scrubber_test.go measures it per scene.

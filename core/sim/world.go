@@ -205,9 +205,11 @@ func (w *World) Step() bool {
 		w.deliver(e)
 	case evTimer:
 		s := w.slots[e.Node]
-		if s.up && s.incarnation == e.Incarnation && s.paused {
-			s.hold(e)
-		} else if s.up && s.incarnation == e.Incarnation {
+		if s.up && s.incarnation == e.Incarnation {
+			if s.paused {
+				s.hold(e)
+				break
+			}
 			env := &Env{w: w, node: e.Node, port: e.Port, incarnation: s.incarnation}
 			s.node.Fire(env, e.Timer)
 			w.settleCrash(s, env)
