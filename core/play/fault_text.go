@@ -114,7 +114,7 @@ func triggerText(t *sim.Trigger) Text {
 		where += " (" + t.Detail + ")"
 	}
 	var what Text
-	if t.Fault.WireID == 0 && (t.Fault.Kind == sim.FaultDrop || t.Fault.Kind == sim.FaultDelay || t.Fault.Kind == sim.FaultDuplicate) {
+	if t.Fault.WireID == 0 && isWireFault(t.Fault) {
 		what = wireFaultText(t.Fault, messageText(nil, 0))
 	} else {
 		what = faultText(nil, t.Fault)

@@ -83,7 +83,7 @@ func noEffect(w *sim.World, f sim.Fault) *Text {
 		t = Text{"every link this partition cuts is already cut", "这次分区要切断的链路都已经切断了"}
 	case f.Kind == sim.FaultHealAll && len(cut) == 0:
 		t = Text{"no link is cut", "没有被切断的链路"}
-	case (f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate) && !inFlight(w, f.WireID):
+	case isWireFault(f) && !inFlight(w, f.WireID):
 		t = Text{fmt.Sprintf("no message #%d is in flight now", f.WireID), fmt.Sprintf("现在线路上没有消息 #%d", f.WireID)}
 	default:
 		return nil

@@ -92,6 +92,7 @@ func (s *Session) applyNext() {
 	s.next++
 }
 
+// isWireFault: the fault acts on one message in flight (drop, delay, duplicate).
 func isWireFault(f sim.Fault) bool {
 	return f.Kind == sim.FaultDrop || f.Kind == sim.FaultDelay || f.Kind == sim.FaultDuplicate
 }
