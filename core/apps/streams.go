@@ -21,6 +21,11 @@ const (
 	ExactlyOnceV2 Guarantee = "exactly_once_v2"
 )
 
+// Guarantees are processing.guarantee's choices, in the order Kafka's docs list them.
+var Guarantees = []Guarantee{AtLeastOnce, ExactlyOnceV2}
+
+func (g Guarantee) String() string { return string(g) }
+
 // StreamsSpec is what a Kafka Streams application does: read From, pass each record on
 // unchanged (key, value and identity), write To, and commit every CommitIntervalMs.
 type StreamsSpec struct {

@@ -21,8 +21,8 @@ func DefaultStreamsConfig() StreamsConfig {
 // StreamsKeys is the table of a Streams application's own keys; its clients' keys
 // (session.timeout.ms, linger.ms, ...) go to the consumer and producer tables.
 var StreamsKeys = props.NewTable[StreamsConfig]("Kafka Streams").
-	Key("processing.guarantee", func(c *StreamsConfig, v props.Value) error {
-		return props.OneOf(v, []Guarantee{AtLeastOnce, ExactlyOnceV2}, &c.Guarantee)
+	Enum("processing.guarantee", props.Words(Guarantees), func(c *StreamsConfig, v props.Value) error {
+		return props.OneOf(v, Guarantees, &c.Guarantee)
 	}).
 	Key("commit.interval.ms", func(c *StreamsConfig, v props.Value) error { return props.Ms(v, 0, &c.CommitIntervalMs) }).
 	NotYet("num.stream.threads", "the application runs one stream thread").

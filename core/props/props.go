@@ -25,13 +25,14 @@ type Setter[T any] func(c *T, v Value) error
 
 // Table is the set of keys one configuration accepts.
 type Table[T any] struct {
-	system string
-	keys   map[string]Setter[T]
+	system  string
+	keys    map[string]Setter[T]
+	choices map[string][]string // the enumerated keys' words, in the real system's order
 }
 
 // NewTable makes an empty table; system names whose keys they are ("Kafka").
 func NewTable[T any](system string) *Table[T] {
-	return &Table[T]{system: system, keys: map[string]Setter[T]{}}
+	return &Table[T]{system: system, keys: map[string]Setter[T]{}, choices: map[string][]string{}}
 }
 
 // Key adds a key. Adding one twice is a programming error.
@@ -42,6 +43,23 @@ func (t *Table[T]) Key(name string, set Setter[T]) *Table[T] {
 	t.keys[name] = set
 	return t
 }
+
+// Enum adds a key whose value is one of a fixed set of words (a boolean's true and
+// false, an isolation level, acks): the table keeps the words, so whoever offers the key
+// as a choice (the playground's toggles) takes them from here, not from a second list.
+func (t *Table[T]) Enum(name string, words []string, set Setter[T]) *Table[T] {
+	t.Key(name, set)
+	t.choices[name] = slices.Clone(words)
+	return t
+}
+
+// Flag adds a boolean key: Enum with true and false.
+func (t *Table[T]) Flag(name string, field func(c *T) *bool) *Table[T] {
+	return t.Enum(name, BoolWords, func(c *T, v Value) error { return Bool(v, field(c)) })
+}
+
+// Choices are an enumerated key's words (nil for a key that is not enumerated).
+func (t *Table[T]) Choices(key string) []string { return slices.Clone(t.choices[key]) }
 
 // NotYet adds a real key that the playground does not model yet: setting it is an
 // error that says so and why, so nothing a teacher writes is silently ignored.
@@ -70,6 +88,9 @@ func (t *Table[T]) Has(key string) bool { _, ok := t.keys[key]; return ok }
 
 // Keys lists the keys, sorted.
 func (t *Table[T]) Keys() []string { return slices.Sorted(maps.Keys(t.keys)) }
+
+// BoolWords are a boolean key's values.
+var BoolWords = []string{"true", "false"}
 
 // Bool parses true or false.
 func Bool(v Value, out *bool) error {
@@ -110,17 +131,28 @@ const MaxMs = 1 << 40
 // Ms parses a duration in milliseconds, at least lo.
 func Ms(v Value, lo int64, out *int64) error { return Int64(v, lo, MaxMs, out) }
 
-// OneOf accepts one of the allowed words, exactly.
-func OneOf[S ~string](v Value, allowed []S, out *S) error {
+// Named is an enumerated setting's value: it spells itself as the real system does.
+type Named interface {
+	comparable
+	String() string
+}
+
+// Words are the values' spellings, in order.
+func Words[E Named](values []E) []string {
+	words := make([]string, len(values))
+	for i, a := range values {
+		words[i] = a.String()
+	}
+	return words
+}
+
+// OneOf accepts the spelling of one of the allowed values, exactly.
+func OneOf[E Named](v Value, allowed []E, out *E) error {
 	for _, a := range allowed {
-		if v.Text == string(a) {
+		if v.Text == a.String() {
 			*out = a
 			return nil
 		}
 	}
-	words := make([]string, len(allowed))
-	for i, a := range allowed {
-		words[i] = string(a)
-	}
-	return fmt.Errorf("expected one of %s, got %q", strings.Join(words, ", "), v.Text)
+	return fmt.Errorf("expected one of %s, got %q", strings.Join(Words(allowed), ", "), v.Text)
 }

@@ -7,6 +7,10 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"deliverylab/core/apps"
+	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/server"
 )
 
 // Setting is one of a scene's key settings, as the playground's toggles show it: the
@@ -17,8 +21,6 @@ type Setting struct {
 	Value   string   // the effective value, Kafka's defaults included
 	Choices []string // every value the toggle offers
 }
-
-var boolChoices = []string{"true", "false"}
 
 // Settings lists the scene's key settings: per producer acks and enable.idempotence, per
 // consumer enable.auto.commit and isolation.level, per Streams application
@@ -32,16 +34,16 @@ func (s *Scene) Settings() []Setting {
 	}
 	for _, p := range s.Producers {
 		props := p.Config.Properties()
-		add("producers."+p.Name+".config.acks", p.Name, "acks", props["acks"], []string{"0", "1", "all"})
-		add("producers."+p.Name+".config.enable.idempotence", p.Name, "enable.idempotence", props["enable.idempotence"], boolChoices)
+		add("producers."+p.Name+".config.acks", p.Name, "acks", props["acks"], clients.ProducerKeys.Choices("acks"))
+		add("producers."+p.Name+".config.enable.idempotence", p.Name, "enable.idempotence", props["enable.idempotence"], clients.ProducerKeys.Choices("enable.idempotence"))
 	}
 	for _, c := range s.Consumers {
 		props := c.Config.Properties()
-		add("consumers."+c.Name+".config.enable.auto.commit", c.Name, "enable.auto.commit", props["enable.auto.commit"], boolChoices)
-		add("consumers."+c.Name+".config.isolation.level", c.Name, "isolation.level", props["isolation.level"], []string{"read_uncommitted", "read_committed"})
+		add("consumers."+c.Name+".config.enable.auto.commit", c.Name, "enable.auto.commit", props["enable.auto.commit"], clients.ConsumerKeys.Choices("enable.auto.commit"))
+		add("consumers."+c.Name+".config.isolation.level", c.Name, "isolation.level", props["isolation.level"], clients.ConsumerKeys.Choices("isolation.level"))
 	}
 	for _, a := range s.Streams {
-		add("streams."+a.Name+".config.processing.guarantee", a.Name, "processing.guarantee", string(a.Spec.Guarantee), []string{"at_least_once", "exactly_once_v2"})
+		add("streams."+a.Name+".config.processing.guarantee", a.Name, "processing.guarantee", a.Spec.Guarantee.String(), apps.StreamsKeys.Choices("processing.guarantee"))
 	}
 	props := s.Cluster.Config.Properties()
 	var isr []string
@@ -49,7 +51,7 @@ func (s *Scene) Settings() []Setting {
 		isr = append(isr, strconv.Itoa(n))
 	}
 	add("cluster.config.min.insync.replicas", "", "min.insync.replicas", props["min.insync.replicas"], isr)
-	add("cluster.config.unclean.leader.election.enable", "", "unclean.leader.election.enable", props["unclean.leader.election.enable"], boolChoices)
+	add("cluster.config.unclean.leader.election.enable", "", "unclean.leader.election.enable", props["unclean.leader.election.enable"], server.ConfigKeys.Choices("unclean.leader.election.enable"))
 	return out
 }
 

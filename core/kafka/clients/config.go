@@ -49,6 +49,11 @@ const (
 	ResetNone     AutoOffsetReset = "none"
 )
 
+// AutoOffsetResets are auto.offset.reset's choices, in the order Kafka's docs list them.
+var AutoOffsetResets = []AutoOffsetReset{ResetEarliest, ResetLatest, ResetNone}
+
+func (r AutoOffsetReset) String() string { return string(r) }
+
 // ConsumerConfig is the consumer client's configuration (Kafka's ConsumerConfig).
 type ConsumerConfig struct {
 	EnableAutoCommit     bool            // enable.auto.commit
@@ -75,7 +80,7 @@ func DefaultConsumerConfig() ConsumerConfig {
 
 // ProducerKeys is the table of a producer's config keys.
 var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
-	Key("acks", func(c *ProducerConfig, v props.Value) error { return parseAcks(v, &c.Acks) }).
+	Enum("acks", props.Words(protocol.AcksChoices), func(c *ProducerConfig, v props.Value) error { return parseAcks(v, &c.Acks) }).
 	Key("retries", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 2147483647, &c.Retries) }).
 	Key("retry.backoff.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMs) }).
 	Key("retry.backoff.max.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMaxMs) }).
@@ -88,7 +93,7 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 	Key("batch.size", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 2147483647, &c.BatchSize) }).
 	Key("buffer.memory", func(c *ProducerConfig, v props.Value) error { return props.Int64(v, 0, 1<<40, &c.BufferMemory) }).
 	Key("max.block.ms", func(c *ProducerConfig, v props.Value) error { return props.Ms(v, 0, &c.MaxBlockMs) }).
-	Key("enable.idempotence", func(c *ProducerConfig, v props.Value) error {
+	Enum("enable.idempotence", props.BoolWords, func(c *ProducerConfig, v props.Value) error {
 		c.IdempotenceSet = true
 		return props.Bool(v, &c.EnableIdempotence)
 	}).
@@ -107,10 +112,10 @@ var ProducerKeys = props.NewTable[ProducerConfig]("Kafka").
 
 // ConsumerKeys is the table of a consumer's config keys.
 var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
-	Key("enable.auto.commit", func(c *ConsumerConfig, v props.Value) error { return props.Bool(v, &c.EnableAutoCommit) }).
+	Flag("enable.auto.commit", func(c *ConsumerConfig) *bool { return &c.EnableAutoCommit }).
 	Key("auto.commit.interval.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.AutoCommitIntervalMs) }).
-	Key("auto.offset.reset", func(c *ConsumerConfig, v props.Value) error {
-		return props.OneOf(v, []AutoOffsetReset{ResetEarliest, ResetLatest, ResetNone}, &c.AutoOffsetReset)
+	Enum("auto.offset.reset", props.Words(AutoOffsetResets), func(c *ConsumerConfig, v props.Value) error {
+		return props.OneOf(v, AutoOffsetResets, &c.AutoOffsetReset)
 	}).
 	Key("session.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.SessionTimeoutMs) }).
 	Key("heartbeat.interval.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.HeartbeatIntervalMs) }).
@@ -119,16 +124,8 @@ var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
 	Key("retry.backoff.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMs) }).
 	Key("retry.backoff.max.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 0, &c.RetryBackoffMaxMs) }).
 	Key("request.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.RequestTimeoutMs) }).
-	Key("isolation.level", func(c *ConsumerConfig, v props.Value) error {
-		switch v.Text {
-		case "read_uncommitted":
-			c.Isolation = protocol.ReadUncommitted // Kafka's default
-			return nil
-		case "read_committed":
-			c.Isolation = protocol.ReadCommitted
-			return nil
-		}
-		return fmt.Errorf("expected read_uncommitted or read_committed, got %q", v.Text)
+	Enum("isolation.level", props.Words(protocol.IsolationLevels), func(c *ConsumerConfig, v props.Value) error {
+		return props.OneOf(v, protocol.IsolationLevels, &c.Isolation)
 	})
 
 func parseAcks(v props.Value, out *protocol.Acks) error {
@@ -236,19 +233,12 @@ func (c ConsumerConfig) Properties() map[string]string {
 		"retry.backoff.ms":              ms(c.RetryBackoffMs),
 		"retry.backoff.max.ms":          ms(c.RetryBackoffMaxMs),
 		"request.timeout.ms":            ms(c.RequestTimeoutMs),
-		"isolation.level":               isolationName(c.Isolation),
+		"isolation.level":               c.Isolation.String(),
 		"max.poll.interval.ms":          ms(maxPollIntervalMs),
 		"group.protocol":                "classic",
 		"partition.assignment.strategy": "org.apache.kafka.clients.consumer.RangeAssignor",
 		"reconnect.backoff.max.ms":      ms(reconnectBackoffMs),
 	}
-}
-
-func isolationName(l protocol.IsolationLevel) string {
-	if l == protocol.ReadCommitted {
-		return "read_committed"
-	}
-	return "read_uncommitted"
 }
 
 func ms(v int64) string { return strconv.FormatInt(v, 10) }

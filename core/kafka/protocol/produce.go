@@ -16,6 +16,9 @@ const (
 	AcksAll    Acks = -1 // the high watermark covers the batch
 )
 
+// AcksChoices are acks' choices as the playground offers them (Kafka also takes -1 for all).
+var AcksChoices = []Acks{AcksNone, AcksLeader, AcksAll}
+
 func (a Acks) String() string {
 	if a == AcksAll {
 		return "all"

@@ -277,10 +277,21 @@ const (
 	ReadCommitted   IsolationLevel = 1
 )
 
+// IsolationLevels are isolation.level's choices, in the order Kafka's docs list them.
+var IsolationLevels = []IsolationLevel{ReadUncommitted, ReadCommitted}
+
+// String is the level as isolation.level spells it.
+func (l IsolationLevel) String() string {
+	if l == ReadCommitted {
+		return "read_committed"
+	}
+	return "read_uncommitted"
+}
+
 // suffix is what a request's description adds for its level: nothing for the default.
 func (l IsolationLevel) suffix() string {
 	if l == ReadCommitted {
-		return " read_committed"
+		return " " + l.String()
 	}
 	return ""
 }

@@ -82,7 +82,7 @@ const TruncateToHighWatermarkKey = "broker.truncate.to.high.watermark"
 // ConfigKeys is the cluster.config table.
 var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("min.insync.replicas", func(c *Config, v props.Value) error { return props.Int(v, 1, 1000, &c.MinInsyncReplicas) }).
-	Key("unclean.leader.election.enable", func(c *Config, v props.Value) error { return props.Bool(v, &c.UncleanLeaderElection) }).
+	Flag("unclean.leader.election.enable", func(c *Config) *bool { return &c.UncleanLeaderElection }).
 	Key("replica.lag.time.max.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.ReplicaLagTimeMaxMs) }).
 	Key("replica.fetch.wait.max.ms", func(c *Config, v props.Value) error { return props.Ms(v, 0, &c.ReplicaFetchWaitMaxMs) }).
 	Key("replica.fetch.backoff.ms", func(c *Config, v props.Value) error { return props.Ms(v, 0, &c.ReplicaFetchBackoffMs) }).
@@ -96,7 +96,7 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("offsets.topic.num.partitions", func(c *Config, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.OffsetsTopicNumPartitions)
 	}).
-	Key(TruncateToHighWatermarkKey, func(c *Config, v props.Value) error { return props.Bool(v, &c.TruncateToHighWatermark) }).
+	Flag(TruncateToHighWatermarkKey, func(c *Config) *bool { return &c.TruncateToHighWatermark }).
 	Key("transaction.max.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.TransactionMaxTimeoutMs) }).
 	Key("transaction.abort.timed.out.transaction.cleanup.interval.ms", func(c *Config, v props.Value) error {
 		return props.Ms(v, 1, &c.TransactionAbortIntervalMs)
