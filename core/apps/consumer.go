@@ -173,7 +173,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) {
 		return
 	case sim.Refused:
 		if w, ok := p.Orig.(sinks.Write); ok && w.ReqID == c.writing {
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable, Msgs: []string{w.Msg}})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable.String(), Msgs: []string{w.Msg}})
 			env.After(sinkRetryMs, rewriteTick{})
 			return
 		}
@@ -197,7 +197,7 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) {
 		c.write(env)
 	case writeTimeout:
 		if w := t.(writeTimeout); w.ReqID == c.writing && len(c.pending) > 0 {
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkTimeout, Msgs: msgs(c.pending[0])})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkTimeout.String(), Msgs: msgs(c.pending[0])})
 			c.write(env)
 		}
 	case autoPollTick:

@@ -59,7 +59,7 @@ func (c *Consumer) onReadRefused(env *sim.Env, r sinks.ReadOffsets) {
 	if r.ReqID != c.reading {
 		return
 	}
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable})
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkUnavailable.String()})
 	env.After(sinkRetryMs, rereadTick{})
 }
 
@@ -75,7 +75,7 @@ func (c *Consumer) fireRead(env *sim.Env, t sim.Payload) bool {
 			return true
 		}
 		if _, ok := t.(readTimeout); ok {
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkTimeout})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrSinkTimeout.String()})
 		}
 		c.readOffsets(env)
 	default:

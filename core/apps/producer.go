@@ -179,7 +179,7 @@ func (p *Producer) record(env *sim.Env, done []clients.Completion) {
 	for _, c := range done {
 		o := sim.Observation{Event: Acked, Msgs: c.Msgs, Partition: c.TP.String(), Offset: c.Offset}
 		if c.Err != "" {
-			o.Event, o.Err = Failed, c.Err
+			o.Event, o.Err = Failed, c.Err.String()
 		}
 		env.Observe(o)
 		if !env.Alive() {
@@ -190,7 +190,7 @@ func (p *Producer) record(env *sim.Env, done []clients.Completion) {
 			if _, told := p.outcome[n]; !told {
 				p.outcome[n] = ackedOutcome
 				if c.Err != "" {
-					p.outcome[n] = c.Err
+					p.outcome[n] = c.Err.String()
 				}
 			}
 		}

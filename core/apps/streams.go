@@ -298,7 +298,7 @@ func (s *Streams) report(env *sim.Env, done []clients.Completion) {
 func (s *Streams) outputDone(env *sim.Env, c clients.Completion) {
 	s.unacked = max(0, s.unacked-max(1, len(c.Msgs)))
 	if c.Err != "" {
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: c.Msgs})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: c.Msgs})
 		return
 	}
 	for i, m := range c.Msgs {
@@ -329,7 +329,7 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 		env.Observe(sim.Observation{Event: TxnAborted, Msgs: s.processed})
 		s.committed(env)
 	case clients.TxnFailed:
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: s.processed})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: s.processed})
 		if s.producer.TxnState() == clients.TxnFatalError {
 			s.migrated(env)
 			return

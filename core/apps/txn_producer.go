@@ -244,7 +244,7 @@ func (p *TxnProducer) sendDone(env *sim.Env, c clients.Completion) {
 		case c.Err != protocol.ErrTransactionAborted && c.TP.Topic == "":
 			// send() itself threw (the client reports the errors of what went on the
 			// wire; the abort's own drop is told by the abort)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: []string{id}})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: []string{id}})
 		}
 	}
 }
@@ -267,7 +267,7 @@ func (p *TxnProducer) txnDone(env *sim.Env, c clients.Completion) {
 		env.Observe(sim.Observation{Event: TxnAborted, Msgs: p.chunkIDs()})
 		p.between(env)
 	case clients.TxnFailed:
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err, Msgs: p.chunkIDs()})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: p.chunkIDs()})
 		if c.Err == protocol.ErrProducerFenced || c.Err == protocol.ErrInvalidProducerEpoch {
 			p.fence(env)
 			return
@@ -286,15 +286,15 @@ func (p *TxnProducer) between(env *sim.Env) {
 	}
 }
 
-func (p *TxnProducer) failChunk(env *sim.Env, err string) {
+func (p *TxnProducer) failChunk(env *sim.Env, err protocol.Error) {
 	for _, n := range p.chunk {
 		w, ok := p.written[n]
 		part := ""
 		if ok {
 			part = w.TP.String()
 		}
-		env.Observe(sim.Observation{Event: Failed, Msgs: []string{p.MsgID(n)}, Partition: part, Err: err})
-		p.outcome[n] = err
+		env.Observe(sim.Observation{Event: Failed, Msgs: []string{p.MsgID(n)}, Partition: part, Err: err.String()})
+		p.outcome[n] = err.String()
 	}
 }
 

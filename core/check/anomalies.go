@@ -184,7 +184,7 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 				sends[o.Node] = append(s, nil)
 			}
 		case protocol.ClientError, protocol.TruncationDetected:
-			seeks := o.Event == protocol.TruncationDetected || o.Err == protocol.ErrOffsetOutOfRange
+			seeks := o.Event == protocol.TruncationDetected || protocol.Error(o.Err) == protocol.ErrOffsetOutOfRange
 			if seeks && polls[o.Node] != nil {
 				delete(polls[o.Node], o.Partition)
 			}

@@ -161,7 +161,7 @@ func TestNonmonotonicPollAndPollSkip(t *testing.T) {
 		polled("c", "t-0", 0, "p#1"))...), "rewind after a restart")
 	// OFFSET_OUT_OF_RANGE and auto.offset.reset: a seek, either way.
 	assert.Equal(t, clean, with(append(upTo2,
-		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange, Partition: "t-0"},
+		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange.String(), Partition: "t-0"},
 		polled("c", "t-0", 0, "p#1"))...), "reset to earliest")
 	// KIP-320: the position lay past a truncation and the consumer seeks back.
 	assert.Equal(t, clean, with(append(upTo2,
@@ -171,7 +171,7 @@ func TestNonmonotonicPollAndPollSkip(t *testing.T) {
 	assert.Equal(t, clean, with(append(upTo2, polled("d", "t-0", 0, "p#1"), polled("c", "t-1", 0, "x"))...))
 	// A seek of another partition explains nothing here.
 	assert.Equal(t, 1, with(append(upTo2,
-		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange, Partition: "t-1"},
+		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange.String(), Partition: "t-1"},
 		polled("c", "t-0", 0, "p#1"))...)["nonmonotonic-poll"])
 }
 

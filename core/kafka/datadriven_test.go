@@ -610,9 +610,9 @@ func (c *consumerApp) handle(env *sim.Env, evs []clients.ConsumerEvent) {
 		case clients.Committed:
 			env.Note("committed")
 		case clients.CommitFailed:
-			env.Note("commit failed " + e.Err)
+			env.Note("commit failed " + e.Err.String())
 		case clients.Stopped:
-			env.Note("stopped " + e.Err)
+			env.Note("stopped " + e.Err.String())
 		}
 	}
 }

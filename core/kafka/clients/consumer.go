@@ -98,7 +98,7 @@ const (
 type ConsumerEvent struct {
 	Kind ConsumerEventKind
 	Msgs []string
-	Err  string
+	Err  protocol.Error
 }
 
 // The consumer's timers.

@@ -60,14 +60,14 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 	switch r.Err {
 	case "":
 	case protocol.ErrOffsetOutOfRange:
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Partition: r.TP.String()})
 		if c.cfg.AutoOffsetReset == ResetNone {
 			return c.noOffset(env, r.TP, protocol.ErrNoOffsetForPartition)
 		}
 		c.resetPosition(env, r.TP)
 		return nil
 	default:
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Partition: r.TP.String()})
 		c.fetchFailed(env, r.TP)
 		return nil
 	}
@@ -147,8 +147,8 @@ func (c *Consumer) resetLater(env *sim.Env, tp protocol.TP, afterMs int64) {
 // noOffset is auto.offset.reset=none with no valid position: poll throws err
 // (NoOffsetForPartitionException, or LogTruncationException) and the application stops
 // consuming.
-func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP, err string) []ConsumerEvent {
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err, Partition: tp.String()})
+func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP, err protocol.Error) []ConsumerEvent {
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err.String(), Partition: tp.String()})
 	c.State = GaveUp
 	c.assigned = nil
 	c.buffer = map[protocol.TP][]fetched{}

@@ -71,7 +71,7 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 		msgs := pc.Msgs
 		delete(c.commits, r.ReqID)
 		if r.Err != "" {
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Msgs: msgs})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Msgs: msgs})
 			if evs, handled := c.retryCommit(env, pc, r.Err); handled {
 				return evs
 			}
@@ -180,7 +180,7 @@ func (c *Consumer) maybeStable(env *sim.Env) []ConsumerEvent {
 
 // onGroupError reacts to an error from the coordinator: rejoin after a rebalance or a
 // fencing error, look for the coordinator again when it moved.
-func (c *Consumer) onGroupError(env *sim.Env, err string) {
+func (c *Consumer) onGroupError(env *sim.Env, err protocol.Error) {
 	switch err {
 	case "":
 	case protocol.ErrRebalanceInProgress, protocol.ErrIllegalGeneration, protocol.ErrUnknownMemberID:
@@ -212,7 +212,7 @@ func (c *Consumer) onDisconnected(env *sim.Env, peer string) []ConsumerEvent {
 	for _, tp := range slices.SortedFunc(maps.Keys(c.fetching), protocol.CompareTP) {
 		if c.fetchedFrom[tp] == peer {
 			delete(c.fetching, tp)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: tp.String()})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: tp.String()})
 			c.fetchFailed(env, tp)
 		}
 	}
@@ -222,7 +222,7 @@ func (c *Consumer) onDisconnected(env *sim.Env, peer string) []ConsumerEvent {
 	for _, id := range slices.Sorted(maps.Keys(c.commits)) {
 		msgs := c.commits[id].Msgs
 		delete(c.commits, id)
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Msgs: msgs})
 		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs})
 	}
 	if len(out) > 0 || c.State == Joining || c.State == Syncing || c.State == FetchingOffsets {
@@ -239,19 +239,19 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 	case protocol.OffsetsForLeaderEpochRequest:
 		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
 			delete(c.fetching, o.TP)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: o.TP.String()})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: o.TP.String()})
 			c.fetchFailed(env, o.TP)
 		}
 	case protocol.FetchRequest:
 		if id, ok := c.fetching[o.TP]; ok && id == o.ReqID {
 			delete(c.fetching, o.TP)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Partition: o.TP.String()})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: o.TP.String()})
 			c.fetchFailed(env, o.TP)
 		}
 	case protocol.OffsetCommitRequest:
 		msgs := c.commits[o.ReqID].Msgs
 		delete(c.commits, o.ReqID)
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException, Msgs: msgs})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Msgs: msgs})
 		c.State = Finding
 		c.findLater(env)
 		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs}}
@@ -290,13 +290,13 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 	case groupTimeout:
 		if t.Seq == c.groupSeq && c.State != Stable {
 			// The request or its answer was lost (a cut link): start over.
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut.String()})
 			c.findCoordinator(env)
 		}
 	case commitTimeout:
 		if pc, ok := c.commits[t.ReqID]; ok {
 			delete(c.commits, t.ReqID)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut, Msgs: pc.Msgs})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut.String(), Msgs: pc.Msgs})
 			// commitSync retries a commit that got no answer (a retriable error) until
 			// default.api.timeout.ms has passed since it was called, then throws
 			// (ConsumerCoordinator.commitOffsetsSync).

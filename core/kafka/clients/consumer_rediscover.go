@@ -12,7 +12,7 @@ import (
 // again once it is found, until default.api.timeout.ms has passed since the commit was
 // called; then it fails with TimeoutException (commitOffsetsSync). It reports false for
 // any other failure, which the caller handles.
-func (c *Consumer) retryCommit(env *sim.Env, pc pendingCommit, err string) ([]ConsumerEvent, bool) {
+func (c *Consumer) retryCommit(env *sim.Env, pc pendingCommit, err protocol.Error) ([]ConsumerEvent, bool) {
 	switch err {
 	case protocol.ErrCoordinatorNotAvailable, protocol.ErrNotCoordinator, protocol.ErrRequestTimedOut:
 	default:
@@ -56,7 +56,7 @@ func (c *Consumer) resumeWith(env *sim.Env, coordinator string) bool {
 // failParked fails the parked commits as commitSync would with ILLEGAL_GENERATION: the
 // member rejoins, and the new generation's
 // commits start afresh.
-func (c *Consumer) failParked(err string) []ConsumerEvent {
+func (c *Consumer) failParked(err protocol.Error) []ConsumerEvent {
 	var out []ConsumerEvent
 	for _, pc := range c.parked {
 		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: err, Msgs: pc.Msgs})

@@ -39,7 +39,7 @@ func (c *Consumer) onOffsetsForLeaderEpoch(env *sim.Env, r protocol.OffsetsForLe
 	}
 	delete(c.fetching, r.TP)
 	if r.Err != "" {
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err, Partition: r.TP.String()})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Partition: r.TP.String()})
 		c.fetchFailed(env, r.TP)
 		return nil
 	}

@@ -45,7 +45,7 @@ type Completion struct {
 	Msgs   []string
 	TP     protocol.TP
 	Offset int64
-	Err    string // "" on success
+	Err    protocol.Error // "" on success
 	// Txn is set when the completion reports a call of the transaction API
 	// (initTransactions, sendOffsetsToTransaction, commitTransaction, abortTransaction)
 	// rather than a send: it has no Msgs, and Err says why a call failed.
@@ -163,7 +163,7 @@ func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completio
 		// after an error the send throws a KafkaException caused by that error ("Cannot
 		// perform send because at least one previous transactional or idempotent request
 		// has failed with errors"), which is what the application names.
-		err := "IllegalStateException: Cannot call send in state " + t.State.String()
+		err := protocol.IllegalState("Cannot call send in state " + t.State.String())
 		if (t.State == TxnAbortableError || t.State == TxnFatalError) && t.LastErr != "" {
 			err = t.LastErr
 		}
@@ -266,7 +266,7 @@ func (p *Producer) Fire(env *sim.Env, t sim.Payload) []Completion {
 			// within the configured max blocking time").
 			p.blocked = nil
 			msgs := []string{b.Rec.Msg()}
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException, Partition: b.TP.String(), Msgs: msgs})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException.String(), Partition: b.TP.String(), Msgs: msgs})
 			return append([]Completion{{Msgs: msgs, TP: b.TP, Offset: -1, Err: protocol.ErrTimeoutException}}, p.assign(env)...)
 		}
 	}

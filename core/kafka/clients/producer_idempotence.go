@@ -252,11 +252,11 @@ func (p *Producer) acked(b *batch) {
 // batch that is not the next after the last acknowledged one failed only because one
 // before it did, and is retried as it is; the next one means a real gap, and the
 // partition's epoch is bumped before it is retried.
-func (p *Producer) canRetryIdempotent(b *batch, err string) bool {
+func (p *Producer) canRetryIdempotent(b *batch, err protocol.Error) bool {
 	s := p.idem
 	st := s.part(b.TP)
 	if err != protocol.ErrOutOfOrderSequenceNumber {
-		return protocol.Retriable(err)
+		return err.Retriable()
 	}
 	unresolvedNext, unresolved := s.Unresolved[b.TP]
 	isNext := b.BaseSeq-st.LastAcked == 1
@@ -274,7 +274,7 @@ func (p *Producer) canRetryIdempotent(b *batch, err string) bool {
 // failedIdempotent is handleFailedBatch for a batch that failed for good: when its
 // sequence may be lost (it had retries left, or the broker said the sequence is out of
 // order) the partition's epoch is bumped so that later batches are not refused.
-func (p *Producer) failedIdempotent(b *batch, err string, adjust bool) {
+func (p *Producer) failedIdempotent(b *batch, err protocol.Error, adjust bool) {
 	if !b.HasSeq {
 		return
 	}

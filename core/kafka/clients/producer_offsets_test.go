@@ -15,7 +15,7 @@ import (
 // writes down what it was asked.
 type fakeBroker struct {
 	name      string
-	offsetErr []string
+	offsetErr []protocol.Error
 	asked     []string
 }
 
@@ -37,7 +37,7 @@ func (b *fakeBroker) Receive(env *sim.Env, m sim.Message) {
 	case protocol.TxnOffsetCommitRequest:
 		b.asked = append(b.asked, fmt.Sprintf("TxnOffsetCommit req=%d gen=%d member=%s %s", r.ReqID, r.Generation, r.Member,
 			protocol.OffsetsText(r.Offsets)))
-		var err string
+		var err protocol.Error
 		if len(b.offsetErr) > 0 {
 			err, b.offsetErr = b.offsetErr[0], b.offsetErr[1:]
 		}
@@ -63,14 +63,14 @@ func (p *producerNode) Fire(env *sim.Env, t sim.Payload)    { p.note(p.client.Fi
 func (p *producerNode) note(done []Completion) {
 	for _, c := range done {
 		if c.Txn != TxnNone {
-			p.calls = append(p.calls, strings.TrimSpace(c.Txn.String()+" "+c.Err))
+			p.calls = append(p.calls, strings.TrimSpace(c.Txn.String()+" "+c.Err.String()))
 		}
 	}
 }
 
 // offsetsWorld is a transactional producer, initialized, in a transaction, and the fake
 // broker with the TxnOffsetCommit errors given.
-func offsetsWorld(t *testing.T, errs ...string) (*sim.World, *fakeBroker, *producerNode) {
+func offsetsWorld(t *testing.T, errs ...protocol.Error) (*sim.World, *fakeBroker, *producerNode) {
 	t.Helper()
 	cfg := DefaultProducerConfig()
 	cfg.EnableIdempotence, cfg.TransactionalID, cfg.RetryBackoffMs = true, "tx-1", 100

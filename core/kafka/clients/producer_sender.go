@@ -119,7 +119,7 @@ func (p *Producer) remove(b *batch) {
 }
 
 // failAll fails every batch of a request that will not be answered.
-func (p *Producer) failAll(env *sim.Env, f *inflightProduce, err string) []Completion {
+func (p *Producer) failAll(env *sim.Env, f *inflightProduce, err protocol.Error) []Completion {
 	var done []Completion
 	for _, b := range f.Batches {
 		b.InFlight = false
@@ -133,13 +133,13 @@ func (p *Producer) failAll(env *sim.Env, f *inflightProduce, err string) []Compl
 // RecordAccumulator.reenqueue's addFirst): a later batch already in flight lands first,
 // and batches that failed together go out again last-failed first: with more than one
 // request in flight and no idempotence a key's records reorder.
-func (p *Producer) failed(env *sim.Env, b *batch, err string) []Completion {
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err, Partition: b.TP.String(), Msgs: b.msgs()})
-	if protocol.NeedsMetadata(err) {
+func (p *Producer) failed(env *sim.Env, b *batch, err protocol.Error) []Completion {
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err.String(), Partition: b.TP.String(), Msgs: b.msgs()})
+	if err.RefreshesMetadata() {
 		p.md.forget(b.TP)
 	}
 	expired := env.Now()-b.CreatedMs >= p.cfg.DeliveryTimeoutMs
-	retriable := protocol.Retriable(err)
+	retriable := err.Retriable()
 	if p.idem != nil && b.HasSeq && b.Attempts <= p.cfg.Retries && !expired {
 		retriable = p.canRetryIdempotent(b, err)
 	}
@@ -180,7 +180,7 @@ func (p *Producer) timedOut(env *sim.Env, broker string) []Completion {
 // with err, to be retried on a new connection after reconnect.backoff.ms: after a
 // request timeout (REQUEST_TIMED_OUT), or when the broker crashed and its end reset the
 // connection (NETWORK_EXCEPTION: NetworkClient.processDisconnection).
-func (p *Producer) disconnect(env *sim.Env, broker, err string) []Completion {
+func (p *Producer) disconnect(env *sim.Env, broker string, err protocol.Error) []Completion {
 	p.conns.close(env, broker, firstReconnectBackoffMs)
 	var done []Completion
 	for _, id := range p.inflightIDs() {
@@ -211,7 +211,7 @@ func (p *Producer) expire(env *sim.Env, id int64) []Completion {
 			}
 			p.expiredIdempotent(b)
 			p.remove(b)
-			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException, Partition: tp.String(), Msgs: b.msgs()})
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException.String(), Partition: tp.String(), Msgs: b.msgs()})
 			done := append([]Completion{{Msgs: b.msgs(), TP: tp, Offset: -1, Err: protocol.ErrTimeoutException}},
 				p.failedTransactional(env, protocol.ErrTimeoutException)...)
 			return append(done, p.drain(env)...)

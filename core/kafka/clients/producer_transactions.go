@@ -96,10 +96,10 @@ type transactions struct {
 	Req         txnRequestKind       // in flight (0: none)
 	ReqID       int64
 	ReqTo       string
-	Adding      []protocol.TP // the partitions of the AddPartitionsToTxn in flight
-	BackoffTill int64         // no coordinator request before this
-	Next        int           // the bootstrap broker the next FindCoordinator goes to
-	LastErr     string        // why the transaction became abortable
+	Adding      []protocol.TP  // the partitions of the AddPartitionsToTxn in flight
+	BackoffTill int64          // no coordinator request before this
+	Next        int            // the bootstrap broker the next FindCoordinator goes to
+	LastErr     protocol.Error // why the transaction became abortable
 	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
 	// group's offsets partition in the transaction (TransactionManager.transactionStarted
 	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
@@ -418,10 +418,10 @@ func (p *Producer) txnRetryAfter(env *sim.Env, lookup bool, backoffMs int64) {
 
 // txnFatal fails everything: the producer was fenced (transitionToFatalError); every
 // batch, queued or in flight, fails with the error, and so does the pending call.
-func (p *Producer) txnFatal(env *sim.Env, err string) []Completion {
+func (p *Producer) txnFatal(env *sim.Env, err protocol.Error) []Completion {
 	t := p.txn
 	t.State, t.LastErr, t.Req, t.Offsets = TxnFatalError, err, 0, nil
-	env.Note("transaction manager " + t.ID + ": fatal " + err)
+	env.Note("transaction manager " + t.ID + ": fatal " + err.String())
 	var done []Completion
 	for _, tp := range p.queueTPs() {
 		for _, b := range p.queues[tp] {
@@ -452,7 +452,7 @@ func (p *Producer) onTransactionMessage(env *sim.Env, m sim.Message) ([]Completi
 	if t == nil {
 		return nil, false
 	}
-	var err string
+	var err protocol.Error
 	var kind txnRequestKind
 	switch r := m.Payload.(type) {
 	case protocol.FindCoordinatorResponse:
@@ -557,7 +557,7 @@ func groupRequest(kind txnRequestKind) bool {
 // once added, TxnOffsetCommit follows. A moved coordinator is looked up again, a
 // retriable error retried; an unknown producer id or a wrong mapping makes the
 // transaction abortable, and the call fails; a fence is fatal.
-func (p *Producer) onAddOffsets(env *sim.Env, err string) []Completion {
+func (p *Producer) onAddOffsets(env *sim.Env, err protocol.Error) []Completion {
 	t := p.txn
 	switch err {
 	case "":
@@ -575,7 +575,7 @@ func (p *Producer) onAddOffsets(env *sim.Env, err string) []Completion {
 // a member the group no longer knows, an older generation or a fenced instance fail the
 // call (CommitFailedException) and make the transaction abortable — a zombie cannot
 // commit its offsets (KIP-447); a fence of the producer is fatal.
-func (p *Producer) onTxnOffsetCommit(env *sim.Env, err string) []Completion {
+func (p *Producer) onTxnOffsetCommit(env *sim.Env, err protocol.Error) []Completion {
 	t := p.txn
 	switch err {
 	case "":
@@ -597,10 +597,10 @@ func (p *Producer) onTxnOffsetCommit(env *sim.Env, err string) []Completion {
 
 // offsetsFailed fails a sendOffsetsToTransaction with an abortable error
 // (TransactionManager.abortableError): the transaction can only be aborted now.
-func (p *Producer) offsetsFailed(env *sim.Env, err string) []Completion {
+func (p *Producer) offsetsFailed(env *sim.Env, err protocol.Error) []Completion {
 	t := p.txn
 	t.Req, t.Offsets = 0, nil
-	env.Note("transaction manager " + t.ID + ": abortable " + err)
+	env.Note("transaction manager " + t.ID + ": abortable " + err.String())
 	p.failedTransactional(env, err)
 	return append([]Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, p.drain(env)...)
 }
@@ -608,7 +608,7 @@ func (p *Producer) offsetsFailed(env *sim.Env, err string) []Completion {
 // txnError handles a coordinator's error (the handlers' handleResponse): a moved or
 // unavailable coordinator is looked up again, a coordinator loading or busy ending the
 // previous transaction is asked again; a fenced producer is done.
-func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err string) []Completion {
+func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err protocol.Error) []Completion {
 	switch err {
 	case protocol.ErrNotCoordinator, protocol.ErrCoordinatorNotAvailable:
 		p.txnRetryLater(env, true)
@@ -637,7 +637,7 @@ func (p *Producer) txnError(env *sim.Env, kind txnRequestKind, err string) []Com
 // (maybeTransitionToErrorState): PRODUCER_FENCED is fatal; any other failure of a send
 // makes the transaction abortable — it cannot commit — INVALID_PRODUCER_EPOCH included
 // (InvalidProducerEpochException; the abort that follows is fenced by the coordinator).
-func (p *Producer) failedTransactional(env *sim.Env, err string) []Completion {
+func (p *Producer) failedTransactional(env *sim.Env, err protocol.Error) []Completion {
 	t := p.txn
 	if t == nil || t.State == TxnFatalError {
 		return nil

@@ -33,12 +33,12 @@ type Host interface {
 	// (offsets.commit.required.acks is -1) and says at which offset, or the error that
 	// kept it from appending anything; once the HW covers them, the append fails or
 	// timeoutMs pass, the broker calls AppendDone with ref.
-	AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string)
+	AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, protocol.Error)
 	// AppendTxnOffsets appends them as AppendCommit does, as a transactional batch of the
 	// producer pid with its epoch: the producer's transaction opens on the partition and
 	// holds its LSO until the marker. An epoch older than the partition knows for the
 	// producer appends nothing (INVALID_PRODUCER_EPOCH).
-	AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string)
+	AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, protocol.Error)
 }
 
 // Coordinator holds the groups this broker coordinates: those living on the

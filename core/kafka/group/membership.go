@@ -245,7 +245,7 @@ func (c *Coordinator) onHeartbeat(env *sim.Env, h Host, from string, req protoco
 
 // checkMember validates a member's generation as the coordinator does for SyncGroup,
 // Heartbeat and OffsetCommit (KIP-447's fencing uses the same check).
-func (c *Coordinator) checkMember(h Host, groupName, memberName string, generation int32) (*group, string) {
+func (c *Coordinator) checkMember(h Host, groupName, memberName string, generation int32) (*group, protocol.Error) {
 	if !c.isCoordinator(h, groupName) {
 		return nil, protocol.ErrNotCoordinator
 	}

@@ -44,7 +44,7 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 // (GroupMetadataManager.maybeConvertOffsetCommitError): too few in-sync replicas make the
 // coordinator unavailable, a lost leadership makes it no longer the coordinator, and a
 // timeout stays REQUEST_TIMED_OUT.
-func commitError(err string) string {
+func commitError(err protocol.Error) protocol.Error {
 	switch err {
 	case protocol.ErrNotEnoughReplicas, protocol.ErrNotEnoughReplicasAfterAppend, protocol.ErrUnknownTopicOrPartition:
 		return protocol.ErrCoordinatorNotAvailable
@@ -60,7 +60,7 @@ func commitError(err string) string {
 // cache (GroupMetadata.onOffsetCommitAppend); a failed one is forgotten
 // (failPendingOffsetWrite) although its record stays in the log, where a coordinator
 // that loads the partition later reads it.
-func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err string) {
+func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err protocol.Error) {
 	if c.txnAppendDone(env, ref, err) {
 		return
 	}

@@ -42,7 +42,7 @@ type pendingTxnAppend struct {
 // refuse it. Without either (generation -1, no member id) it is accepted, as for a
 // producer that sends no group metadata.
 func (c *Coordinator) onTxnOffsetCommit(env *sim.Env, h Host, from string, req protocol.TxnOffsetCommitRequest) {
-	answer := func(err string) { env.Send(from, protocol.TxnOffsetCommitResponse{ReqID: req.ReqID, Err: err}) }
+	answer := func(err protocol.Error) { env.Send(from, protocol.TxnOffsetCommitResponse{ReqID: req.ReqID, Err: err}) }
 	if !c.isCoordinator(h, req.Group) {
 		answer(protocol.ErrNotCoordinator)
 		return
@@ -94,7 +94,7 @@ func (c *Coordinator) onTxnOffsetCommit(env *sim.Env, h Host, from string, req p
 // replicated one keeps its offsets pending with where their records lie
 // (GroupMetadata.onTxnOffsetCommitAppend), a failed one takes them back
 // (failPendingTxnOffsetCommit). It reports whether ref was a TxnOffsetCommit's.
-func (c *Coordinator) txnAppendDone(env *sim.Env, ref int64, err string) bool {
+func (c *Coordinator) txnAppendDone(env *sim.Env, ref int64, err protocol.Error) bool {
 	pa, ok := c.txnAppends[ref]
 	if !ok {
 		return false

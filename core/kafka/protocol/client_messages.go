@@ -57,14 +57,14 @@ func (m ListOffsetsRequest) Describe() string {
 // ListOffsetsResponse answers with the high watermark.
 type ListOffsetsResponse struct {
 	TP     TP
-	Err    string
+	Err    Error
 	Offset int64
 }
 
 func (ListOffsetsResponse) Kind() string { return "ListOffsetsResponse" }
 func (m ListOffsetsResponse) Describe() string {
 	if m.Err != "" {
-		return "ListOffsetsResponse " + m.TP.String() + " " + m.Err
+		return "ListOffsetsResponse " + m.TP.String() + " " + m.Err.String()
 	}
 	return fmt.Sprintf("ListOffsetsResponse %s offset=%d", m.TP, m.Offset)
 }

@@ -20,13 +20,13 @@ func (m BrokerRegistration) Describe() string {
 // BrokerRegistrationResponse accepts a registration, or refuses it with
 // DUPLICATE_BROKER_REGISTRATION while the broker's previous session is still valid.
 type BrokerRegistrationResponse struct {
-	Err string
+	Err Error
 }
 
 func (BrokerRegistrationResponse) Kind() string { return "BrokerRegistrationResponse" }
 func (m BrokerRegistrationResponse) Describe() string {
 	if m.Err != "" {
-		return "BrokerRegistrationResponse " + m.Err
+		return "BrokerRegistrationResponse " + m.Err.String()
 	}
 	return "BrokerRegistrationResponse ok"
 }
@@ -99,14 +99,14 @@ func (m AlterPartition) Describe() string {
 // AlterPartitionResponse answers an AlterPartition with the partition's state after it.
 type AlterPartitionResponse struct {
 	TP    TP
-	Err   string
+	Err   Error
 	State PartitionState
 }
 
 func (AlterPartitionResponse) Kind() string { return "AlterPartitionResponse" }
 func (m AlterPartitionResponse) Describe() string {
 	if m.Err != "" {
-		return "AlterPartitionResponse " + m.TP.String() + " " + m.Err
+		return "AlterPartitionResponse " + m.TP.String() + " " + m.Err.String()
 	}
 	return "AlterPartitionResponse " + m.State.Describe()
 }

@@ -1,72 +1,160 @@
 package protocol
 
+// Error is an error as Kafka names it: an error code's name on the wire
+// (NOT_LEADER_OR_FOLLOWER, Errors.java), or an exception a client raises itself
+// (TimeoutException). "" is no error (Kafka's NONE).
+type Error string
+
+// String is the error's name, "" for none.
+func (e Error) String() string { return string(e) }
+
+// OrNone is the error's name, or NONE, as a response with an error code prints it.
+func (e Error) OrNone() string {
+	if e == "" {
+		return "NONE"
+	}
+	return string(e)
+}
+
+// Retriable reports what Kafka says of the error (Errors.java): its exception is a
+// RetriableException, so a client may try again. A producer retries a batch that failed
+// with it while retries and delivery.timeout.ms allow (Sender.canRetry).
+func (e Error) Retriable() bool { return e.facts().retriable }
+
+// RefreshesMetadata reports whether a client forgets what it knew of a partition's
+// leader after the error: Kafka's InvalidMetadataException family, and a request that
+// timed out, whose connection NetworkClient closes and whose broker it stops trusting.
+func (e Error) RefreshesMetadata() bool { return e.facts().refreshesMetadata }
+
+// Reported reports whether an application hears of the error, so a scene's
+// expect.errors may count it.
+func (e Error) Reported() bool { return e.facts().reported }
+
+func (e Error) facts() errorFacts { return errorsByName[e] }
+
+// errorFacts is one row of the error table.
+type errorFacts struct {
+	name              Error
+	retriable         bool // its exception extends RetriableException
+	refreshesMetadata bool // the client refreshes the partition's leadership
+	reported          bool // a client reports it to its application (a ClientError observation)
+}
+
 // Kafka's error names, as the protocol spells them, plus the client-side exceptions an
-// application is told about.
+// application is told about and the two errors of the playground's sinks.
 const (
-	ErrNotLeaderOrFollower          = "NOT_LEADER_OR_FOLLOWER"
-	ErrNotEnoughReplicas            = "NOT_ENOUGH_REPLICAS"
-	ErrNotEnoughReplicasAfterAppend = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
-	ErrRequestTimedOut              = "REQUEST_TIMED_OUT"
-	ErrUnknownTopicOrPartition      = "UNKNOWN_TOPIC_OR_PARTITION"
-	ErrCoordinatorNotAvailable      = "COORDINATOR_NOT_AVAILABLE"
-	ErrNotCoordinator               = "NOT_COORDINATOR"
-	ErrRebalanceInProgress          = "REBALANCE_IN_PROGRESS"
-	ErrIllegalGeneration            = "ILLEGAL_GENERATION"
-	ErrUnknownMemberID              = "UNKNOWN_MEMBER_ID"
-	ErrOffsetOutOfRange             = "OFFSET_OUT_OF_RANGE"
-	ErrNetworkException             = "NETWORK_EXCEPTION" // the connection to the broker broke
-	ErrTimeoutException             = "TimeoutException"  // delivery.timeout.ms expired in the producer
-	ErrNoOffsetForPartition         = "NoOffsetForPartitionException"
-	ErrLogTruncation                = "LogTruncationException" // KIP-320 found the position past a truncation, with auto.offset.reset=none
-	ErrInvalidUpdateVersion         = "INVALID_UPDATE_VERSION"
-	ErrDuplicateBrokerRegistration  = "DUPLICATE_BROKER_REGISTRATION"
-	ErrIneligibleReplica            = "INELIGIBLE_REPLICA"
-	ErrSinkUnavailable              = "SINK_UNAVAILABLE" // a write reached a sink that is down
-	ErrSinkTimeout                  = "SINK_TIMEOUT"     // a write got no answer from the sink in time
-	ErrOutOfOrderSequenceNumber     = "OUT_OF_ORDER_SEQUENCE_NUMBER"
-	ErrInvalidProducerEpoch         = "INVALID_PRODUCER_EPOCH"
-	ErrCoordinatorLoadInProgress    = "COORDINATOR_LOAD_IN_PROGRESS"
-	ErrStaleBrokerEpoch             = "STALE_BROKER_EPOCH"
+	ErrNotLeaderOrFollower          Error = "NOT_LEADER_OR_FOLLOWER"
+	ErrNotEnoughReplicas            Error = "NOT_ENOUGH_REPLICAS"
+	ErrNotEnoughReplicasAfterAppend Error = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	ErrRequestTimedOut              Error = "REQUEST_TIMED_OUT"
+	ErrUnknownTopicOrPartition      Error = "UNKNOWN_TOPIC_OR_PARTITION"
+	ErrCoordinatorNotAvailable      Error = "COORDINATOR_NOT_AVAILABLE"
+	ErrNotCoordinator               Error = "NOT_COORDINATOR"
+	ErrRebalanceInProgress          Error = "REBALANCE_IN_PROGRESS"
+	ErrIllegalGeneration            Error = "ILLEGAL_GENERATION"
+	ErrUnknownMemberID              Error = "UNKNOWN_MEMBER_ID"
+	ErrOffsetOutOfRange             Error = "OFFSET_OUT_OF_RANGE"
+	ErrNetworkException             Error = "NETWORK_EXCEPTION" // the connection to the broker broke
+	ErrTimeoutException             Error = "TimeoutException"  // delivery.timeout.ms expired in the producer
+	ErrNoOffsetForPartition         Error = "NoOffsetForPartitionException"
+	ErrLogTruncation                Error = "LogTruncationException" // KIP-320 found the position past a truncation, with auto.offset.reset=none
+	ErrInvalidUpdateVersion         Error = "INVALID_UPDATE_VERSION"
+	ErrDuplicateBrokerRegistration  Error = "DUPLICATE_BROKER_REGISTRATION"
+	ErrIneligibleReplica            Error = "INELIGIBLE_REPLICA"
+	ErrSinkUnavailable              Error = "SINK_UNAVAILABLE" // a write reached a sink that is down
+	ErrSinkTimeout                  Error = "SINK_TIMEOUT"     // a write got no answer from the sink in time
+	ErrOutOfOrderSequenceNumber     Error = "OUT_OF_ORDER_SEQUENCE_NUMBER"
+	ErrInvalidProducerEpoch         Error = "INVALID_PRODUCER_EPOCH"
+	ErrCoordinatorLoadInProgress    Error = "COORDINATOR_LOAD_IN_PROGRESS"
+	ErrStaleBrokerEpoch             Error = "STALE_BROKER_EPOCH"
 	// ErrFencedInstanceID answers a static member (group.instance.id) another instance
 	// replaced; the playground has no static members, the transactional producer handles
 	// it as Kafka's does.
-	ErrFencedInstanceID = "FENCED_INSTANCE_ID"
+	ErrFencedInstanceID          Error = "FENCED_INSTANCE_ID"
+	ErrProducerFenced            Error = "PRODUCER_FENCED"
+	ErrConcurrentTransactions    Error = "CONCURRENT_TRANSACTIONS"
+	ErrInvalidTxnState           Error = "INVALID_TXN_STATE"
+	ErrInvalidTransactionTimeout Error = "INVALID_TRANSACTION_TIMEOUT"
+	ErrUnstableOffsetCommit      Error = "UNSTABLE_OFFSET_COMMIT"
+	ErrInvalidProducerIDMapping  Error = "INVALID_PRODUCER_ID_MAPPING"
+	ErrTransactionAborted        Error = "TRANSACTION_ABORTED" // the client fails a send of a transaction that is aborting
+	// ErrTransactionCoordinatorFenced answers a marker from a coordinator older than the
+	// one that wrote the producer's last marker (ProducerAppendInfo.checkCoordinatorEpoch).
+	ErrTransactionCoordinatorFenced Error = "TRANSACTION_COORDINATOR_FENCED"
 )
 
-// ErrorNames lists every error a run can report, for checking expect.errors.
+// IllegalState is the IllegalStateException a client throws at an application that calls
+// it in a state that forbids the call, with Kafka's message. It is not in the table: the
+// application's own mistake, no response code, never retried.
+func IllegalState(message string) Error { return Error("IllegalStateException: " + message) }
+
+// errorTable is every error the model uses, with what Kafka says of it: retriable where
+// Errors.java maps it to a RetriableException (InvalidMetadataException among them),
+// in the order expect.errors lists them.
+var errorTable = []errorFacts{
+	{name: ErrNotLeaderOrFollower, retriable: true, refreshesMetadata: true, reported: true},
+	{name: ErrNotEnoughReplicas, retriable: true, reported: true},
+	{name: ErrNotEnoughReplicasAfterAppend, retriable: true, reported: true},
+	{name: ErrRequestTimedOut, retriable: true, refreshesMetadata: true, reported: true},
+	{name: ErrUnknownTopicOrPartition, retriable: true, refreshesMetadata: true, reported: true},
+	{name: ErrCoordinatorNotAvailable, retriable: true, reported: true},
+	{name: ErrNotCoordinator, retriable: true, reported: true},
+	{name: ErrRebalanceInProgress, reported: true},
+	{name: ErrIllegalGeneration, reported: true},
+	{name: ErrUnknownMemberID, reported: true},
+	{name: ErrOffsetOutOfRange, reported: true},
+	{name: ErrNetworkException, retriable: true, refreshesMetadata: true, reported: true},
+	// TimeoutException is a RetriableException, but a producer reports it only once a
+	// batch's delivery.timeout.ms is spent, when no retry is left.
+	{name: ErrTimeoutException, retriable: true, reported: true},
+	{name: ErrNoOffsetForPartition, reported: true},
+	{name: ErrInvalidUpdateVersion, reported: true},
+	{name: ErrSinkUnavailable, reported: true},
+	{name: ErrSinkTimeout, reported: true},
+	{name: ErrOutOfOrderSequenceNumber, reported: true},
+	{name: ErrInvalidProducerEpoch, reported: true},
+	{name: ErrCoordinatorLoadInProgress, retriable: true, reported: true},
+	{name: ErrProducerFenced, reported: true},
+	{name: ErrConcurrentTransactions, retriable: true, reported: true},
+	{name: ErrInvalidTxnState, reported: true},
+	{name: ErrInvalidTransactionTimeout, reported: true},
+	{name: ErrTransactionAborted, reported: true},
+	{name: ErrTransactionCoordinatorFenced, reported: true},
+	{name: ErrInvalidProducerIDMapping, reported: true},
+	{name: ErrUnstableOffsetCommit, retriable: true, reported: true},
+	{name: ErrLogTruncation, reported: true},
+	{name: ErrFencedInstanceID, reported: true},
+	// Answers of the controller to a broker: no application hears of them.
+	{name: ErrDuplicateBrokerRegistration},
+	{name: ErrIneligibleReplica},
+	{name: ErrStaleBrokerEpoch},
+}
+
+var errorsByName = func() map[Error]errorFacts {
+	m := make(map[Error]errorFacts, len(errorTable))
+	for _, f := range errorTable {
+		m[f.name] = f
+	}
+	return m
+}()
+
+// Errors lists every error the model uses, in the table's order.
+func Errors() []Error {
+	out := make([]Error, len(errorTable))
+	for i, f := range errorTable {
+		out[i] = f.name
+	}
+	return out
+}
+
+// ErrorNames lists every error a run can report to an application, for checking
+// expect.errors.
 func ErrorNames() []string {
-	return []string{ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend, ErrRequestTimedOut,
-		ErrUnknownTopicOrPartition, ErrCoordinatorNotAvailable, ErrNotCoordinator, ErrRebalanceInProgress,
-		ErrIllegalGeneration, ErrUnknownMemberID, ErrOffsetOutOfRange, ErrNetworkException, ErrTimeoutException,
-		ErrNoOffsetForPartition, ErrInvalidUpdateVersion, ErrSinkUnavailable, ErrSinkTimeout,
-		ErrOutOfOrderSequenceNumber, ErrInvalidProducerEpoch, ErrCoordinatorLoadInProgress,
-		ErrProducerFenced, ErrConcurrentTransactions, ErrInvalidTxnState, ErrInvalidTransactionTimeout,
-		ErrTransactionAborted, ErrTransactionCoordinatorFenced, ErrInvalidProducerIDMapping, ErrUnstableOffsetCommit}
-}
-
-// Retriable reports whether a producer retries after this error.
-func Retriable(err string) bool {
-	switch err {
-	case ErrNotLeaderOrFollower, ErrNotEnoughReplicas, ErrNotEnoughReplicasAfterAppend,
-		ErrRequestTimedOut, ErrUnknownTopicOrPartition, ErrNetworkException:
-		return true
+	var out []string
+	for _, f := range errorTable {
+		if f.reported {
+			out = append(out, string(f.name))
+		}
 	}
-	return false
-}
-
-// NeedsMetadata reports whether a client must refresh leadership after this error.
-func NeedsMetadata(err string) bool {
-	switch err {
-	case ErrNotLeaderOrFollower, ErrUnknownTopicOrPartition, ErrNetworkException, ErrRequestTimedOut:
-		return true
-	}
-	return false
-}
-
-// orNone is an error name, or NONE.
-func orNone(err string) string {
-	if err == "" {
-		return "NONE"
-	}
-	return err
+	return out
 }

@@ -31,7 +31,7 @@ func (m FetchRequest) Label() string { return fmt.Sprintf("fetch @%d", m.FetchOf
 type FetchResponse struct {
 	ReqID         int64
 	TP            TP
-	Err           string
+	Err           Error
 	Batches       []RecordBatch
 	HW            int64
 	Diverging     bool
@@ -84,7 +84,7 @@ func (m FetchResponse) Label() string {
 	case len(m.Batches) > 0:
 		return idsLabel(m.Batches)
 	case m.Err != "":
-		return m.Err
+		return m.Err.String()
 	}
 	return fmt.Sprintf("hw=%d", m.HW)
 }
@@ -108,7 +108,7 @@ func (m OffsetsForLeaderEpochRequest) Describe() string {
 type OffsetsForLeaderEpochResponse struct {
 	ReqID       int64
 	TP          TP
-	Err         string
+	Err         Error
 	LeaderEpoch int32
 	EndOffset   int64
 }

@@ -27,14 +27,14 @@ func (m FindCoordinatorRequest) Describe() string {
 // __consumer_offsets partition.
 type FindCoordinatorResponse struct {
 	background
-	Err         string
+	Err         Error
 	Coordinator string
 }
 
 func (FindCoordinatorResponse) Kind() string { return "FindCoordinatorResponse" }
 func (m FindCoordinatorResponse) Describe() string {
 	if m.Err != "" {
-		return "FindCoordinatorResponse " + m.Err
+		return "FindCoordinatorResponse " + m.Err.String()
 	}
 	return "FindCoordinatorResponse " + m.Coordinator
 }
@@ -57,14 +57,14 @@ func (m JoinGroupRequest) Describe() string {
 
 // JoinGroupResponse ends the join phase of a rebalance.
 type JoinGroupResponse struct {
-	Err        string
+	Err        Error
 	Generation int32
 }
 
 func (JoinGroupResponse) Kind() string { return "JoinGroupResponse" }
 func (m JoinGroupResponse) Describe() string {
 	if m.Err != "" {
-		return "JoinGroupResponse " + m.Err
+		return "JoinGroupResponse " + m.Err.String()
 	}
 	return fmt.Sprintf("JoinGroupResponse generation=%d", m.Generation)
 }
@@ -85,7 +85,7 @@ func (m SyncGroupRequest) Describe() string {
 // SyncGroupResponse carries the assignment (range assignor, computed by the coordinator
 // on the group leader's behalf).
 type SyncGroupResponse struct {
-	Err        string
+	Err        Error
 	Generation int32
 	Assigned   []TP
 }
@@ -93,7 +93,7 @@ type SyncGroupResponse struct {
 func (SyncGroupResponse) Kind() string { return "SyncGroupResponse" }
 func (m SyncGroupResponse) Describe() string {
 	if m.Err != "" {
-		return "SyncGroupResponse " + m.Err
+		return "SyncGroupResponse " + m.Err.String()
 	}
 	return fmt.Sprintf("SyncGroupResponse gen=%d [%s]", m.Generation, TPsText(m.Assigned))
 }
@@ -113,11 +113,11 @@ func (m HeartbeatRequest) Describe() string { return "Heartbeat " + m.Group + " 
 // HeartbeatResponse tells a member whether it must rejoin.
 type HeartbeatResponse struct {
 	background
-	Err string
+	Err Error
 }
 
 func (HeartbeatResponse) Kind() string       { return "HeartbeatResponse" }
-func (m HeartbeatResponse) Describe() string { return "HeartbeatResponse " + orNone(m.Err) }
+func (m HeartbeatResponse) Describe() string { return "HeartbeatResponse " + m.Err.OrNone() }
 
 // OffsetCommitRequest commits consumed positions.
 type OffsetCommitRequest struct {
@@ -139,12 +139,12 @@ func (OffsetCommitRequest) Label() string { return "commit" }
 // OffsetCommitResponse answers a commit once it is replicated.
 type OffsetCommitResponse struct {
 	ReqID int64
-	Err   string
+	Err   Error
 }
 
 func (OffsetCommitResponse) Kind() string { return "OffsetCommitResponse" }
 func (m OffsetCommitResponse) Describe() string {
-	return fmt.Sprintf("OffsetCommitResponse req=%d %s", m.ReqID, orNone(m.Err))
+	return fmt.Sprintf("OffsetCommitResponse req=%d %s", m.ReqID, m.Err.OrNone())
 }
 
 // OffsetFetchRequest reads committed positions. RequireStable (KIP-447, OffsetFetch v7):
@@ -166,7 +166,7 @@ func (m OffsetFetchRequest) Describe() string { return "OffsetFetch " + m.Group 
 // the partitions answered with an error of their own (UNSTABLE_OFFSET_COMMIT), offset -1
 // in Offsets (OffsetFetchResponse's per-partition error code).
 type OffsetFetchResponse struct {
-	Err     string
+	Err     Error
 	Offsets []TPOffset
 	Errs    []TPError
 }
@@ -174,7 +174,7 @@ type OffsetFetchResponse struct {
 func (OffsetFetchResponse) Kind() string { return "OffsetFetchResponse" }
 func (m OffsetFetchResponse) Describe() string {
 	if m.Err != "" {
-		return "OffsetFetchResponse " + m.Err
+		return "OffsetFetchResponse " + m.Err.String()
 	}
 	if len(m.Errs) == 0 {
 		return "OffsetFetchResponse " + OffsetsText(m.Offsets)
@@ -184,7 +184,7 @@ func (m OffsetFetchResponse) Describe() string {
 		parts[i] = o.String()
 		for _, e := range m.Errs {
 			if e.TP == o.TP {
-				parts[i] = o.TP.String() + "=" + e.Err
+				parts[i] = o.TP.String() + "=" + e.Err.String()
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func (m InitProducerIdRequest) Describe() string {
 // (COORDINATOR_LOAD_IN_PROGRESS while the broker waits for a block of ids).
 type InitProducerIdResponse struct {
 	ReqID         int64
-	Err           string
+	Err           Error
 	ProducerID    int64
 	ProducerEpoch int16
 }
@@ -58,7 +58,7 @@ func (m AllocateProducerIdsRequest) Describe() string {
 // AllocateProducerIdsResponse hands a broker the ids Start .. Start+Len-1, which no
 // other broker gets (ProducerIdControlManager.generateNextProducerId).
 type AllocateProducerIdsResponse struct {
-	Err   string
+	Err   Error
 	Start int64
 	Len   int64
 }
@@ -66,7 +66,7 @@ type AllocateProducerIdsResponse struct {
 func (AllocateProducerIdsResponse) Kind() string { return "AllocateProducerIdsResponse" }
 func (m AllocateProducerIdsResponse) Describe() string {
 	if m.Err != "" {
-		return "AllocateProducerIdsResponse " + m.Err
+		return "AllocateProducerIdsResponse " + m.Err.String()
 	}
 	return fmt.Sprintf("AllocateProducerIdsResponse ids=%d..%d", m.Start, m.Start+m.Len-1)
 }

@@ -71,7 +71,7 @@ type ProduceResponse struct {
 // got.
 type ProducePartitionResponse struct {
 	TP         TP
-	Err        string
+	Err        Error
 	BaseOffset int64 // -1 on error
 	// Duplicate: the leader had the batch already (an idempotent retry) and answers with
 	// its original offset. Kafka's response does not say so and the client does not look:
@@ -81,7 +81,7 @@ type ProducePartitionResponse struct {
 
 func (r ProducePartitionResponse) describe() string {
 	if r.Err != "" {
-		return r.TP.String() + " " + r.Err
+		return r.TP.String() + " " + r.Err.String()
 	}
 	return fmt.Sprintf("%s offset=%d", r.TP, r.BaseOffset)
 }
@@ -103,7 +103,7 @@ func (m ProduceResponse) Bounced() bool {
 func (m ProduceResponse) Label() string {
 	for _, p := range m.Partitions {
 		if p.Err != "" {
-			return p.Err
+			return p.Err.String()
 		}
 	}
 	if len(m.Partitions) == 0 {

@@ -34,20 +34,6 @@ func (s TxnState) String() string {
 		"PrepareEpochFence", "Dead"}[s]
 }
 
-// The transaction errors, as the protocol spells them.
-const (
-	ErrProducerFenced            = "PRODUCER_FENCED"
-	ErrConcurrentTransactions    = "CONCURRENT_TRANSACTIONS"
-	ErrInvalidTxnState           = "INVALID_TXN_STATE"
-	ErrInvalidTransactionTimeout = "INVALID_TRANSACTION_TIMEOUT"
-	ErrUnstableOffsetCommit      = "UNSTABLE_OFFSET_COMMIT"
-	ErrInvalidProducerIDMapping  = "INVALID_PRODUCER_ID_MAPPING"
-	ErrTransactionAborted        = "TRANSACTION_ABORTED" // the client fails a send of a transaction that is aborting
-	// ErrTransactionCoordinatorFenced answers a marker from a coordinator older than the
-	// one that wrote the producer's last marker (ProducerAppendInfo.checkCoordinatorEpoch).
-	ErrTransactionCoordinatorFenced = "TRANSACTION_COORDINATOR_FENCED"
-)
-
 // CoordinatorKey is what FindCoordinator looks up (FindCoordinatorRequest.KeyType).
 type CoordinatorKey uint8
 
@@ -99,7 +85,7 @@ func (AddPartitionsToTxnRequest) Label() string { return "add partitions" }
 // TPError is one partition's answer.
 type TPError struct {
 	TP  TP
-	Err string
+	Err Error
 }
 
 // AddPartitionsToTxnResponse answers per partition.
@@ -112,7 +98,7 @@ func (AddPartitionsToTxnResponse) Kind() string { return "AddPartitionsToTxnResp
 func (m AddPartitionsToTxnResponse) Describe() string {
 	parts := make([]string, len(m.Results))
 	for i, r := range m.Results {
-		parts[i] = r.TP.String() + "=" + orNone(r.Err)
+		parts[i] = r.TP.String() + "=" + r.Err.OrNone()
 	}
 	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d %s", m.ReqID, strings.Join(parts, " "))
 }
@@ -136,12 +122,12 @@ func (m AddOffsetsToTxnRequest) Describe() string {
 // AddOffsetsToTxnResponse answers it.
 type AddOffsetsToTxnResponse struct {
 	ReqID int64
-	Err   string
+	Err   Error
 }
 
 func (AddOffsetsToTxnResponse) Kind() string { return "AddOffsetsToTxnResponse" }
 func (m AddOffsetsToTxnResponse) Describe() string {
-	return fmt.Sprintf("AddOffsetsToTxnResponse req=%d %s", m.ReqID, orNone(m.Err))
+	return fmt.Sprintf("AddOffsetsToTxnResponse req=%d %s", m.ReqID, m.Err.OrNone())
 }
 
 // TxnOffsetCommitRequest commits a consumer's offsets inside the transaction, to the
@@ -170,12 +156,12 @@ func (TxnOffsetCommitRequest) Label() string { return "txn commit" }
 // TxnOffsetCommitResponse answers it.
 type TxnOffsetCommitResponse struct {
 	ReqID int64
-	Err   string
+	Err   Error
 }
 
 func (TxnOffsetCommitResponse) Kind() string { return "TxnOffsetCommitResponse" }
 func (m TxnOffsetCommitResponse) Describe() string {
-	return fmt.Sprintf("TxnOffsetCommitResponse req=%d %s", m.ReqID, orNone(m.Err))
+	return fmt.Sprintf("TxnOffsetCommitResponse req=%d %s", m.ReqID, m.Err.OrNone())
 }
 
 // EndTxnRequest commits or aborts the transaction.
@@ -198,12 +184,12 @@ func (m EndTxnRequest) Label() string { return "end " + strings.ToLower(MarkerFo
 // transaction log; the markers are written after it.
 type EndTxnResponse struct {
 	ReqID int64
-	Err   string
+	Err   Error
 }
 
 func (EndTxnResponse) Kind() string { return "EndTxnResponse" }
 func (m EndTxnResponse) Describe() string {
-	return fmt.Sprintf("EndTxnResponse req=%d %s", m.ReqID, orNone(m.Err))
+	return fmt.Sprintf("EndTxnResponse req=%d %s", m.ReqID, m.Err.OrNone())
 }
 
 // TxnMarker is one producer's marker for some partitions (WritableTxnMarker).
@@ -248,14 +234,14 @@ type WriteTxnMarkersResponse struct {
 type TxnMarkerResult struct {
 	ProducerID int64
 	TP         TP
-	Err        string
+	Err        Error
 }
 
 func (WriteTxnMarkersResponse) Kind() string { return "WriteTxnMarkersResponse" }
 func (m WriteTxnMarkersResponse) Describe() string {
 	parts := make([]string, len(m.Results))
 	for i, r := range m.Results {
-		parts[i] = fmt.Sprintf("pid=%d %s=%s", r.ProducerID, r.TP, orNone(r.Err))
+		parts[i] = fmt.Sprintf("pid=%d %s=%s", r.ProducerID, r.TP, r.Err.OrNone())
 	}
 	return fmt.Sprintf("WriteTxnMarkersResponse req=%d %s", m.ReqID, strings.Join(parts, " "))
 }

@@ -174,7 +174,7 @@ func (b *Broker) Fire(env *sim.Env, t sim.Payload) {
 // The replica manager's hooks: what happens to __consumer_offsets matters to the group
 // coordinator, what happens to __transaction_state to the transaction coordinator.
 
-func (b *Broker) appendDone(env *sim.Env, ref int64, tp protocol.TP, err string) {
+func (b *Broker) appendDone(env *sim.Env, ref int64, tp protocol.TP, err protocol.Error) {
 	if tp.Topic == protocol.TransactionStateTopic {
 		b.txns.AppendDone(env, b, ref, err)
 		return
@@ -226,13 +226,13 @@ func (b *Broker) TopicPartitions(topic string) []protocol.TP {
 }
 
 // AppendCommit appends offset-commit records to a __consumer_offsets partition.
-func (b *Broker) AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+func (b *Broker) AppendCommit(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, protocol.Error) {
 	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
 }
 
 // AppendTxnOffsets appends a TxnOffsetCommit's records to a __consumer_offsets
 // partition as a transactional batch of the producer.
-func (b *Broker) AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string) {
+func (b *Broker) AppendTxnOffsets(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, protocol.Error) {
 	return b.replicas.appendTxnAsCoordinator(env, ref, tp, records, pid, epoch, timeoutMs)
 }
 
@@ -243,7 +243,7 @@ func (b *Broker) LeaderEpoch(tp protocol.TP) int32 { return b.replicas.meta[tp].
 
 // AppendTxnLog appends transaction-log records to a __transaction_state partition, with
 // acks=all as TransactionStateManager writes (TransactionLog.EnforcedRequiredAcks).
-func (b *Broker) AppendTxnLog(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+func (b *Broker) AppendTxnLog(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, protocol.Error) {
 	return b.replicas.appendAsCoordinator(env, ref, tp, records, timeoutMs)
 }
 

@@ -23,10 +23,10 @@ type producePart struct {
 	BaseOffset int64
 	LastOffset int64
 	Msgs       []string
-	Err        string // set once the partition failed
-	Duplicate  bool   // an idempotent batch the leader already had: answered, not appended
-	ProducerID int64  // the producer whose transaction marker this is (Markers)
-	Commit     bool   // the marker is COMMIT (Markers)
+	Err        protocol.Error // set once the partition failed
+	Duplicate  bool           // an idempotent batch the leader already had: answered, not appended
+	ProducerID int64          // the producer whose transaction marker this is (Markers)
+	Commit     bool           // the marker is COMMIT (Markers)
 }
 
 func (d delayedProduce) watches(tp protocol.TP) bool {

@@ -118,7 +118,7 @@ func (rm *ReplicaManager) expireFetches(env *sim.Env) {
 	}
 }
 
-func (rm *ReplicaManager) failFetches(env *sim.Env, tp protocol.TP, err string) {
+func (rm *ReplicaManager) failFetches(env *sim.Env, tp protocol.TP, err protocol.Error) {
 	for _, d := range rm.fetches.watching(tp) {
 		env.Send(d.From, protocol.FetchResponse{ReqID: d.Req.ReqID, TP: tp, Err: err})
 	}

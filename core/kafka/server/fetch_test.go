@@ -47,7 +47,7 @@ func TestConsumerFetchBetweenHWAndLogEndIsEmptyNotOutOfRange(t *testing.T) {
 
 	for _, c := range []struct {
 		offset int64
-		err    string
+		err    protocol.Error
 	}{{1, ""}, {2, ""}, {3, protocol.ErrOffsetOutOfRange}} {
 		f := &fetcher{name: fmt.Sprintf("fetcher-%d", c.offset), to: "broker-1", req: protocol.FetchRequest{ReqID: 7, TP: tp, FetchOffset: c.offset, LastFetchedEpoch: -1}}
 		w.Add(f, w.NowMs())

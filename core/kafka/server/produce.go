@@ -66,7 +66,7 @@ func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req 
 // writes (offsets.commit.required.acks=-1): an ISR below min.insync.replicas appends
 // nothing (R5). It says where the records went, and calls the role back through hooks
 // once the HW covers them, or with the error when it fails or times out after timeoutMs.
-func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string) {
+func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, protocol.Error) {
 	return rm.appendBatchAsCoordinator(env, ref, tp, protocol.NewBatch(records), timeoutMs)
 }
 
@@ -74,7 +74,7 @@ func (rm *ReplicaManager) appendAsCoordinator(env *sim.Env, ref int64, tp protoc
 // producer (the group coordinator's TxnOffsetCommit, GroupMetadataManager.storeOffsets
 // with a producer id: MemoryRecords.withTransactionalRecords): it opens the producer's
 // transaction on the partition, as a transactional produce does.
-func (rm *ReplicaManager) appendTxnAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, string) {
+func (rm *ReplicaManager) appendTxnAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, pid int64, epoch int16, timeoutMs int64) (int64, protocol.Error) {
 	if p := rm.leaderOf(tp); p != nil {
 		if err := p.Log.CheckCoordinatorBatch(pid, epoch); err != "" {
 			return -1, err
@@ -85,7 +85,7 @@ func (rm *ReplicaManager) appendTxnAsCoordinator(env *sim.Env, ref int64, tp pro
 	return rm.appendBatchAsCoordinator(env, ref, tp, b, timeoutMs)
 }
 
-func (rm *ReplicaManager) appendBatchAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, b protocol.RecordBatch, timeoutMs int64) (int64, string) {
+func (rm *ReplicaManager) appendBatchAsCoordinator(env *sim.Env, ref int64, tp protocol.TP, b protocol.RecordBatch, timeoutMs int64) (int64, protocol.Error) {
 	p := rm.leaderOf(tp)
 	if p == nil {
 		return -1, protocol.ErrNotLeaderOrFollower
@@ -155,7 +155,7 @@ func (rm *ReplicaManager) expireProduces(env *sim.Env, h hooks) {
 }
 
 // failDelayed answers every waiting request of a partition this broker no longer leads.
-func (rm *ReplicaManager) failDelayed(env *sim.Env, h hooks, tp protocol.TP, err string) {
+func (rm *ReplicaManager) failDelayed(env *sim.Env, h hooks, tp protocol.TP, err protocol.Error) {
 	for _, d := range rm.produces.watching(tp) {
 		d = d.fail(tp, err)
 		if rm.covered(d) {
@@ -170,7 +170,7 @@ func (rm *ReplicaManager) failDelayed(env *sim.Env, h hooks, tp protocol.TP, err
 
 // fail marks one partition of a delayed produce failed; the parts are copied, since a
 // copied world shares them.
-func (d delayedProduce) fail(tp protocol.TP, err string) delayedProduce {
+func (d delayedProduce) fail(tp protocol.TP, err protocol.Error) delayedProduce {
 	d.Parts = append([]producePart(nil), d.Parts...)
 	for i := range d.Parts {
 		if d.Parts[i].TP == tp && d.Parts[i].Err == "" {
@@ -180,7 +180,7 @@ func (d delayedProduce) fail(tp protocol.TP, err string) delayedProduce {
 	return d
 }
 
-func (d delayedProduce) failAll(err string) delayedProduce {
+func (d delayedProduce) failAll(err protocol.Error) delayedProduce {
 	for _, p := range d.Parts {
 		d = d.fail(p.TP, err)
 	}
@@ -212,6 +212,6 @@ func (rm *ReplicaManager) answer(env *sim.Env, h hooks, d delayedProduce) {
 	}
 	for i, part := range resp.Partitions {
 		env.Observe(sim.Observation{Event: protocol.Responded, Partition: part.TP.String(), Offset: part.BaseOffset,
-			Msgs: d.Parts[i].Msgs, WireID: id, Err: part.Err})
+			Msgs: d.Parts[i].Msgs, WireID: id, Err: part.Err.String()})
 	}
 }

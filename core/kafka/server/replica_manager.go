@@ -32,7 +32,7 @@ type ReplicaManager struct {
 // hooks is how the replica manager tells the broker's other roles what happened to a
 // partition they care about: a local append completed, leadership came or went.
 type hooks interface {
-	appendDone(env *sim.Env, ref int64, tp protocol.TP, err string)
+	appendDone(env *sim.Env, ref int64, tp protocol.TP, err protocol.Error)
 	becameLeader(env *sim.Env, p *Partition)
 	resigned(env *sim.Env, tp protocol.TP)
 	// markerWritten: a transaction marker this leader appended is replicated (wireID:

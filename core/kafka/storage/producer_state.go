@@ -73,9 +73,9 @@ func (e ProducerStateEntry) findDuplicate(b protocol.RecordBatch) (BatchMetadata
 
 // ProducerCheck is what the leader decides about a client's batch before appending it.
 type ProducerCheck struct {
-	Duplicate bool          // an earlier append of the same batch: answer with its offsets
-	Original  BatchMetadata // set when Duplicate
-	Err       string        // OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH
+	Duplicate bool           // an earlier append of the same batch: answer with its offsets
+	Original  BatchMetadata  // set when Duplicate
+	Err       protocol.Error // OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH
 }
 
 // CheckProducer validates a client's batch against the producer state, as

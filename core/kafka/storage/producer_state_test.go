@@ -24,7 +24,7 @@ func TestTruncationRemovesProducerState(t *testing.T) {
 	require.True(t, l.CheckProducer(idem(7, 0, 2, "c")).Duplicate)
 	l.TruncateTo(2)
 	assert.False(t, l.CheckProducer(idem(7, 0, 2, "c")).Duplicate, "the cut batch is forgotten")
-	assert.Equal(t, "", l.CheckProducer(idem(7, 0, 2, "c")).Err, "and its sequence is next again")
+	assert.Equal(t, protocol.Error(""), l.CheckProducer(idem(7, 0, 2, "c")).Err, "and its sequence is next again")
 	assert.Equal(t, protocol.ErrOutOfOrderSequenceNumber, l.CheckProducer(idem(7, 0, 3, "d")).Err)
 }
 

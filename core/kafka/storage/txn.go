@@ -70,7 +70,7 @@ func (l *Log) updateTxn(e *ProducerStateEntry, b protocol.RecordBatch) {
 // coordinator epoch below the last marker's is TRANSACTION_COORDINATOR_FENCED
 // (checkCoordinatorEpoch). A producer the state does not know is accepted: the marker
 // of a transaction that wrote nothing here is appended all the same.
-func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32) string {
+func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32) protocol.Error {
 	e, known := l.producers[pid]
 	switch {
 	case !known:
@@ -87,7 +87,7 @@ func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32) string
 // a producer (the group coordinator's TxnOffsetCommit records, an append of origin
 // COORDINATOR): only the epoch is checked (ProducerAppendInfo.checkProducerEpoch; the
 // sequence is not, it is a client's), an older one is INVALID_PRODUCER_EPOCH.
-func (l *Log) CheckCoordinatorBatch(pid int64, epoch int16) string {
+func (l *Log) CheckCoordinatorBatch(pid int64, epoch int16) protocol.Error {
 	if e, known := l.producers[pid]; known && epoch < e.Epoch {
 		return protocol.ErrInvalidProducerEpoch
 	}

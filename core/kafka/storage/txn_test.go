@@ -61,11 +61,11 @@ func TestTruncationRemovesTxnState(t *testing.T) {
 // Markers check the producer epoch and the coordinator epoch.
 func TestCheckMarker(t *testing.T) {
 	var l Log
-	assert.Equal(t, "", l.CheckMarker(7, 0, 0), "an unknown producer's marker is accepted")
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 0, 0), "an unknown producer's marker is accepted")
 	m := marker(7, protocol.ControlAbort)
 	m.ProducerEpoch, m.Records[0].Body = 2, protocol.ControlMarker{Type: protocol.ControlAbort, CoordinatorEpoch: 3}
 	l.AppendAsLeader(m, 0)
 	assert.Equal(t, protocol.ErrInvalidProducerEpoch, l.CheckMarker(7, 1, 3))
 	assert.Equal(t, protocol.ErrTransactionCoordinatorFenced, l.CheckMarker(7, 2, 2))
-	assert.Equal(t, "", l.CheckMarker(7, 2, 3))
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 2, 3))
 }

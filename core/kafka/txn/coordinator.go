@@ -57,7 +57,7 @@ type Host interface {
 	// says at which offset, or the error that kept it from appending anything; once the
 	// HW covers them, the append fails or timeoutMs pass, the broker calls AppendDone
 	// with ref.
-	AppendTxnLog(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, string)
+	AppendTxnLog(env *sim.Env, ref int64, tp protocol.TP, records []protocol.Record, timeoutMs int64) (int64, protocol.Error)
 	// NewProducerID hands out a producer id from the broker's block, or false while the
 	// broker waits for a block from the controller.
 	NewProducerID(env *sim.Env) (int64, bool)
@@ -267,7 +267,7 @@ func (m *metadata) record() protocol.TxnLogRecord {
 // write appends a transition to the id's log partition; the metadata is pending until
 // the append is durable (TransactionStateManager.appendTransactionToLog). It returns the
 // error that kept it from appending, as the client is to hear it.
-func (c *Coordinator) write(env *sim.Env, h Host, m *metadata, rec protocol.TxnLogRecord, pa pendingAppend) string {
+func (c *Coordinator) write(env *sim.Env, h Host, m *metadata, rec protocol.TxnLogRecord, pa pendingAppend) protocol.Error {
 	c.refSeq++
 	_, err := h.AppendTxnLog(env, c.refSeq, m.tp(c.cfg.LogPartitions), []protocol.Record{{Body: rec}}, c.cfg.RequestTimeoutMs)
 	if err != "" {
@@ -283,7 +283,7 @@ func (c *Coordinator) write(env *sim.Env, h Host, m *metadata, rec protocol.TxnL
 // appendError is what a failed append of the transaction log answers
 // (TransactionStateManager.appendTransactionToLog): too few replicas or a timeout make
 // the coordinator unavailable, a lost leadership makes it no longer the coordinator.
-func appendError(err string) string {
+func appendError(err protocol.Error) protocol.Error {
 	switch err {
 	case protocol.ErrUnknownTopicOrPartition, protocol.ErrNotEnoughReplicas, protocol.ErrNotEnoughReplicasAfterAppend,
 		protocol.ErrRequestTimedOut:
@@ -297,7 +297,7 @@ func appendError(err string) string {
 // AppendDone completes the append made under ref: durable (err is ""), the transition
 // takes effect and its answer goes out; failed, the metadata stays as it was and the
 // client hears the error.
-func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err string) {
+func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.Error) {
 	pa, ok := c.pending[ref]
 	if !ok {
 		return
@@ -361,7 +361,7 @@ func (m *metadata) apply(rec protocol.TxnLogRecord) {
 	m.Partitions, m.StartMs = slices.Clone(rec.Partitions), rec.StartMs
 }
 
-func addPartitionsAnswer(reqID int64, tps []protocol.TP, err string) protocol.AddPartitionsToTxnResponse {
+func addPartitionsAnswer(reqID int64, tps []protocol.TP, err protocol.Error) protocol.AddPartitionsToTxnResponse {
 	r := protocol.AddPartitionsToTxnResponse{ReqID: reqID}
 	for _, tp := range tps {
 		r.Results = append(r.Results, protocol.TPError{TP: tp, Err: err})

@@ -26,7 +26,7 @@ func (*fakeHost) IsLeader(protocol.TP) bool            { return true }
 func (*fakeHost) Leader(protocol.TP) string            { return "leader" }
 func (*fakeHost) LeaderEpoch(protocol.TP) int32        { return 0 }
 func (*fakeHost) NewProducerID(*sim.Env) (int64, bool) { return 7, true }
-func (h *fakeHost) AppendTxnLog(_ *sim.Env, _ int64, _ protocol.TP, records []protocol.Record, _ int64) (int64, string) {
+func (h *fakeHost) AppendTxnLog(_ *sim.Env, _ int64, _ protocol.TP, records []protocol.Record, _ int64) (int64, protocol.Error) {
 	h.appends = append(h.appends, records[0].Body.(protocol.TxnLogRecord))
 	return int64(len(h.appends) - 1), ""
 }
@@ -44,7 +44,7 @@ func (n *coordNode) Clone() sim.Node                     { c := *n; c.c = n.c.Cl
 func (n *coordNode) Receive(env *sim.Env, m sim.Message) { n.c.Handle(env, n.h, m) }
 func (n *coordNode) Fire(env *sim.Env, t sim.Payload)    { n.c.Fire(env, n.h, t) }
 
-type leaderNode struct{ err string }
+type leaderNode struct{ err protocol.Error }
 
 func (n *leaderNode) Name() string               { return "leader" }
 func (n *leaderNode) Start(*sim.Env)             {}
@@ -63,7 +63,7 @@ func (n *leaderNode) Receive(env *sim.Env, m sim.Message) {
 
 // runToCommit takes tx-1 to PrepareCommit with one partition and lets the leader answer
 // the marker with err; it returns the states written to the log.
-func runToCommit(t *testing.T, err string) (*coordNode, []protocol.TxnState) {
+func runToCommit(t *testing.T, err protocol.Error) (*coordNode, []protocol.TxnState) {
 	w := sim.NewWorld(sim.Config{Seed: 1, LatencyMs: 5})
 	n := &coordNode{c: New(Config{LogPartitions: 50, MaxTimeoutMs: 900000, AbortIntervalMs: 10000, OffsetsPartitions: 50,
 		RequestTimeoutMs: 30000, RetryBackoffMs: 100}), h: &fakeHost{}}

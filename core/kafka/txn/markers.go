@@ -97,7 +97,7 @@ func (c *Coordinator) onMarkersResponse(env *sim.Env, h Host, resp protocol.Writ
 					delete(c.markers, id)
 				}
 			}
-			env.Note("txn " + m.ID + ": markers " + res.Err + ", no longer sent")
+			env.Note("txn " + m.ID + ": markers " + res.Err.String() + ", no longer sent")
 			return
 		default:
 			retry = true

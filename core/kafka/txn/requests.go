@@ -24,7 +24,7 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 // bumped and its transaction aborted — and the client hears CONCURRENT_TRANSACTIONS
 // until the abort completes; an id ending a transaction answers CONCURRENT_TRANSACTIONS.
 func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req protocol.InitProducerIdRequest) {
-	fail := func(err string) {
+	fail := func(err protocol.Error) {
 		env.Send(from, protocol.InitProducerIdResponse{ReqID: req.ReqID, Err: err, ProducerID: protocol.NoProducerID,
 			ProducerEpoch: protocol.NoProducerEpoch})
 	}
@@ -75,7 +75,7 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 // broker coordinates the id, the producer id is the id's, the epoch is the current one
 // (an older one is a fenced zombie: PRODUCER_FENCED, the 2.7+ name for the client),
 // and no transition is being written.
-func (c *Coordinator) check(h Host, id string, pid int64, epoch int16) (*metadata, string) {
+func (c *Coordinator) check(h Host, id string, pid int64, epoch int16) (*metadata, protocol.Error) {
 	if !c.isCoordinator(h, id) {
 		return nil, protocol.ErrNotCoordinator
 	}
@@ -96,7 +96,7 @@ func (c *Coordinator) check(h Host, id string, pid int64, epoch int16) (*metadat
 // while markers are pending the client hears CONCURRENT_TRANSACTIONS.
 func (c *Coordinator) onAddPartitions(env *sim.Env, h Host, from string, reqID int64, id string, pid int64, epoch int16,
 	tps []protocol.TP, kind reply) {
-	answer := func(err string) {
+	answer := func(err protocol.Error) {
 		if kind == replyAddOffsets {
 			env.Send(from, protocol.AddOffsetsToTxnResponse{ReqID: reqID, Err: err})
 			return
@@ -137,7 +137,7 @@ func (c *Coordinator) onAddPartitions(env *sim.Env, h Host, from string, reqID i
 // a retry after the same decision completed answers success, the other decision
 // INVALID_TXN_STATE; a retry while the markers are pending CONCURRENT_TRANSACTIONS.
 func (c *Coordinator) onEndTxn(env *sim.Env, h Host, from string, req protocol.EndTxnRequest) {
-	answer := func(err string) { env.Send(from, protocol.EndTxnResponse{ReqID: req.ReqID, Err: err}) }
+	answer := func(err protocol.Error) { env.Send(from, protocol.EndTxnResponse{ReqID: req.ReqID, Err: err}) }
 	m, err := c.check(h, req.TransactionalID, req.ProducerID, req.ProducerEpoch)
 	if err != "" {
 		answer(err)
@@ -173,7 +173,7 @@ func (c *Coordinator) onEndTxn(env *sim.Env, h Host, from string, req protocol.E
 // abort ends an Ongoing transaction on the coordinator's own decision, a fence or a
 // timeout: the epoch is bumped (prepareFenceProducerEpoch) and PrepareAbort written at
 // it, so the old instance's next request is fenced.
-func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) string {
+func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) protocol.Error {
 	rec := m.record()
 	if rec.ProducerEpoch < 1<<15-1 {
 		rec.ProducerEpoch++
