@@ -51,27 +51,6 @@ func (b *Broker) GroupOffsets(tp protocol.TP) []protocol.GroupOffset {
 	return b.groups.GroupOffsets(tp, b.IsLeader)
 }
 
-// Settled implements sim.Settler. For each partition the controller says this broker
-// leads: the broker has applied the controller's latest decision, no follower that can
-// reach it still holds records it does not (they will be truncated), and its HW can no
-// longer move. As the group coordinator: no rebalance or takeover is pending.
-func (b *Broker) Settled(v sim.View) bool {
-	// Asked at every instant: the answer does not depend on the order of the partitions,
-	// so they are not sorted first.
-	for tp := range b.replicas.partitions {
-		st, ok := protocol.ControllerState(v, tp)
-		if ok && st.Leader == b.name && !b.partitionSettled(v, st) {
-			return false
-		}
-	}
-	return b.groups.Settled(v) && len(b.txns.Unsettled()) == 0
-}
-
-func (b *Broker) partitionSettled(v sim.View, st protocol.PartitionState) bool {
-	code, _ := b.partitionWait(v, st)
-	return code == ""
-}
-
 // partitionWait says what a partition this broker leads still waits for ("" for
 // nothing), and which follower when it is one.
 func (b *Broker) partitionWait(v sim.View, st protocol.PartitionState) (fate.Code, string) {

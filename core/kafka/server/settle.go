@@ -1,0 +1,93 @@
+package server
+
+import (
+	"slices"
+
+	"deliverylab/core/fate"
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// brokerWait is one thing the broker waits for: a partition it leads (with the follower
+// that still diverges, when that is it), or a transaction or group it coordinates.
+type brokerWait struct {
+	code     fate.Code
+	tp       protocol.TP
+	follower string
+	txn      string
+	group    string
+}
+
+// waits is the one answer to what the broker still waits for. For each partition the
+// controller says it leads: the controller's latest decision it has not applied, a
+// follower that can reach it and still holds records it does not (they will be
+// truncated), or a high watermark that can still move. As a coordinator: a transaction
+// whose markers are not all written, a group's transactional offsets that wait for their
+// marker, or a group with a rebalance or a takeover pending. Settled stops at the first;
+// yield returns false to stop. The partitions come in no particular order: the check is
+// asked at every instant, and WaitsFor sorts what it words.
+func (b *Broker) waits(v sim.View, yield func(brokerWait) bool) {
+	for tp := range b.replicas.partitions {
+		st, ok := protocol.ControllerState(v, tp)
+		if !ok || st.Leader != b.name {
+			continue
+		}
+		if code, follower := b.partitionWait(v, st); code != "" {
+			if !yield(brokerWait{code: code, tp: tp, follower: follower}) {
+				return
+			}
+		}
+	}
+	for _, id := range b.txns.Unsettled() {
+		if !yield(brokerWait{code: fate.WaitsForMarkers, txn: id}) {
+			return
+		}
+	}
+	if b.groups.Settled(v) {
+		return
+	}
+	for _, g := range b.groups.PendingTxnOffsets() {
+		if !yield(brokerWait{code: fate.WaitsForTxnOffsets, group: g}) {
+			return
+		}
+	}
+	for _, g := range b.groups.Unsettled(v) {
+		if !yield(brokerWait{code: fate.WaitsForRebalance, group: g}) {
+			return
+		}
+	}
+}
+
+// Settled implements sim.Settler: the broker waits for nothing.
+func (b *Broker) Settled(v sim.View) bool {
+	settled := true
+	b.waits(v, func(brokerWait) bool { settled = false; return false })
+	return settled
+}
+
+// WaitsFor says what keeps the broker from settling, for the note of a run that ended at
+// its limit: its partitions in order, then its transactions and groups.
+func (b *Broker) WaitsFor(v sim.View) []fate.Reason {
+	var all []brokerWait
+	b.waits(v, func(w brokerWait) bool { all = append(all, w); return true })
+	slices.SortStableFunc(all, func(x, y brokerWait) int {
+		if x.tp == (protocol.TP{}) || y.tp == (protocol.TP{}) {
+			return 0 // the coordinator's waits keep their place, after the partitions
+		}
+		return protocol.CompareTP(x.tp, y.tp)
+	})
+	out := make([]fate.Reason, len(all))
+	for i, w := range all {
+		switch {
+		case w.follower != "":
+			out[i] = fate.Because(w.code, "node", b.name, "partition", w.tp.String(), "follower", w.follower)
+		case w.txn != "":
+			out[i] = fate.Because(w.code, "node", b.name, "txn", w.txn)
+		case w.group != "":
+			out[i] = fate.Because(w.code, "node", b.name, "group", w.group)
+		default:
+			out[i] = fate.Because(w.code, "node", b.name, "partition", w.tp.String())
+		}
+	}
+	return out
+}
