@@ -327,11 +327,14 @@ func (tm *transactionManager) fireIdempotence(env *sim.Env, t sim.Payload) txnSt
 // epoch, and the next sequence number of each partition it has written to ("pid 0 e0
 // orders-0:3"); "pid ?" while it waits for an id; "" when it is not idempotent.
 func (p *Producer) Identity() string {
-	s := p.tm
-	switch {
-	case s == nil:
+	if p.tm == nil {
 		return ""
-	case s.Init != initDone:
+	}
+	return p.tm.identity()
+}
+
+func (s *idempotence) identity() string {
+	if s.Init != initDone {
 		return "pid ?"
 	}
 	out := fmt.Sprintf("pid %d e%d", s.PID, s.Epoch)

@@ -98,39 +98,22 @@ func (p *Producer) TxnState() TxnState {
 // its producer id and epoch, fencing any older instance with the same transactional.id.
 // A Completion with TxnInitialized tells when it returned.
 func (p *Producer) InitTransactions(env *sim.Env) ([]Completion, error) {
-	t := p.tm.txns()
-	if t == nil {
-		return nil, errors.New(errNotTransactional)
+	if err := p.tm.txns().initTransactions(); err != nil {
+		return nil, err
 	}
-	if t.State != TxnUninitialized {
-		return nil, fmt.Errorf("invalid transition attempted from state %s to state %s", t.State, TxnInitializing)
-	}
-	t.State = TxnInitializing
 	return p.snd.drain(env), nil
 }
 
 // BeginTransaction is beginTransaction: a local step, nothing is sent.
-func (p *Producer) BeginTransaction() error {
-	t := p.tm.txns()
-	if err := t.check(TxnReady); err != nil {
-		return err
-	}
-	t.State = TxnInTransaction
-	return nil
-}
+func (p *Producer) BeginTransaction() error { return p.tm.txns().begin() }
 
 // CommitTransaction is commitTransaction: once every batch of the transaction is
 // acknowledged (it flushes), EndTxn(commit) goes to the coordinator. A Completion with
 // TxnCommitted, or TxnFailed, tells how it returned.
 func (p *Producer) CommitTransaction(env *sim.Env) ([]Completion, error) {
-	t := p.tm.txns()
-	if err := t.abortableErr("commit transaction"); err != nil {
+	if err := p.tm.txns().beginCommit(); err != nil {
 		return nil, err
 	}
-	if err := t.check(TxnInTransaction); err != nil {
-		return nil, err
-	}
-	t.State = TxnCommitting
 	return p.snd.drain(env), nil
 }
 
@@ -143,21 +126,13 @@ func (p *Producer) CommitTransaction(env *sim.Env) ([]Completion, error) {
 // commitTransaction called meanwhile sends EndTxn only after it. msgs are the identities
 // the offsets cover, for the ledger.
 func (p *Producer) SendOffsetsToTransaction(env *sim.Env, offsets []protocol.TPOffset, group GroupMetadata, msgs []string) ([]Completion, error) {
-	t := p.tm.txns()
-	if err := t.abortableErr("send offsets to transaction"); err != nil {
+	if err := p.tm.txns().sendOffsets(offsets, group, msgs); err != nil {
 		return nil, err
-	}
-	if err := t.check(TxnInTransaction); err != nil {
-		return nil, err
-	}
-	if t.Offsets != nil {
-		return nil, fmt.Errorf("cannot send offsets to transaction: a sendOffsetsToTransaction is still under way")
 	}
 	if len(offsets) == 0 {
 		// KafkaProducer.sendOffsetsToTransaction sends nothing for no offsets.
 		return []Completion{{Txn: TxnOffsetsSent, Offset: -1}}, nil
 	}
-	t.Offsets = &pendingOffsets{Offsets: slices.Clone(offsets), Group: group, Msgs: slices.Clone(msgs)}
 	return p.snd.drain(env), nil
 }
 
@@ -166,18 +141,83 @@ func (p *Producer) SendOffsetsToTransaction(env *sim.Env, offsets []protocol.TPO
 // flight are waited for, and EndTxn(abort) goes to the coordinator.
 func (p *Producer) AbortTransaction(env *sim.Env) ([]Completion, error) {
 	t := p.tm.txns()
+	if err := t.beginAbort(); err != nil {
+		return nil, err
+	}
+	done := p.acc.abortUndrained()
+	if t.dropUnsentOffsets() {
+		done = append(done, Completion{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1})
+	}
+	return append(done, p.snd.drain(env)...), nil
+}
+
+// The transaction manager's side of each call: its check and its transition.
+
+func (t *transactions) initTransactions() error {
+	if t == nil {
+		return errors.New(errNotTransactional)
+	}
+	if t.State != TxnUninitialized {
+		return fmt.Errorf("invalid transition attempted from state %s to state %s", t.State, TxnInitializing)
+	}
+	t.State = TxnInitializing
+	return nil
+}
+
+func (t *transactions) begin() error {
+	if err := t.check(TxnReady); err != nil {
+		return err
+	}
+	t.State = TxnInTransaction
+	return nil
+}
+
+func (t *transactions) beginCommit() error {
+	if err := t.abortableErr("commit transaction"); err != nil {
+		return err
+	}
+	if err := t.check(TxnInTransaction); err != nil {
+		return err
+	}
+	t.State = TxnCommitting
+	return nil
+}
+
+// sendOffsets takes the offsets of a sendOffsetsToTransaction (none: nothing to send).
+func (t *transactions) sendOffsets(offsets []protocol.TPOffset, group GroupMetadata, msgs []string) error {
+	if err := t.abortableErr("send offsets to transaction"); err != nil {
+		return err
+	}
+	if err := t.check(TxnInTransaction); err != nil {
+		return err
+	}
+	if t.Offsets != nil {
+		return fmt.Errorf("cannot send offsets to transaction: a sendOffsetsToTransaction is still under way")
+	}
+	if len(offsets) > 0 {
+		t.Offsets = &pendingOffsets{Offsets: slices.Clone(offsets), Group: group, Msgs: slices.Clone(msgs)}
+	}
+	return nil
+}
+
+// beginAbort moves to ABORTING_TRANSACTION, from a transaction or an abortable error.
+func (t *transactions) beginAbort() error {
 	if t != nil && t.State == TxnAbortableError {
 		t.State = TxnInTransaction
 	}
 	if err := t.check(TxnInTransaction); err != nil {
-		return nil, err
+		return err
 	}
 	t.State = TxnAborting
-	done := p.acc.abortUndrained()
-	if t.Offsets != nil && t.Req == 0 {
-		// A sendOffsetsToTransaction not yet on the wire is dropped with the transaction.
-		t.Offsets = nil
-		done = append(done, Completion{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1})
+	return nil
+}
+
+// dropUnsentOffsets drops a sendOffsetsToTransaction not yet on the wire with the
+// aborted transaction; it reports whether there was one.
+func (t *transactions) dropUnsentOffsets() bool {
+	if t.Offsets == nil || t.Req != 0 {
+		return false
 	}
-	return append(done, p.snd.drain(env)...), nil
+	t.Offsets = nil
+	return true
 }
