@@ -9,7 +9,20 @@ import (
 
 // The producer's RecordAccumulator and BufferPool: records placed on partitions, batched
 // per partition up to batch.size and linger.ms, each batch taking its memory from
-// buffer.memory, and a send() that finds none blocked up to max.block.ms.
+// buffer.memory, and a send() that finds none blocked up to max.block.ms. The sender
+// asks it for each partition's sendable batch and hands back the batches that are done
+// or to be retried.
+
+// recordAccumulator is the RecordAccumulator: the batches not done yet, per partition in
+// the order they go out, and the sends not yet in a batch.
+type recordAccumulator struct {
+	sh       *producerShared
+	queues   map[protocol.TP][]*batch
+	waiting  []pendingSend // sends waiting for the topic's metadata
+	blocked  *blockedSend  // the send waiting for buffer memory, if any
+	batchSeq int64
+	rr       int64 // round-robin position for unkeyed sends
+}
 
 type batch struct {
 	ID        int64
@@ -32,6 +45,8 @@ type batch struct {
 
 func (b *batch) msgs() []string { return protocol.NewBatch(b.Records).Msgs() }
 
+func (b *batch) lastSeq() int32 { return b.BaseSeq + int32(len(b.Records)) - 1 }
+
 // full reports whether another record would not fit in batch.size (a batch always takes
 // its first record, as Kafka sizes a new batch max(batch.size, record)).
 func (b *batch) full(batchSize int64) bool { return int64(len(b.Records)+1)*RecordBytes > batchSize }
@@ -48,23 +63,66 @@ type blockedSend struct {
 	Rec protocol.Record
 }
 
-// assign moves waiting sends into partition batches once the topic's metadata is known,
-// and sends what is ready.
-func (p *Producer) assign(env *sim.Env) []Completion {
-	p.place(env)
-	return p.drain(env)
+// blockExpiry is max.block.ms of a send waiting for memory.
+type blockExpiry struct{ Seq int64 }
+
+func (blockExpiry) Kind() string     { return "MaxBlock" }
+func (blockExpiry) Describe() string { return blockExpiryLine }
+
+var blockExpiryLine = timerLine(blockExpiry{})
+
+func (a *recordAccumulator) reset() {
+	a.queues = map[protocol.TP][]*batch{}
+	a.waiting = nil
+	a.blocked = nil
 }
+
+// clone copies the accumulator, each batch through cp (the sender's copy of a batch in
+// flight must be the same).
+func (a *recordAccumulator) clone(cp func(*batch) *batch) recordAccumulator {
+	c := *a
+	c.queues = make(map[protocol.TP][]*batch, len(a.queues))
+	for _, tp := range a.queueTPs() {
+		for _, b := range a.queues[tp] {
+			c.queues[tp] = append(c.queues[tp], cp(b))
+		}
+	}
+	c.waiting = slices.Clone(a.waiting)
+	if a.blocked != nil {
+		b := *a.blocked
+		c.blocked = &b
+	}
+	return c
+}
+
+// idle reports whether no record waits, is blocked or is in a batch not done.
+func (a *recordAccumulator) idle() bool {
+	if len(a.waiting) > 0 || a.blocked != nil {
+		return false
+	}
+	for _, q := range a.queues {
+		if len(q) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *recordAccumulator) isBlocked() bool { return a.blocked != nil }
+
+// add takes a send to place once its topic's metadata is known.
+func (a *recordAccumulator) add(s pendingSend) { a.waiting = append(a.waiting, s) }
 
 // place moves waiting sends into partition batches once the topic's metadata is known,
 // up to a send that blocks for memory.
-func (p *Producer) place(env *sim.Env) {
+func (a *recordAccumulator) place(env *sim.Env) {
 	var still []pendingSend
-	for i, s := range p.waiting {
-		if p.blocked != nil {
-			still = append(still, p.waiting[i:]...)
+	for i, s := range a.waiting {
+		if a.blocked != nil {
+			still = append(still, a.waiting[i:]...)
 			break
 		}
-		n := p.md.partitions(s.Topic)
+		n := a.sh.md.partitions(s.Topic)
 		if n == 0 {
 			still = append(still, s)
 			continue
@@ -73,14 +131,14 @@ func (p *Producer) place(env *sim.Env) {
 		if s.Key != "" {
 			part = PartitionForKey(s.Key, n)
 		} else {
-			part = int32(p.rr % int64(n))
-			p.rr++
+			part = int32(a.rr % int64(n))
+			a.rr++
 		}
-		p.accumulate(env, protocol.TP{Topic: s.Topic, Partition: part}, protocol.DataRecord(s.Msg, s.Key, s.Value), s.AtMs)
+		a.accumulate(env, protocol.TP{Topic: s.Topic, Partition: part}, protocol.DataRecord(s.Msg, s.Key, s.Value), s.AtMs)
 	}
-	p.waiting = still
-	if len(still) > 0 && p.blocked == nil {
-		p.md.refresh(env, p.cfg.RequestTimeoutMs)
+	a.waiting = still
+	if len(still) > 0 && a.blocked == nil {
+		a.sh.refreshMetadata(env)
 	}
 }
 
@@ -89,30 +147,31 @@ func (p *Producer) place(env *sim.Env) {
 // (RecordAccumulator.tryAppend appends to the deque's last batch until the sender drains
 // it or it is full). Otherwise it starts a new batch, whose memory comes from
 // buffer.memory: without room, the send blocks (BufferPool.allocate).
-func (p *Producer) accumulate(env *sim.Env, tp protocol.TP, rec protocol.Record, createdMs int64) {
-	q := p.queues[tp]
-	if n := len(q); n > 0 && !q[n-1].InFlight && q[n-1].Attempts == 0 && !q[n-1].full(p.cfg.BatchSize) {
+func (a *recordAccumulator) accumulate(env *sim.Env, tp protocol.TP, rec protocol.Record, createdMs int64) {
+	cfg := &a.sh.cfg
+	q := a.queues[tp]
+	if n := len(q); n > 0 && !q[n-1].InFlight && q[n-1].Attempts == 0 && !q[n-1].full(cfg.BatchSize) {
 		q[n-1].Records = append(slices.Clone(q[n-1].Records), rec)
 		return
 	}
-	size := max(p.cfg.BatchSize, RecordBytes)
-	if p.freeMemory() < size {
-		p.batchSeq++
-		p.blocked = &blockedSend{Seq: p.batchSeq, TP: tp, Rec: rec}
-		env.After(p.cfg.MaxBlockMs, blockExpiry{Seq: p.batchSeq})
+	size := max(cfg.BatchSize, RecordBytes)
+	if a.freeMemory() < size {
+		a.batchSeq++
+		a.blocked = &blockedSend{Seq: a.batchSeq, TP: tp, Rec: rec}
+		env.After(cfg.MaxBlockMs, blockExpiry{Seq: a.batchSeq})
 		return
 	}
-	p.batchSeq++
-	b := &batch{ID: p.batchSeq, TP: tp, Records: []protocol.Record{rec}, CreatedMs: createdMs, ReadyAtMs: env.Now() + p.cfg.LingerMs, Bytes: size}
-	p.queues[tp] = append(q, b)
-	env.After(p.cfg.LingerMs, drainTick{})
-	env.After(p.cfg.DeliveryTimeoutMs-(env.Now()-createdMs), deliveryExpiry{BatchID: b.ID})
+	a.batchSeq++
+	b := &batch{ID: a.batchSeq, TP: tp, Records: []protocol.Record{rec}, CreatedMs: createdMs, ReadyAtMs: env.Now() + cfg.LingerMs, Bytes: size}
+	a.queues[tp] = append(q, b)
+	env.After(cfg.LingerMs, drainTick{})
+	env.After(cfg.DeliveryTimeoutMs-(env.Now()-createdMs), deliveryExpiry{BatchID: b.ID})
 }
 
 // freeMemory is what buffer.memory has left after the batches not done yet.
-func (p *Producer) freeMemory() int64 {
-	free := p.cfg.BufferMemory
-	for _, q := range p.queues {
+func (a *recordAccumulator) freeMemory() int64 {
+	free := a.sh.cfg.BufferMemory
+	for _, q := range a.queues {
 		for _, b := range q {
 			free -= b.Bytes
 		}
@@ -122,19 +181,34 @@ func (p *Producer) freeMemory() int64 {
 
 // unblock gives the blocked send its batch once memory is free again (BufferPool wakes
 // the waiter when a batch's buffer is deallocated).
-func (p *Producer) unblock(env *sim.Env) {
-	if b := p.blocked; b != nil && p.freeMemory() >= max(p.cfg.BatchSize, RecordBytes) {
-		p.blocked = nil
+func (a *recordAccumulator) unblock(env *sim.Env) {
+	if b := a.blocked; b != nil && a.freeMemory() >= max(a.sh.cfg.BatchSize, RecordBytes) {
+		a.blocked = nil
 		// The batch is created once the memory is there: the time blocked counted
 		// against max.block.ms, not delivery.timeout.ms.
-		p.accumulate(env, b.TP, b.Rec, env.Now())
-		p.place(env)
+		a.accumulate(env, b.TP, b.Rec, env.Now())
+		a.place(env)
 	}
 }
 
-func (p *Producer) queueTPs() []protocol.TP {
+// onBlockExpiry fails the blocked send when max.block.ms ran out: BufferPool.allocate
+// gave up, and KafkaProducer.doSend hands the callback a BufferExhaustedException, a
+// TimeoutException ("Failed to allocate memory within the configured max blocking
+// time"). It reports whether the timer was the blocked send's.
+func (a *recordAccumulator) onBlockExpiry(env *sim.Env, t blockExpiry) ([]Completion, bool) {
+	b := a.blocked
+	if b == nil || b.Seq != t.Seq {
+		return nil, false
+	}
+	a.blocked = nil
+	msgs := []string{b.Rec.Msg()}
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrTimeoutException.String(), Partition: b.TP.String(), Msgs: msgs})
+	return []Completion{{Msgs: msgs, TP: b.TP, Offset: -1, Err: protocol.ErrTimeoutException}}, true
+}
+
+func (a *recordAccumulator) queueTPs() []protocol.TP {
 	var out []protocol.TP
-	for tp, q := range p.queues {
+	for tp, q := range a.queues {
 		if len(q) > 0 {
 			out = append(out, tp)
 		}
@@ -143,15 +217,70 @@ func (p *Producer) queueTPs() []protocol.TP {
 	return out
 }
 
+// find is the batch with the given id, if it is not done yet.
+func (a *recordAccumulator) find(id int64) *batch {
+	for _, tp := range a.queueTPs() {
+		for _, b := range a.queues[tp] {
+			if b.ID == id {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// remove drops a batch that is done, freeing its memory.
+func (a *recordAccumulator) remove(b *batch) {
+	a.queues[b.TP] = slices.DeleteFunc(slices.Clone(a.queues[b.TP]), func(x *batch) bool { return x == b })
+	if len(a.queues[b.TP]) == 0 {
+		delete(a.queues, b.TP)
+	}
+}
+
+// reenqueue puts a batch to retry back at the front of its partition's queue
+// (RecordAccumulator.reenqueue's addFirst), or for an idempotent producer's batch in
+// sequence order (insertInSequenceOrder).
+func (a *recordAccumulator) reenqueue(b *batch, inSequenceOrder bool) {
+	q := slices.DeleteFunc(slices.Clone(a.queues[b.TP]), func(x *batch) bool { return x == b })
+	if inSequenceOrder {
+		a.queues[b.TP] = reenqueueInSequenceOrder(q, b)
+		return
+	}
+	a.queues[b.TP] = append([]*batch{b}, q...)
+}
+
+// reenqueueInSequenceOrder puts a retried batch back before the first batch of a higher
+// sequence or without one (RecordAccumulator.insertInSequenceOrder).
+func reenqueueInSequenceOrder(q []*batch, b *batch) []*batch {
+	i := 0
+	for i < len(q) && q[i].HasSeq && q[i].BaseSeq < b.BaseSeq {
+		i++
+	}
+	return slices.Insert(q, i, b)
+}
+
+// tracked lists a partition's batches with a sequence that are not done, by sequence:
+// what the transaction manager counts as in flight, on the wire or waiting to retry.
+func (a *recordAccumulator) tracked(tp protocol.TP) []*batch {
+	var out []*batch
+	for _, b := range a.queues[tp] {
+		if b.HasSeq {
+			out = append(out, b)
+		}
+	}
+	slices.SortFunc(out, func(a, b *batch) int { return int(a.BaseSeq - b.BaseSeq) })
+	return out
+}
+
 // sendable is the partition's first batch not in flight when it may go now
 // (RecordAccumulator.ready and drainBatchesForOneNode): not backing off after a failure,
 // and full, or followed by another batch, or past linger.ms, or a send is blocked for
 // memory (the pool is exhausted). With max.in.flight.requests.per.connection 1 a
 // partition with a batch in flight sends nothing more (the partition is muted).
-func (p *Producer) sendable(env *sim.Env, tp protocol.TP) *batch {
+func (a *recordAccumulator) sendable(env *sim.Env, tp protocol.TP, tm *transactionManager) *batch {
 	var first *batch
 	waiting, inflight := 0, false
-	for _, b := range p.queues[tp] {
+	for _, b := range a.queues[tp] {
 		if b.InFlight {
 			inflight = true
 			continue
@@ -162,17 +291,72 @@ func (p *Producer) sendable(env *sim.Env, tp protocol.TP) *batch {
 		waiting++
 	}
 	switch {
-	case first == nil, inflight && p.cfg.MaxInFlight == 1:
+	case first == nil, inflight && a.sh.cfg.MaxInFlight == 1:
 		return nil
-	case p.idem != nil && p.stopDrain(first):
+	case tm != nil && a.stopDrain(first, tm):
 		return nil
 	case first.Attempts > 0:
 		if first.ReadyAtMs > env.Now() {
 			return nil // backing off
 		}
 		return first
-	case first.ReadyAtMs <= env.Now(), waiting > 1, first.full(p.cfg.BatchSize), p.blocked != nil:
+	case first.ReadyAtMs <= env.Now(), waiting > 1, first.full(a.sh.cfg.BatchSize), a.blocked != nil:
 		return first
 	}
 	return nil
+}
+
+// stopDrain reports whether a partition's first batch must wait
+// (RecordAccumulator.shouldStopDrainBatchesForPartition): a new batch waits while the
+// partition has batches of an older epoch not done, or its state is unresolved; a
+// retried batch goes only when it is the lowest sequence not done, so that a retry
+// never overtakes a batch before it (one request in flight per partition while
+// retrying).
+func (a *recordAccumulator) stopDrain(first *batch, tm *transactionManager) bool {
+	tracked := a.tracked(first.TP)
+	stale := tm.staleEpoch(first.TP)
+	if !first.HasSeq {
+		if len(tracked) > 0 && stale {
+			return true
+		}
+		if tm.unresolved(first.TP) {
+			return true
+		}
+	}
+	return len(tracked) > 0 && first.HasSeq && first.BaseSeq != tracked[0].BaseSeq
+}
+
+// abortUndrained drops the batches never sent and the sends not yet in a batch, which
+// fail with TRANSACTION_ABORTED (RecordAccumulator.abortUndrainedBatches).
+func (a *recordAccumulator) abortUndrained() []Completion {
+	var done []Completion
+	for _, tp := range a.queueTPs() {
+		for _, b := range slices.Clone(a.queues[tp]) {
+			if !b.InFlight && b.Attempts == 0 {
+				a.remove(b)
+				done = append(done, Completion{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: protocol.ErrTransactionAborted})
+			}
+		}
+	}
+	for _, s := range a.waiting {
+		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: protocol.ErrTransactionAborted})
+	}
+	a.waiting = nil
+	return done
+}
+
+// abandon fails every batch and every send not yet in one with err, and drops them
+// (RecordAccumulator.abortBatches after a fatal error).
+func (a *recordAccumulator) abandon(err protocol.Error) []Completion {
+	var done []Completion
+	for _, tp := range a.queueTPs() {
+		for _, b := range a.queues[tp] {
+			done = append(done, Completion{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: err})
+		}
+	}
+	for _, s := range a.waiting {
+		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: err})
+	}
+	a.queues, a.waiting = map[protocol.TP][]*batch{}, nil
+	return done
 }

@@ -10,15 +10,15 @@ import (
 	"deliverylab/core/sim"
 )
 
-// The idempotent producer's side of KafkaProducer (the 3.9 client's TransactionManager
-// without a transactional id, and the parts of RecordAccumulator and Sender that serve
-// it): the producer id and epoch from InitProducerId, a sequence per partition from 0,
-// the batches with a sequence that are not done yet ("in flight" to the transaction
-// manager, whether on the wire or waiting for a retry), and the epoch bump (KIP-360)
-// that restarts a partition's sequences when the broker's state and the client's can no
-// longer agree.
+// The transaction manager's idempotent side, which every idempotent producer has (the
+// 3.9 client's TransactionManager, with or without a transactional id): the producer id
+// and epoch from InitProducerId, a sequence per partition from 0, the batches with a
+// sequence that are not done yet ("in flight" to the transaction manager, whether on the
+// wire or waiting for a retry: the accumulator lists them, tracked), and the epoch bump
+// (KIP-360) that restarts a partition's sequences when the broker's state and the
+// client's can no longer agree.
 
-// idempotence is the producer's TransactionManager state.
+// idempotence is the producer id, epoch and sequences of the transaction manager.
 type idempotence struct {
 	PID      int64
 	Epoch    int16
@@ -62,18 +62,20 @@ type (
 
 func (initRetry) Kind() string       { return "InitProducerIdRetry" }
 func (initTimeout) Kind() string     { return "InitProducerIdTimeout" }
-func (initRetry) Describe() string   { return "timer init-producer-id-retry" }
-func (initTimeout) Describe() string { return "timer init-producer-id-timeout" }
+func (initRetry) Describe() string   { return initRetryLine }
+func (initTimeout) Describe() string { return initTimeoutLine }
 
-func newIdempotence() *idempotence {
-	return &idempotence{PID: protocol.NoProducerID, Epoch: protocol.NoProducerEpoch, Parts: map[protocol.TP]*seqState{},
+var (
+	initRetryLine   = timerLine(initRetry{})
+	initTimeoutLine = timerLine(initTimeout{})
+)
+
+func newIdempotence() idempotence {
+	return idempotence{PID: protocol.NoProducerID, Epoch: protocol.NoProducerEpoch, Parts: map[protocol.TP]*seqState{},
 		Rewrite: map[protocol.TP]bool{}, Unresolved: map[protocol.TP]int32{}}
 }
 
-func (s *idempotence) clone() *idempotence {
-	if s == nil {
-		return nil
-	}
+func (s *idempotence) clone() idempotence {
 	c := *s
 	c.Parts = make(map[protocol.TP]*seqState, len(s.Parts))
 	for tp, st := range s.Parts {
@@ -82,7 +84,7 @@ func (s *idempotence) clone() *idempotence {
 	}
 	c.Rewrite = maps.Clone(s.Rewrite)
 	c.Unresolved = maps.Clone(s.Unresolved)
-	return &c
+	return c
 }
 
 func (s *idempotence) part(tp protocol.TP) *seqState {
@@ -94,48 +96,49 @@ func (s *idempotence) part(tp protocol.TP) *seqState {
 	return st
 }
 
-// tracked lists a partition's batches with a sequence that are not done, by sequence.
-func (p *Producer) tracked(tp protocol.TP) []*batch {
-	var out []*batch
-	for _, b := range p.queues[tp] {
-		if b.HasSeq {
-			out = append(out, b)
-		}
-	}
-	slices.SortFunc(out, func(a, b *batch) int { return int(a.BaseSeq - b.BaseSeq) })
-	return out
+// staleEpoch reports whether the partition's sequences are of an older producer id or
+// epoch than the producer's (TransactionManager.hasStaleProducerIdAndEpoch).
+func (s *idempotence) staleEpoch(tp protocol.TP) bool {
+	st := s.part(tp)
+	return st.PID != s.PID || st.Epoch != s.Epoch
+}
+
+// unresolved reports whether the partition's state waits to be resolved
+// (isPartitionUnresolved).
+func (s *idempotence) unresolved(tp protocol.TP) bool {
+	_, ok := s.Unresolved[tp]
+	return ok
 }
 
 // prepareIdempotent runs before each drain, as Sender.runOnce does: it resolves the
 // partitions whose state is unknown (maybeResolveSequences), bumps the epoch when asked
 // (bumpIdempotentEpochAndResetIdIfNeeded) and asks for a producer id when there is none.
 // It reports whether produce requests may go out (a valid producer id).
-func (p *Producer) prepareIdempotent(env *sim.Env) bool {
-	s := p.idem
-	for _, tp := range slices.SortedFunc(maps.Keys(s.Unresolved), protocol.CompareTP) {
-		if len(p.tracked(tp)) > 0 {
+func (tm *transactionManager) prepareIdempotent(env *sim.Env, acc *recordAccumulator) bool {
+	for _, tp := range slices.SortedFunc(maps.Keys(tm.Unresolved), protocol.CompareTP) {
+		if len(acc.tracked(tp)) > 0 {
 			continue
 		}
-		st := s.part(tp)
+		st := tm.part(tp)
 		if st.NextSeq-st.LastAcked != 1 {
 			// Every batch sent and not acknowledged expired in the client: whether the
 			// broker has them is unknown, so the partition starts again at a new epoch.
-			s.requestBump(tp)
+			tm.requestBump(tp)
 		}
-		delete(s.Unresolved, tp)
+		delete(tm.Unresolved, tp)
 	}
-	if s.BumpRequired && s.Init == initDone && p.txn == nil {
+	if tm.BumpRequired && tm.Init == initDone && tm.txn == nil {
 		// (A transactional producer's epoch is bumped by its coordinator only.)
-		s.bump(p)
-		env.Note(describeEpochBump(s))
+		tm.bump(acc)
+		env.Note(tm.describeEpochBump())
 	}
-	if s.Init == initNone && p.txn == nil {
-		p.sendInitProducerId(env)
+	if tm.Init == initNone && tm.txn == nil {
+		tm.sendInitProducerId(env)
 	}
-	return s.Init == initDone
+	return tm.Init == initDone
 }
 
-func describeEpochBump(s *idempotence) string {
+func (s *idempotence) describeEpochBump() string {
 	return "bumps its epoch: pid=" + strconv.FormatInt(s.PID, 10) + " epoch=" + strconv.Itoa(int(s.Epoch))
 }
 
@@ -147,12 +150,12 @@ func (s *idempotence) requestBump(tp protocol.TP) {
 // bump raises the epoch locally and renumbers the batches of the partitions that asked
 // for it from 0 (bumpIdempotentProducerEpoch, TxnPartitionEntry.startSequencesAtBeginning);
 // other partitions start at 0 once their batches of the old epoch are done.
-func (s *idempotence) bump(p *Producer) {
+func (s *idempotence) bump(acc *recordAccumulator) {
 	s.Epoch++
 	for _, tp := range slices.SortedFunc(maps.Keys(s.Rewrite), protocol.CompareTP) {
 		st := s.part(tp)
 		seq := int32(0)
-		for _, b := range p.tracked(tp) {
+		for _, b := range acc.tracked(tp) {
 			b.PID, b.Epoch, b.BaseSeq, b.SeqReset = s.PID, s.Epoch, seq, true
 			seq += int32(len(b.Records))
 		}
@@ -163,74 +166,63 @@ func (s *idempotence) bump(p *Producer) {
 	s.BumpRequired = false
 }
 
+// start asks an idempotent producer's id at once (a transactional producer asks its
+// coordinator, at initTransactions).
+func (tm *transactionManager) start(env *sim.Env) {
+	if tm.Init == initNone && tm.txn == nil {
+		tm.sendInitProducerId(env)
+	}
+}
+
 // sendInitProducerId asks a broker for a producer id (InitProducerIdHandler; Kafka sends
 // it to the least loaded node, here the bootstrap brokers in turn).
-func (p *Producer) sendInitProducerId(env *sim.Env) {
-	s := p.idem
-	if len(p.md.Bootstrap) == 0 {
+func (tm *transactionManager) sendInitProducerId(env *sim.Env) {
+	bootstrap := tm.sh.md.Bootstrap
+	if len(bootstrap) == 0 {
 		return
 	}
-	p.reqSeq++
-	s.Init, s.InitReq, s.InitTo = initInFlight, p.reqSeq, p.md.Bootstrap[s.InitNext%len(p.md.Bootstrap)]
-	env.Send(s.InitTo, protocol.InitProducerIdRequest{ReqID: p.reqSeq})
-	env.After(p.cfg.RequestTimeoutMs, initTimeout{ReqID: p.reqSeq})
+	id := tm.sh.nextReqID()
+	tm.Init, tm.InitReq, tm.InitTo = initInFlight, id, bootstrap[tm.InitNext%len(bootstrap)]
+	env.Send(tm.InitTo, protocol.InitProducerIdRequest{ReqID: id})
+	env.After(tm.sh.cfg.RequestTimeoutMs, initTimeout{ReqID: id})
 }
 
 // initFailed waits retry.backoff.ms and asks the next broker (the handler is re-enqueued
 // on a retriable error, TxnRequestHandler.reenqueue).
-func (p *Producer) initFailed(env *sim.Env) {
-	s := p.idem
-	s.Init = initBackoff
-	s.InitNext++
-	env.After(p.cfg.RetryBackoffMs, initRetry{})
+func (tm *transactionManager) initFailed(env *sim.Env) {
+	tm.Init = initBackoff
+	tm.InitNext++
+	env.After(tm.sh.cfg.RetryBackoffMs, initRetry{})
 }
 
-func (p *Producer) onInitProducerIdResponse(env *sim.Env, r protocol.InitProducerIdResponse) []Completion {
-	s := p.idem
-	if s == nil || s.Init != initInFlight || r.ReqID != s.InitReq {
-		return nil
+// initAwaited reports whether the InitProducerId with this id is the one in flight.
+func (s *idempotence) initAwaited(reqID int64) bool {
+	return s.Init == initInFlight && s.InitReq == reqID
+}
+
+func (tm *transactionManager) onInitProducerIdResponse(env *sim.Env, r protocol.InitProducerIdResponse) txnStep {
+	if !tm.initAwaited(r.ReqID) {
+		return txnStep{}
 	}
 	if r.Err != "" {
-		p.initFailed(env)
-		return nil
+		tm.initFailed(env)
+		return txnStep{}
 	}
-	s.PID, s.Epoch, s.Init = r.ProducerID, r.ProducerEpoch, initDone
-	env.Note("producer id " + strconv.FormatInt(s.PID, 10) + " epoch " + strconv.Itoa(int(s.Epoch)))
-	return p.drain(env)
-}
-
-// stopDrain reports whether a partition's first batch must wait
-// (RecordAccumulator.shouldStopDrainBatchesForPartition): a new batch waits while the
-// partition has batches of an older epoch not done, or its state is unresolved; a
-// retried batch goes only when it is the lowest sequence not done, so that a retry
-// never overtakes a batch before it (one request in flight per partition while
-// retrying).
-func (p *Producer) stopDrain(first *batch) bool {
-	s := p.idem
-	tracked := p.tracked(first.TP)
-	st := s.part(first.TP)
-	if !first.HasSeq {
-		if len(tracked) > 0 && (st.PID != s.PID || st.Epoch != s.Epoch) {
-			return true
-		}
-		if _, ok := s.Unresolved[first.TP]; ok {
-			return true
-		}
-	}
-	return len(tracked) > 0 && first.HasSeq && first.BaseSeq != tracked[0].BaseSeq
+	tm.PID, tm.Epoch, tm.Init = r.ProducerID, r.ProducerEpoch, initDone
+	env.Note("producer id " + strconv.FormatInt(tm.PID, 10) + " epoch " + strconv.Itoa(int(tm.Epoch)))
+	return txnStep{drain: true}
 }
 
 // assignSequence gives a batch drained for the first time the producer id, epoch and
 // the partition's next sequence; a partition of a stale epoch with nothing in flight
 // starts again at 0 (maybeUpdateProducerIdAndEpoch). A retried batch keeps its sequence:
 // its first attempt may have been written.
-func (p *Producer) assignSequence(b *batch) {
-	s := p.idem
+func (s *idempotence) assignSequence(b *batch, acc *recordAccumulator) {
 	if b.HasSeq {
 		return
 	}
 	st := s.part(b.TP)
-	if (st.PID != s.PID || st.Epoch != s.Epoch) && len(p.tracked(b.TP)) == 0 {
+	if (st.PID != s.PID || st.Epoch != s.Epoch) && len(acc.tracked(b.TP)) == 0 {
 		*st = seqState{PID: s.PID, Epoch: s.Epoch, LastAcked: -1}
 	}
 	b.HasSeq, b.PID, b.Epoch, b.BaseSeq = true, s.PID, s.Epoch, st.NextSeq
@@ -238,22 +230,21 @@ func (p *Producer) assignSequence(b *batch) {
 }
 
 // acked records an acknowledged batch's last sequence (handleCompletedBatch).
-func (p *Producer) acked(b *batch) {
-	if p.idem == nil || !b.HasSeq {
+func (s *idempotence) acked(b *batch) {
+	if !b.HasSeq {
 		return
 	}
-	st := p.idem.part(b.TP)
+	st := s.part(b.TP)
 	if b.PID == st.PID && b.Epoch == st.Epoch {
 		st.LastAcked = max(st.LastAcked, b.lastSeq())
 	}
 }
 
-// canRetryIdempotent is TransactionManager.canRetry for OUT_OF_ORDER_SEQUENCE_NUMBER: a
-// batch that is not the next after the last acknowledged one failed only because one
-// before it did, and is retried as it is; the next one means a real gap, and the
-// partition's epoch is bumped before it is retried.
-func (p *Producer) canRetryIdempotent(b *batch, err protocol.Error) bool {
-	s := p.idem
+// canRetry is TransactionManager.canRetry for a batch with a sequence and retries left.
+// For OUT_OF_ORDER_SEQUENCE_NUMBER: a batch that is not the next after the last
+// acknowledged one failed only because one before it did, and is retried as it is; the
+// next one means a real gap, and the partition's epoch is bumped before it is retried.
+func (s *idempotence) canRetry(b *batch, err protocol.Error) bool {
 	st := s.part(b.TP)
 	if err != protocol.ErrOutOfOrderSequenceNumber {
 		return err.Retriable()
@@ -271,95 +262,79 @@ func (p *Producer) canRetryIdempotent(b *batch, err protocol.Error) bool {
 	return true
 }
 
-// failedIdempotent is handleFailedBatch for a batch that failed for good: when its
+// failedForGood is handleFailedBatch for a batch that failed for good: when its
 // sequence may be lost (it had retries left, or the broker said the sequence is out of
 // order) the partition's epoch is bumped so that later batches are not refused.
-func (p *Producer) failedIdempotent(b *batch, err protocol.Error, adjust bool) {
+func (s *idempotence) failedForGood(b *batch, err protocol.Error, adjust bool) {
 	if !b.HasSeq {
 		return
 	}
 	if err == protocol.ErrOutOfOrderSequenceNumber || adjust {
-		p.idem.requestBump(b.TP)
+		s.requestBump(b.TP)
 	}
 }
 
-// expiredIdempotent marks the partition unresolved when an expired batch had been sent
+// expired marks the partition unresolved when an expired batch had been sent
 // (Sender.sendProducerData: markSequenceUnresolved for a batch in retry).
-func (p *Producer) expiredIdempotent(b *batch) {
-	if p.idem == nil || !b.HasSeq || b.Attempts == 0 {
+func (s *idempotence) expired(b *batch) {
+	if !b.HasSeq || b.Attempts == 0 {
 		return
 	}
 	next := b.lastSeq() + 1
-	if v, ok := p.idem.Unresolved[b.TP]; !ok || next > v {
-		p.idem.Unresolved[b.TP] = next
+	if v, ok := s.Unresolved[b.TP]; !ok || next > v {
+		s.Unresolved[b.TP] = next
 	}
 }
-
-// reenqueueInSequenceOrder puts a retried batch back before the first batch of a higher
-// sequence or without one (RecordAccumulator.insertInSequenceOrder).
-func reenqueueInSequenceOrder(q []*batch, b *batch) []*batch {
-	i := 0
-	for i < len(q) && q[i].HasSeq && q[i].BaseSeq < b.BaseSeq {
-		i++
-	}
-	return slices.Insert(q, i, b)
-}
-
-func (b *batch) lastSeq() int32 { return b.BaseSeq + int32(len(b.Records)) - 1 }
 
 // onIdempotenceMessage takes what concerns InitProducerId: its answer, or the broker
 // it went to crashing or being down. It reports whether m was such.
-func (p *Producer) onIdempotenceMessage(env *sim.Env, m sim.Message) ([]Completion, bool) {
-	s := p.idem
-	if s == nil {
-		return nil, false
-	}
+func (tm *transactionManager) onIdempotenceMessage(env *sim.Env, m sim.Message) (txnStep, bool) {
 	switch r := m.Payload.(type) {
 	case protocol.InitProducerIdResponse:
-		return p.onInitProducerIdResponse(env, r), true
+		return tm.onInitProducerIdResponse(env, r), true
 	case sim.Refused:
 		if o, ok := r.Orig.(protocol.InitProducerIdRequest); ok {
-			if s.Init == initInFlight && o.ReqID == s.InitReq {
-				p.initFailed(env)
+			if tm.initAwaited(o.ReqID) {
+				tm.initFailed(env)
 			}
-			return nil, true
+			return txnStep{}, true
 		}
 	case sim.Disconnected:
-		if s.Init == initInFlight && r.Peer == s.InitTo {
-			p.initFailed(env)
+		if tm.Init == initInFlight && r.Peer == tm.InitTo {
+			tm.initFailed(env)
 		}
 	}
-	return nil, false
+	return txnStep{}, false
 }
 
-// fireIdempotence runs the InitProducerId timers; it reports whether t was one.
-func (p *Producer) fireIdempotence(env *sim.Env, t sim.Payload) ([]Completion, bool) {
-	s := p.idem
+// fireIdempotence runs the InitProducerId timers.
+func (tm *transactionManager) fireIdempotence(env *sim.Env, t sim.Payload) txnStep {
 	switch t := t.(type) {
 	case initRetry:
-		if s != nil && s.Init == initBackoff {
-			s.Init = initNone
-			return p.drain(env), true
+		if tm.Init == initBackoff {
+			tm.Init = initNone
+			return txnStep{drain: true}
 		}
-		return nil, true
 	case initTimeout:
-		if s != nil && s.Init == initInFlight && s.InitReq == t.ReqID {
-			p.initFailed(env)
+		if tm.initAwaited(t.ReqID) {
+			tm.initFailed(env)
 		}
-		return nil, true
 	}
-	return nil, false
+	return txnStep{}
 }
 
 // Identity is what the canvas shows of an idempotent producer: its producer id and
 // epoch, and the next sequence number of each partition it has written to ("pid 0 e0
 // orders-0:3"); "pid ?" while it waits for an id; "" when it is not idempotent.
 func (p *Producer) Identity() string {
-	s := p.idem
-	switch {
-	case s == nil:
+	if p.tm == nil {
 		return ""
-	case s.Init != initDone:
+	}
+	return p.tm.identity()
+}
+
+func (s *idempotence) identity() string {
+	if s.Init != initDone {
 		return "pid ?"
 	}
 	out := fmt.Sprintf("pid %d e%d", s.PID, s.Epoch)

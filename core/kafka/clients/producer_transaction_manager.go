@@ -1,0 +1,295 @@
+package clients
+
+import (
+	"maps"
+	"slices"
+
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// The producer's TransactionManager. For an idempotent producer it holds the producer id,
+// epoch and sequences (producer_idempotence.go). With a transactional.id it also runs
+// the transaction (TransactionManager's state machine, and
+// Sender.maybeSendAndPollTransactionalRequest): it finds its transaction coordinator
+// (FindCoordinator with key type TRANSACTION), gets its producer id and epoch from it
+// (InitProducerId with the transactional id, which fences older instances), adds each
+// partition to the transaction before the partition's first batch (AddPartitionsToTxn),
+// and ends the transaction with EndTxn once every batch of it is done
+// (producer_txn_requests.go). One request to the coordinator is in flight at a time, and
+// no produce request goes out while one is. PRODUCER_FENCED is fatal: a newer instance
+// took over, and this one fails everything and stays failed.
+
+// transactionManager is the TransactionManager.
+type transactionManager struct {
+	sh *producerShared
+	idempotence
+	txn *transactions // nil without a transactional.id
+}
+
+// txnStep is what the transaction manager asks of the producer after a step of its own:
+// the calls that ended (done); then a drain (a coordinator request ended or a backoff
+// is over: the next request, or produce requests, may go), or, fatal, every batch failed
+// with that error (the producer failed for good).
+type txnStep struct {
+	done  []Completion
+	drain bool
+	fatal protocol.Error
+}
+
+// TxnState is where the producer's TransactionManager stands (TransactionManager.State).
+type TxnState uint8
+
+// The states, as TransactionManager names them.
+const (
+	TxnUninitialized TxnState = iota
+	TxnInitializing
+	TxnReady
+	TxnInTransaction
+	TxnCommitting
+	TxnAborting
+	TxnAbortableError // a send of the transaction failed: it can only be aborted
+	TxnFatalError     // fenced: the producer must be closed
+)
+
+func (s TxnState) String() string {
+	return [...]string{"UNINITIALIZED", "INITIALIZING", "READY", "IN_TRANSACTION", "COMMITTING_TRANSACTION",
+		"ABORTING_TRANSACTION", "ABORTABLE_ERROR", "FATAL_ERROR"}[s]
+}
+
+// TxnEvent says what a Completion reports of the transaction API.
+type TxnEvent uint8
+
+// The transaction API's outcomes.
+const (
+	TxnNone        TxnEvent = iota // the completion is a send's
+	TxnInitialized                 // initTransactions returned
+	TxnCommitted                   // commitTransaction returned
+	TxnAborted                     // abortTransaction returned
+	TxnFailed                      // the call failed with Err (PRODUCER_FENCED: the producer is done)
+	TxnOffsetsSent                 // sendOffsetsToTransaction returned: the offsets are in the transaction
+)
+
+func (e TxnEvent) String() string {
+	return [...]string{"", "initialized", "committed", "aborted", "failed", "offsets sent"}[e]
+}
+
+// transactions is the TransactionManager's transactional state.
+type transactions struct {
+	ID          string
+	TimeoutMs   int64
+	State       TxnState
+	Coordinator string
+	Added       map[protocol.TP]bool // partitions the coordinator has in the transaction
+	Req         txnRequestKind       // in flight (0: none)
+	ReqID       int64
+	ReqTo       string
+	Adding      []protocol.TP  // the partitions of the AddPartitionsToTxn in flight
+	BackoffTill int64          // no coordinator request before this
+	Next        int            // the bootstrap broker the next FindCoordinator goes to
+	LastErr     protocol.Error // why the transaction became abortable
+	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
+	// group's offsets partition in the transaction (TransactionManager.transactionStarted
+	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
+	Offsets          *pendingOffsets
+	OffsetsAdded     bool
+	GroupCoordinator string
+	GroupNext        int // the bootstrap broker the next group FindCoordinator goes to
+}
+
+// The transaction manager's timers.
+type (
+	txnRetry   struct{}              // the backoff before the next coordinator request is over
+	txnTimeout struct{ ReqID int64 } // request.timeout.ms of a coordinator request
+)
+
+func (txnRetry) Kind() string       { return "TxnRetry" }
+func (txnTimeout) Kind() string     { return "TxnRequestTimeout" }
+func (txnRetry) Describe() string   { return txnRetryLine }
+func (txnTimeout) Describe() string { return txnTimeoutLine }
+
+var (
+	txnRetryLine   = timerLine(txnRetry{})
+	txnTimeoutLine = timerLine(txnTimeout{})
+)
+
+func newTransactionManager(cfg ProducerConfig) *transactionManager {
+	tm := &transactionManager{idempotence: newIdempotence()}
+	if cfg.TransactionalID != "" {
+		tm.txn = &transactions{ID: cfg.TransactionalID, TimeoutMs: cfg.TransactionTimeoutMs, Added: map[protocol.TP]bool{}}
+	}
+	return tm
+}
+
+func (tm *transactionManager) clone() *transactionManager {
+	if tm == nil {
+		return nil
+	}
+	c := *tm
+	c.idempotence = tm.idempotence.clone()
+	if t := tm.txn; t != nil {
+		ct := *t
+		ct.Added = maps.Clone(t.Added)
+		ct.Adding = slices.Clone(t.Adding)
+		if t.Offsets != nil {
+			o := *t.Offsets
+			ct.Offsets = &o
+		}
+		c.txn = &ct
+	}
+	return &c
+}
+
+// transactional reports whether the producer has a transactional.id.
+func (tm *transactionManager) transactional() bool { return tm.txn != nil }
+
+// prepare runs before each drain, as Sender.runOnce does: the transactional requests
+// first, then the idempotent producer's. It reports whether produce requests may go;
+// inflight: produce requests are in flight.
+func (tm *transactionManager) prepare(env *sim.Env, acc *recordAccumulator, inflight bool) ([]Completion, bool) {
+	var done []Completion
+	if tm.txn != nil {
+		var ok bool
+		if done, ok = tm.prepareTransactional(env, acc, inflight); !ok {
+			return done, false
+		}
+	}
+	return done, tm.prepareIdempotent(env, acc)
+}
+
+// sendAllowed reports whether a partition's batches may go out: a transactional
+// producer sends a partition's batches only once the coordinator has it in the
+// transaction (TransactionManager.isSendToPartitionAllowed).
+func (tm *transactionManager) sendAllowed(tp protocol.TP) bool {
+	return tm.txn == nil || tm.txn.Added[tp]
+}
+
+// prepareTransactional sends the next coordinator request when one is due
+// (Sender.maybeSendAndPollTransactionalRequest), and reports whether produce requests
+// may go out (no coordinator request in flight).
+func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccumulator, inflight bool) ([]Completion, bool) {
+	t := tm.txn
+	if t.State == TxnFatalError {
+		return nil, false
+	}
+	if t.Req != 0 {
+		return nil, false
+	}
+	if env.Now() < t.BackoffTill {
+		return nil, t.State != TxnInitializing
+	}
+	switch t.State {
+	case TxnUninitialized, TxnReady, TxnAbortableError:
+		return nil, true
+	case TxnInitializing:
+		tm.sendTxnRequest(env, txnInitProducerID)
+		return nil, false
+	}
+	// In a transaction: partitions with batches not yet in it are added first (not
+	// while aborting: their batches were dropped).
+	var add []protocol.TP
+	for _, tp := range acc.queueTPs() {
+		if !t.Added[tp] {
+			add = append(add, tp)
+		}
+	}
+	if len(add) > 0 && t.State != TxnAborting {
+		t.Adding = add
+		tm.sendTxnRequest(env, txnAddPartitions)
+		return nil, false
+	}
+	if t.Offsets != nil && t.State == TxnAborting {
+		// Its request was answered with an error to retry: the abort drops it.
+		t.Offsets = nil
+		done, ok := tm.prepareTransactional(env, acc, inflight)
+		return append([]Completion{{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1}}, done...), ok
+	}
+	if t.Offsets != nil {
+		// sendOffsetsToTransaction's requests come before an EndTxn (same priority as
+		// AddPartitionsToTxn, TransactionManager.Priority.ADD_PARTITIONS_OR_OFFSETS).
+		switch {
+		case !t.Offsets.Added:
+			tm.sendTxnRequest(env, txnAddOffsets)
+		case t.GroupCoordinator == "":
+			tm.sendTxnRequest(env, txnFindGroupCoordinator)
+		default:
+			tm.sendTxnRequest(env, txnOffsetCommit)
+		}
+		return nil, false
+	}
+	if t.State == TxnInTransaction || inflight || !acc.idle() {
+		return nil, true // the end waits for every batch of the transaction to be done
+	}
+	commit := t.State == TxnCommitting
+	if len(t.Added) == 0 && !t.OffsetsAdded {
+		// Nothing was sent in the transaction: it ends without a word to the
+		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted).
+		return tm.txnEnded(commit), true
+	}
+	if commit && t.LastErr != "" {
+		// A send of the transaction failed: the commit cannot happen.
+		t.State = TxnAbortableError
+		return []Completion{{Txn: TxnFailed, Err: t.LastErr, Offset: -1}}, true
+	}
+	tm.sendTxnRequest(env, txnEndTxn)
+	return nil, false
+}
+
+// txnEnded completes a commit or an abort: the producer is ready for the next
+// transaction.
+func (tm *transactionManager) txnEnded(commit bool) []Completion {
+	t := tm.txn
+	t.State, t.Added, t.LastErr, t.OffsetsAdded = TxnReady, map[protocol.TP]bool{}, "", false
+	if commit {
+		return []Completion{{Txn: TxnCommitted, Offset: -1}}
+	}
+	return []Completion{{Txn: TxnAborted, Offset: -1}}
+}
+
+// fatal makes the failure final (transitionToFatalError): the producer was fenced. The
+// step it returns has every batch, queued or in flight, fail with the error, and so the
+// pending call.
+func (tm *transactionManager) fatal(env *sim.Env, err protocol.Error) txnStep {
+	t := tm.txn
+	t.State, t.LastErr, t.Req, t.Offsets = TxnFatalError, err, 0, nil
+	env.Note("transaction manager " + t.ID + ": fatal " + err.String())
+	return txnStep{fatal: err}
+}
+
+// failedTransactional is handleFailedBatch for a transactional producer
+// (maybeTransitionToErrorState): PRODUCER_FENCED is fatal; any other failure of a send
+// makes the transaction abortable — it cannot commit — INVALID_PRODUCER_EPOCH included
+// (InvalidProducerEpochException; the abort that follows is fenced by the coordinator).
+// It reports whether the failure was fatal: then every batch must fail with it.
+func (tm *transactionManager) failedTransactional(env *sim.Env, err protocol.Error) bool {
+	t := tm.txn
+	if t == nil || t.State == TxnFatalError {
+		return false
+	}
+	if err == protocol.ErrProducerFenced {
+		tm.fatal(env, err)
+		return true
+	}
+	if t.LastErr == "" {
+		t.LastErr = err
+	}
+	if t.State == TxnInTransaction {
+		t.State = TxnAbortableError
+	}
+	return false
+}
+
+// fire runs the transaction manager's timers.
+func (tm *transactionManager) fire(env *sim.Env, timer sim.Payload) txnStep {
+	t := tm.txn
+	switch timer := timer.(type) {
+	case txnRetry:
+		return txnStep{drain: t != nil && t.Req == 0}
+	case txnTimeout:
+		if t != nil && t.Req != 0 && t.ReqID == timer.ReqID {
+			tm.retryLater(env, true)
+		}
+		return txnStep{}
+	}
+	return tm.fireIdempotence(env, timer)
+}
