@@ -594,7 +594,7 @@ func (c *consumerApp) Fire(env *sim.Env, t sim.Payload) { c.handle(env, c.client
 
 func (c *consumerApp) act(env *sim.Env, _ testing.TB, _ *datadriven.TestData) error {
 	if !c.client.Commit(env) {
-		return fmt.Errorf("%s has nothing to commit (state %s)", c.name, c.client.State)
+		return fmt.Errorf("%s has nothing to commit (state %s)", c.name, c.client.State())
 	}
 	return nil
 }
