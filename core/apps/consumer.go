@@ -137,10 +137,10 @@ func (c *Consumer) Settled(v sim.View) bool { return readerSettled(c.client, c.i
 // readerSettled: a reading application has settled when its client gave up, or has
 // nothing left to read and, while in its group, the application nothing in hand.
 func readerSettled(client *clients.Consumer, idle bool, v sim.View) bool {
-	if client.State == clients.GaveUp {
+	if client.State() == clients.GaveUp {
 		return true
 	}
-	return (client.State != clients.Stable || idle) && client.Settled(v)
+	return (client.State() != clients.Stable || idle) && client.Settled(v)
 }
 
 // Positions is the client's position in each partition it owns and knows where to read:
@@ -154,7 +154,7 @@ func (c *Consumer) Invariants(v sim.View) []string { return c.client.Invariants(
 
 // Show implements show.Shower: the client's and the loop's state.
 func (c *Consumer) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State, c.phase)}
+	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State(), c.phase)}
 }
 
 // Receive handles client responses and sink acknowledgements.

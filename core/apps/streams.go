@@ -401,8 +401,8 @@ func (s *Streams) Positions() []protocol.TPOffset { return s.consumer.Positions(
 // exactly_once_v2, its transaction.
 func (s *Streams) Show(sim.View) show.Node {
 	state := s.phase.String()
-	if s.consumer.State != clients.Stable {
-		state = s.consumer.State.String()
+	if s.consumer.State() != clients.Stable {
+		state = s.consumer.State().String()
 	}
 	detail := fmt.Sprintf("%s · %s", s.spec.Guarantee, state)
 	if s.txnID != "" { // the id is on its coordinator's header
@@ -420,7 +420,7 @@ func (s *Streams) MemberID() string { return s.consumer.MemberID() }
 // WaitsFor says what keeps the application from settling: a commit or a transaction
 // under way, outputs unacknowledged, then what its consumer waits for.
 func (s *Streams) WaitsFor(v sim.View) []fate.Reason {
-	if s.consumer.State == clients.Stable && !s.idle() {
+	if s.consumer.State() == clients.Stable && !s.idle() {
 		if s.unacked > 0 || s.inTransaction() || s.phase != streamsRunning {
 			return []fate.Reason{fate.Because(fate.WaitsForCommit, "node", s.name)}
 		}

@@ -12,7 +12,7 @@ func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
 	if c.reading != 0 {
 		return []fate.Reason{fate.Because(fate.WaitsForSink, "node", c.name, "sink", c.spec.Sink)}
 	}
-	if c.client.State == clients.Stable && !c.idle() {
+	if c.client.State() == clients.Stable && !c.idle() {
 		if c.writing != 0 {
 			return []fate.Reason{fate.Because(fate.WaitsForSink, "node", c.name, "sink", c.spec.Sink)}
 		}

@@ -5,10 +5,8 @@ import (
 	"slices"
 
 	"deliverylab/core/kafka/controller"
-	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
-	"deliverylab/core/kafka/txn"
 )
 
 // Topic is one topic of a cluster.
@@ -32,13 +30,13 @@ type Cluster struct {
 	TransactionalIDs []string
 }
 
-// BrokerNames lists the brokers: broker-1 .. broker-N.
 // TransactionPartition is the __transaction_state partition a transactional id lives on
 // (TransactionStateManager.partitionFor).
 func (c Cluster) TransactionPartition(transactionalID string) int32 {
-	return txn.PartitionFor(transactionalID, c.Config.TransactionStateLogNumPartitions)
+	return protocol.PartitionFor(transactionalID, c.Config.TransactionStateLogNumPartitions)
 }
 
+// BrokerNames lists the brokers: broker-1 .. broker-N.
 func (c Cluster) BrokerNames() []string {
 	out := make([]string, c.Brokers)
 	for i := range out {
@@ -53,10 +51,10 @@ func (c Cluster) BrokerNames() []string {
 // change nothing a scene shows).
 func (c Cluster) Placement() []protocol.PartitionState {
 	out := c.topicPlacement()
-	for _, p := range usedPartitions(c.Groups, c.Config.OffsetsTopicNumPartitions, group.PartitionFor) {
+	for _, p := range usedPartitions(c.Groups, c.Config.OffsetsTopicNumPartitions, protocol.PartitionFor) {
 		out = append(out, c.offsetsPartition(p))
 	}
-	for _, p := range usedPartitions(c.TransactionalIDs, c.Config.TransactionStateLogNumPartitions, txn.PartitionFor) {
+	for _, p := range usedPartitions(c.TransactionalIDs, c.Config.TransactionStateLogNumPartitions, protocol.PartitionFor) {
 		out = append(out, c.txnLogPartition(p))
 	}
 	return out

@@ -11,7 +11,6 @@ import (
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
-	"deliverylab/core/kafka/txn"
 	"deliverylab/core/props"
 	"deliverylab/core/sim"
 
@@ -472,7 +471,7 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 // printTxnCoordinator prints a transactional id's __transaction_state partition, its
 // leader, and the id's state as the leader's coordinator holds it.
 func (h *harness) printTxnCoordinator(b *strings.Builder, id string) {
-	tp := txn.LogTP(id, h.cluster.Config.TransactionStateLogNumPartitions)
+	tp := protocol.TransactionStateTP(id, h.cluster.Config.TransactionStateLogNumPartitions)
 	st, _ := protocol.ControllerState(h.w, tp)
 	fmt.Fprintf(b, "%s leader=%s\n", tp, st.Leader)
 	br, ok := nodeAs[*server.Broker](h.w, st.Leader)
@@ -595,7 +594,7 @@ func (c *consumerApp) Fire(env *sim.Env, t sim.Payload) { c.handle(env, c.client
 
 func (c *consumerApp) act(env *sim.Env, _ testing.TB, _ *datadriven.TestData) error {
 	if !c.client.Commit(env) {
-		return fmt.Errorf("%s has nothing to commit (state %s)", c.name, c.client.State)
+		return fmt.Errorf("%s has nothing to commit (state %s)", c.name, c.client.State())
 	}
 	return nil
 }

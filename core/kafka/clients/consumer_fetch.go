@@ -1,12 +1,15 @@
 package clients
 
 import (
+	"maps"
+	"slices"
+
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
 
-// The consumer's fetcher: one fetch in flight per owned partition, to its leader, from
-// the member's position.
+// The fetcher's fetches: one in flight per owned partition, to its leader, from the
+// member's position.
 
 // fetched is a record fetched and not yet returned by Poll, with the leader epoch of its
 // batch, which the position takes when Poll returns it.
@@ -20,60 +23,83 @@ type fetched struct {
 	PID int64
 }
 
+// The fetcher's timers.
+type (
+	fetchRetry   struct{} // the fetch backoff is over
+	fetchTimeout struct {
+		TP    protocol.TP
+		ReqID int64
+	} // a fetch got no answer
+)
+
+func (fetchRetry) Kind() string         { return "FetchRetry" }
+func (fetchTimeout) Kind() string       { return "FetchTimeout" }
+func (fetchRetry) Describe() string     { return "timer consumer fetch" }
+func (t fetchTimeout) Describe() string { return "timer consumer fetch-timeout " + t.TP.String() }
+
 // fetchAll sends a fetch for every owned partition with nothing buffered or in flight.
-func (c *Consumer) fetchAll(env *sim.Env) {
-	if c.State != Stable {
+func (f *fetcher) fetchAll(env *sim.Env) {
+	if !f.fetchable {
 		return
 	}
-	for _, tp := range c.assigned {
-		if len(c.buffer[tp]) > 0 {
+	for _, tp := range f.assigned {
+		if len(f.buffer[tp]) > 0 {
 			continue
 		}
-		if _, busy := c.fetching[tp]; busy {
+		if _, busy := f.fetching[tp]; busy {
 			continue
 		}
-		if env.Now() < c.retryAt[tp] {
+		if env.Now() < f.retryAt[tp] {
 			continue // backing off after a failed fetch
 		}
-		leader := c.md.leader(tp)
+		leader := f.md.leader(tp)
 		if leader == "" {
-			c.md.refresh(env, c.cfg.RequestTimeoutMs)
+			f.md.refresh(env, f.cfg.RequestTimeoutMs)
 			continue
 		}
-		if c.validatePosition(env, tp, leader) {
+		if f.validatePosition(env, tp, leader) {
 			continue
 		}
-		c.reqSeq++
-		c.fetching[tp] = c.reqSeq
-		c.fetchedFrom[tp] = leader
-		env.Send(leader, protocol.FetchRequest{ReqID: c.reqSeq, TP: tp, FetchOffset: c.positions[tp], LastFetchedEpoch: -1,
-			MaxWaitMs: c.cfg.FetchMaxWaitMs, Isolation: c.cfg.Isolation})
-		env.After(c.cfg.FetchMaxWaitMs+c.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: c.reqSeq})
+		id := f.ids.next()
+		f.fetching[tp] = id
+		f.fetchedFrom[tp] = leader
+		env.Send(leader, protocol.FetchRequest{ReqID: id, TP: tp, FetchOffset: f.positions[tp], LastFetchedEpoch: -1,
+			MaxWaitMs: f.cfg.FetchMaxWaitMs, Isolation: f.cfg.Isolation})
+		env.After(f.cfg.FetchMaxWaitMs+f.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: id})
 	}
 }
 
-func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEvent {
-	if id, ok := c.fetching[r.TP]; !ok || id != r.ReqID {
+// answered reports whether a response answers the request in flight for its partition,
+// and if so takes that request off.
+func (f *fetcher) answered(tp protocol.TP, reqID int64) bool {
+	if id, ok := f.fetching[tp]; !ok || id != reqID {
+		return false
+	}
+	delete(f.fetching, tp)
+	return true
+}
+
+func (f *fetcher) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEvent {
+	if !f.answered(r.TP, r.ReqID) {
 		return nil
 	}
-	delete(c.fetching, r.TP)
 	switch r.Err {
 	case "":
 	case protocol.ErrOffsetOutOfRange:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Partition: r.TP.String()})
-		if c.cfg.AutoOffsetReset == ResetNone {
-			return c.noOffset(env, r.TP, protocol.ErrNoOffsetForPartition)
+		if f.cfg.AutoOffsetReset == ResetNone {
+			return f.noOffset(env, r.TP, protocol.ErrNoOffsetForPartition)
 		}
-		c.resetPosition(env, r.TP)
+		f.resetPosition(env, r.TP)
 		return nil
 	default:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: r.Err.String(), Partition: r.TP.String()})
-		c.fetchFailed(env, r.TP)
+		f.fetchFailed(env, r.TP)
 		return nil
 	}
-	c.failures[r.TP] = 0
+	f.failures[r.TP] = 0
 	var fresh []fetched
-	filter := newTxnFilter(r, c.cfg.Isolation)
+	filter := newTxnFilter(r, f.cfg.Isolation)
 	returned := 0
 	for _, b := range r.Batches {
 		skip := filter.skips(b)
@@ -82,7 +108,7 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 			pid = b.ProducerID
 		}
 		for _, rec := range b.Records {
-			if rec.Offset >= c.positions[r.TP] {
+			if rec.Offset >= f.positions[r.TP] {
 				fresh = append(fresh, fetched{Record: rec, Epoch: b.LeaderEpoch, Skip: skip, PID: pid})
 				if !skip {
 					returned++
@@ -94,63 +120,54 @@ func (c *Consumer) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEve
 		// Nothing to return: the position moves past what was skipped at once
 		// (FetchCollector moves it to the fetch's next offset).
 		if n := len(fresh); n > 0 {
-			c.positions[r.TP], c.offsetEpochs[r.TP] = fresh[n-1].Offset+1, fresh[n-1].Epoch
+			f.positions[r.TP], f.offsetEpochs[r.TP] = fresh[n-1].Offset+1, fresh[n-1].Epoch
 		}
-		c.fetchAll(env)
+		f.fetchAll(env)
 		return nil
 	}
-	c.buffer[r.TP] = append(c.buffer[r.TP], fresh...)
+	f.buffer[r.TP] = append(f.buffer[r.TP], fresh...)
 	return []ConsumerEvent{{Kind: RecordsReady}}
 }
 
 // fetchFailed forgets the partition's leader and fetches again after a growing backoff.
-func (c *Consumer) fetchFailed(env *sim.Env, tp protocol.TP) {
-	c.failures[tp]++
-	c.md.forget(tp)
-	wait := backoffMs(env, c.cfg.RetryBackoffMs, c.cfg.RetryBackoffMaxMs, c.failures[tp])
-	c.retryAt[tp] = env.Now() + wait
+func (f *fetcher) fetchFailed(env *sim.Env, tp protocol.TP) {
+	f.failures[tp]++
+	f.md.forget(tp)
+	wait := backoffMs(env, f.cfg.RetryBackoffMs, f.cfg.RetryBackoffMaxMs, f.failures[tp])
+	f.retryAt[tp] = env.Now() + wait
 	env.After(wait, fetchRetry{})
 }
 
-// resetPosition applies auto.offset.reset (earliest or latest) to a partition.
-func (c *Consumer) resetPosition(env *sim.Env, tp protocol.TP) {
-	delete(c.offsetEpochs, tp)
-	if c.cfg.AutoOffsetReset == ResetEarliest {
-		c.positions[tp] = 0
-		c.fetchAll(env)
-		return
+// onRefused: a fetch or a validation of the partition could not be sent (no connection
+// to its leader).
+func (f *fetcher) onRefused(env *sim.Env, tp protocol.TP, reqID int64) {
+	if f.answered(tp, reqID) {
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: tp.String()})
+		f.fetchFailed(env, tp)
 	}
-	c.resetLatest(env, tp)
 }
 
-// resetLatest asks the leader for the end of what consumers may read (the HW).
-func (c *Consumer) resetLatest(env *sim.Env, tp protocol.TP) {
-	delete(c.positions, tp)
-	c.resetSeq[tp]++
-	if leader := c.md.leader(tp); leader != "" {
-		env.Send(leader, protocol.ListOffsetsRequest{TP: tp, Isolation: c.cfg.Isolation})
-		// A request without an answer fails after request.timeout.ms and is tried again
-		// after retry.backoff.ms (OffsetFetcher.resetPositionsAsync, requestFailed).
-		c.resetLater(env, tp, c.cfg.RequestTimeoutMs+c.cfg.RetryBackoffMs)
-		return
+// onDisconnected: the fetches in flight to a broker that reset its connections fail and
+// are retried once the partition's leader is known again (NetworkClient.processDisconnection).
+func (f *fetcher) onDisconnected(env *sim.Env, peer string) {
+	for _, tp := range slices.SortedFunc(maps.Keys(f.fetching), protocol.CompareTP) {
+		if f.fetchedFrom[tp] == peer {
+			delete(f.fetching, tp)
+			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: tp.String()})
+			f.fetchFailed(env, tp)
+		}
 	}
-	c.md.refresh(env, c.cfg.RequestTimeoutMs)
-	c.resetLater(env, tp, c.cfg.RetryBackoffMs)
 }
 
-// resetLater asks for the latest offset again after afterMs, unless a newer request
-// has been sent by then.
-func (c *Consumer) resetLater(env *sim.Env, tp protocol.TP, afterMs int64) {
-	env.After(afterMs, resetRetry{TP: tp, Seq: c.resetSeq[tp]})
-}
-
-// noOffset is auto.offset.reset=none with no valid position: poll throws err
-// (NoOffsetForPartitionException, or LogTruncationException) and the application stops
-// consuming.
-func (c *Consumer) noOffset(env *sim.Env, tp protocol.TP, err protocol.Error) []ConsumerEvent {
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: err.String(), Partition: tp.String()})
-	c.State = GaveUp
-	c.assigned = nil
-	c.buffer = map[protocol.TP][]fetched{}
-	return []ConsumerEvent{{Kind: Stopped, Err: err}}
+// fire handles the fetcher's timers.
+func (f *fetcher) fire(env *sim.Env, t sim.Payload) {
+	switch t := t.(type) {
+	case fetchRetry:
+		f.fetchAll(env)
+	case fetchTimeout:
+		if f.answered(t.TP, t.ReqID) {
+			f.md.forget(t.TP)
+			f.fetchAll(env)
+		}
+	}
 }

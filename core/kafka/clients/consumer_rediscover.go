@@ -12,20 +12,20 @@ import (
 // again once it is found, until default.api.timeout.ms has passed since the commit was
 // called; then it fails with TimeoutException (commitOffsetsSync). It reports false for
 // any other failure, which the caller handles.
-func (c *Consumer) retryCommit(env *sim.Env, pc pendingCommit, err protocol.Error) ([]ConsumerEvent, bool) {
+func (g *consumerCoordinator) retryCommit(env *sim.Env, pc pendingCommit, err protocol.Error) ([]ConsumerEvent, bool) {
 	switch err {
 	case protocol.ErrCoordinatorNotAvailable, protocol.ErrNotCoordinator, protocol.ErrRequestTimedOut:
 	default:
 		return nil, false
 	}
-	if c.State != Stable {
+	if g.state != Stable {
 		return nil, false
 	}
-	timedOut := env.Now()-pc.SinceMs+c.cfg.RetryBackoffMs >= defaultAPITimeoutMs
+	timedOut := env.Now()-pc.SinceMs+g.cfg.RetryBackoffMs >= defaultAPITimeoutMs
 	if !timedOut {
-		c.parked = append(c.parked, pc)
+		g.parked = append(g.parked, pc)
 	}
-	c.onGroupError(env, protocol.ErrCoordinatorNotAvailable)
+	g.onGroupError(env, protocol.ErrCoordinatorNotAvailable)
 	if timedOut {
 		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrTimeoutException, Msgs: pc.Msgs}}, true
 	}
@@ -37,30 +37,29 @@ func (c *Consumer) retryCommit(env *sim.Env, pc pendingCommit, err protocol.Erro
 // tells it if the group moved on meanwhile) and sends its parked commits again. A
 // coordinator on another broker does not know the member (this simulation keeps group
 // membership in the coordinator's memory, not in __consumer_offsets), so it rejoins.
-func (c *Consumer) resumeWith(env *sim.Env, coordinator string) bool {
-	resume := c.resume && coordinator == c.coordinator && c.generation > 0
-	c.resume = false
+func (g *consumerCoordinator) resumeWith(env *sim.Env, coordinator string) bool {
+	resume := g.resume && coordinator == g.broker && g.generation > 0
+	g.resume = false
 	if !resume {
 		return false
 	}
-	c.State = Stable
-	parked := c.parked
-	c.parked = nil
+	g.setState(Stable)
+	parked := g.parked
+	g.parked = nil
 	for _, pc := range parked {
-		c.sendCommit(env, pc)
+		g.sendCommit(env, pc)
 	}
-	c.fetchAll(env)
+	g.fetcher.fetchAll(env)
 	return true
 }
 
 // failParked fails the parked commits as commitSync would with ILLEGAL_GENERATION: the
-// member rejoins, and the new generation's
-// commits start afresh.
-func (c *Consumer) failParked(err protocol.Error) []ConsumerEvent {
+// member rejoins, and the new generation's commits start afresh.
+func (g *consumerCoordinator) failParked(err protocol.Error) []ConsumerEvent {
 	var out []ConsumerEvent
-	for _, pc := range c.parked {
+	for _, pc := range g.parked {
 		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: err, Msgs: pc.Msgs})
 	}
-	c.parked = nil
+	g.parked = nil
 	return out
 }

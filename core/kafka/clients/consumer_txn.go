@@ -8,7 +8,7 @@ import (
 	"deliverylab/core/sim"
 )
 
-// What the consumer does with transactions (CompletedFetch.nextFetchedRecord): it never
+// What the fetcher does with transactions (CompletedFetch.nextFetchedRecord): it never
 // returns a control record, at either isolation level, and with read_committed it drops
 // the records of the aborted transactions the fetch response lists. Both leave gaps in
 // the offsets Poll returns; the position moves past them all the same.
@@ -71,18 +71,18 @@ type abortedRecords interface {
 	InAbortedTxn(tp protocol.TP, pid, offset int64) bool
 }
 
-// Invariants lists what is wrong with what the consumer returned: a read_committed
-// consumer returned a record of an aborted transaction (G1a, aborted read), as some
-// broker's aborted-transaction index says. Each record is checked once.
-func (c *Consumer) Invariants(v sim.View) []string {
+// abortedReads lists what is wrong with what the fetcher returned: under read_committed
+// it returned a record of an aborted transaction (G1a, aborted read), as some broker's
+// aborted-transaction index says. Each record is checked once; client names the client.
+func (f *fetcher) abortedReads(v sim.View, client string) []string {
 	var bad []string
-	for _, r := range c.txnReads[c.txnChecked:] {
+	for _, r := range f.txnReads[f.txnChecked:] {
 		if abortedOnSomeBroker(v, r) {
 			bad = append(bad, fmt.Sprintf("%s (read_committed) returned %s at %s@%d, a record of an aborted transaction of pid %d",
-				c.clientID, r.Msg, r.TP, r.Offset, r.PID))
+				client, r.Msg, r.TP, r.Offset, r.PID))
 		}
 	}
-	c.txnChecked = len(c.txnReads)
+	f.txnChecked = len(f.txnReads)
 	return bad
 }
 

@@ -14,16 +14,16 @@ import (
 // seek back (KIP-320).
 func (c *Consumer) Settled(v sim.View) bool {
 	switch {
-	case c.State == GaveUp:
+	case c.State() == GaveUp:
 		return true
-	case c.State == FetchingOffsets && c.waitsForALeader(v):
+	case c.State() == FetchingOffsets && c.waitsForALeader(v):
 		return true // it cannot become stable until a partition it owns has a leader again
-	case c.State != Stable:
+	case c.State() != Stable:
 		return !protocol.CoordinatorAvailable(v, c.group)
 	case c.Buffered() > 0:
 		return false
 	}
-	for _, tp := range c.assigned {
+	for _, tp := range c.fetch.owned() {
 		if end, ok := protocol.LiveLeaderReadEnd(v, tp, c.cfg.Isolation); ok && c.Position(tp) != end {
 			return false
 		}
@@ -34,8 +34,8 @@ func (c *Consumer) Settled(v sim.View) bool {
 // waitsForALeader reports whether a partition the consumer still needs a starting
 // offset for has no live leader to ask.
 func (c *Consumer) waitsForALeader(v sim.View) bool {
-	for _, tp := range c.assigned {
-		if _, known := c.positions[tp]; !known {
+	for _, tp := range c.fetch.owned() {
+		if !c.fetch.hasPosition(tp) {
 			if _, live := protocol.LiveLeader(v, tp); !live {
 				return true
 			}

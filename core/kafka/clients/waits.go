@@ -13,14 +13,14 @@ import (
 // has not read up to the high watermark of its live leader.
 func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
 	switch {
-	case c.State == GaveUp:
+	case c.State() == GaveUp:
 		return nil
-	case c.State == Finding:
+	case c.State() == Finding:
 		return []fate.Reason{fate.Because(fate.WaitsForCoordinator, "node", c.clientID, "group", c.group)}
-	case c.State == FetchingOffsets:
+	case c.State() == FetchingOffsets:
 		var out []fate.Reason
-		for _, tp := range c.assigned {
-			if _, known := c.positions[tp]; !known && c.md.leader(tp) == "" {
+		for _, tp := range c.fetch.owned() {
+			if !c.fetch.hasPosition(tp) && c.md.leader(tp) == "" {
 				out = append(out, fate.Because(fate.WaitsForLeader, "node", c.clientID, "partition", tp.String()))
 			}
 		}
@@ -28,13 +28,13 @@ func (c *Consumer) WaitsFor(v sim.View) []fate.Reason {
 			return out
 		}
 		return []fate.Reason{fate.Because(fate.WaitsToJoin, "node", c.clientID, "group", c.group)}
-	case c.State != Stable:
+	case c.State() != Stable:
 		return []fate.Reason{fate.Because(fate.WaitsToJoin, "node", c.clientID, "group", c.group)}
 	case c.Buffered() > 0:
 		return []fate.Reason{fate.Because(fate.WaitsToProcess, "node", c.clientID)}
 	}
 	var out []fate.Reason
-	for _, tp := range c.assigned {
+	for _, tp := range c.fetch.owned() {
 		hw, ok := protocol.LiveLeaderReadEnd(v, tp, c.cfg.Isolation) // the LSO for read_committed
 		switch pos := c.Position(tp); {
 		case !ok || pos == hw:

@@ -87,7 +87,7 @@ func (c *Coordinator) Reset() {
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on.
 func (c *Coordinator) OffsetsPartition(groupID string) protocol.TP {
-	return OffsetsTP(groupID, c.cfg.OffsetsPartitions)
+	return protocol.OffsetsTP(groupID, c.cfg.OffsetsPartitions)
 }
 
 // Clone copies the coordinator.

@@ -14,7 +14,6 @@ import (
 	"maps"
 	"slices"
 
-	"deliverylab/core/kafka/group"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -30,18 +29,6 @@ type Config struct {
 	OffsetsPartitions int   // offsets.topic.num.partitions, for AddOffsetsToTxn
 	RequestTimeoutMs  int64 // request.timeout.ms: how long an append to the log may wait for the ISR
 	RetryBackoffMs    int64 // how long a marker whose leader is unknown or failed waits before it is sent again
-}
-
-// PartitionFor is the __transaction_state partition a transactional id lives on
-// (TransactionStateManager.partitionFor: Utils.abs(transactionalId.hashCode) modulo the
-// partition count, the same hash as a group's).
-func PartitionFor(transactionalID string, partitions int) int32 {
-	return group.PartitionFor(transactionalID, partitions)
-}
-
-// LogTP is a transactional id's __transaction_state partition.
-func LogTP(transactionalID string, partitions int) protocol.TP {
-	return protocol.TP{Topic: protocol.TransactionStateTopic, Partition: PartitionFor(transactionalID, partitions)}
 }
 
 // Host is what the coordinator needs of the broker it runs on.
@@ -129,13 +116,15 @@ type (
 	markerTimeout struct{ ReqID int64 }
 )
 
-func (abortSweep) Kind() string                   { return "TxnAbortSweep" }
-func (markerRetry) Kind() string                  { return "TxnMarkerRetry" }
-func (markerTimeout) Kind() string                { return "TxnMarkerTimeout" }
-func (abortSweep) Describe() string               { return "timer txn-abort-sweep" }
-func (t markerRetry) Describe() string            { return "timer txn-marker-retry " + t.ID }
-func (t markerTimeout) Describe() string          { return "timer txn-marker-timeout" }
-func (m *metadata) tp(partitions int) protocol.TP { return LogTP(m.ID, partitions) }
+func (abortSweep) Kind() string          { return "TxnAbortSweep" }
+func (markerRetry) Kind() string         { return "TxnMarkerRetry" }
+func (markerTimeout) Kind() string       { return "TxnMarkerTimeout" }
+func (abortSweep) Describe() string      { return "timer txn-abort-sweep" }
+func (t markerRetry) Describe() string   { return "timer txn-marker-retry " + t.ID }
+func (t markerTimeout) Describe() string { return "timer txn-marker-timeout" }
+func (m *metadata) tp(partitions int) protocol.TP {
+	return protocol.TransactionStateTP(m.ID, partitions)
+}
 
 // New makes a coordinator with no transactional ids.
 func New(cfg Config) Coordinator {
@@ -177,7 +166,7 @@ func (c *Coordinator) Clone() Coordinator {
 
 // LogPartition is the __transaction_state partition a transactional id lives on.
 func (c *Coordinator) LogPartition(transactionalID string) protocol.TP {
-	return LogTP(transactionalID, c.cfg.LogPartitions)
+	return protocol.TransactionStateTP(transactionalID, c.cfg.LogPartitions)
 }
 
 // Handle takes the transaction requests; it reports whether m was one.
@@ -199,7 +188,7 @@ func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 		// The group's __consumer_offsets partition joins the transaction
 		// (TransactionCoordinator.handleAddPartitionsToTransaction, from KafkaApis
 		// handleAddOffsetsToTxnRequest).
-		tp := group.OffsetsTP(p.Group, c.cfg.OffsetsPartitions)
+		tp := protocol.OffsetsTP(p.Group, c.cfg.OffsetsPartitions)
 		c.onAddPartitions(env, h, m.From, p.ReqID, p.TransactionalID, p.ProducerID, p.ProducerEpoch, []protocol.TP{tp}, replyAddOffsets)
 	case protocol.EndTxnRequest:
 		c.onEndTxn(env, h, m.From, p)

@@ -1,4 +1,4 @@
-package group
+package protocol
 
 import (
 	"testing"
@@ -29,4 +29,13 @@ func TestPartitionForIsJavas(t *testing.T) {
 func TestPartitionForMinValue(t *testing.T) {
 	assert.Equal(t, int32(-1<<31), javaStringHash("polygenelubricants"))
 	assert.Equal(t, int32(0), PartitionFor("polygenelubricants", 50))
+}
+
+// A transactional id is placed by the same hash (TransactionStateManager.partitionFor):
+// "tx-1".hashCode() is 3572520, 3572520 mod 50 is 20.
+func TestTransactionStatePlacement(t *testing.T) {
+	assert.Equal(t, int32(20), PartitionFor("tx-1", 50))
+	assert.Equal(t, int32(0), PartitionFor("tx-1", 1))
+	assert.Equal(t, "__transaction_state-20", TransactionStateTP("tx-1", 50).String())
+	assert.Equal(t, "__consumer_offsets-12", OffsetsTP("my-group", 50).String())
 }
