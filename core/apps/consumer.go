@@ -130,19 +130,6 @@ func (c *Consumer) idle() bool {
 	return c.phase == Idle && len(c.pending) == 0 && c.writing == 0 && !c.working && c.reading == 0 && c.client.PendingCommits() == 0
 }
 
-// Settled implements sim.Settler: nothing in hand, and nothing left for the client to
-// read.
-func (c *Consumer) Settled(v sim.View) bool { return readerSettled(c.client, c.idle(), v) }
-
-// readerSettled: a reading application has settled when its client gave up, or has
-// nothing left to read and, while in its group, the application nothing in hand.
-func readerSettled(client *clients.Consumer, idle bool, v sim.View) bool {
-	if client.State() == clients.GaveUp {
-		return true
-	}
-	return (client.State() != clients.Stable || idle) && client.Settled(v)
-}
-
 // Positions is the client's position in each partition it owns and knows where to read:
 // what the canvas marks on the leader's log.
 func (c *Consumer) Positions() []protocol.TPOffset { return c.client.Positions() }

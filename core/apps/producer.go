@@ -205,8 +205,6 @@ func (p *Producer) Done() bool {
 	return p.client.Idle()
 }
 
-// Settled implements sim.Settler.
-func (p *Producer) Settled(sim.View) bool { return p.Done() }
 
 // Show implements show.Shower: a short status line.
 func (p *Producer) Show(sim.View) show.Node {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
@@ -391,9 +390,6 @@ func (s *Streams) idle() bool {
 		(s.producer == nil || s.producer.Idle())
 }
 
-// Settled implements sim.Settler: nothing in hand, and the input read to its end.
-func (s *Streams) Settled(v sim.View) bool { return readerSettled(s.consumer, s.idle(), v) }
-
 // Positions is the main consumer's position in each input partition it owns.
 func (s *Streams) Positions() []protocol.TPOffset { return s.consumer.Positions() }
 
@@ -417,13 +413,3 @@ func (s *Streams) Invariants(v sim.View) []string { return s.consumer.Invariants
 // MemberID is the member id of the main consumer's incarnation.
 func (s *Streams) MemberID() string { return s.consumer.MemberID() }
 
-// WaitsFor says what keeps the application from settling: a commit or a transaction
-// under way, outputs unacknowledged, then what its consumer waits for.
-func (s *Streams) WaitsFor(v sim.View) []fate.Reason {
-	if s.consumer.State() == clients.Stable && !s.idle() {
-		if s.unacked > 0 || s.inTransaction() || s.phase != streamsRunning {
-			return []fate.Reason{fate.Because(fate.WaitsForCommit, "node", s.name)}
-		}
-	}
-	return s.consumer.WaitsFor(v)
-}

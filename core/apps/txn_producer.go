@@ -312,8 +312,6 @@ func (p *TxnProducer) Done() bool {
 	return (p.fenced || (len(p.todo) == 0 && p.next > p.work.Count && p.phase == txnIdle)) && p.client.Idle()
 }
 
-// Settled implements sim.Settler.
-func (p *TxnProducer) Settled(sim.View) bool { return p.Done() }
 
 // Show implements show.Shower: the counts, the transaction and the producer's identity.
 func (p *TxnProducer) Show(sim.View) show.Node {
