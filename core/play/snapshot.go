@@ -25,7 +25,7 @@ func (s *Session) State() State {
 	for _, m := range w.InFlight() {
 		b, ok := m.Payload.(show.Bouncer)
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: sim.NodeOf(m.From), To: sim.NodeOf(m.To), Kind: m.Payload.Kind(),
-			Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
+			Family: sim.FamilyOf(m.Payload).String(), Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
 	}
 	st.Quiet = w.Quiet()
 	for _, l := range w.CutLinks() {

@@ -93,11 +93,14 @@ type RecordView = show.Cell
 
 // Flight is one message on the wire.
 type Flight struct {
-	ID    int64  `json:"id"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Kind  string `json:"kind"`  // Produce, ProduceResponse, Fetch, ...
-	Label string `json:"label"` // short Latin text for the canvas
+	ID   int64  `json:"id"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Kind string `json:"kind"` // Produce, ProduceResponse, Fetch, ...
+	// Family is the part of the protocol it belongs to (sim.Family): produce, fetch,
+	// offsets, group, transaction, metadata, control, sink; "unknown" if it does not say.
+	Family string `json:"family"`
+	Label  string `json:"label"` // short Latin text for the canvas
 	// Bounced: an answer to a request the receiver had already handled (a duplicate
 	// batch), drawn as a duplicate bouncing back.
 	Bounced  bool  `json:"bounced,omitempty"`
