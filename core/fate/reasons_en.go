@@ -92,4 +92,8 @@ var english = map[Code]string{
 	StatusHeldDown:     "held down",
 	StatusDown:         "down",
 	StatusPaused:       "paused, {count} waiting",
+
+	// Setting labels (labels.go).
+	SettingOfNode:    "{node} {name}",
+	SettingOfCluster: "{name}",
 }

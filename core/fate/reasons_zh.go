@@ -93,4 +93,8 @@ var chinese = map[Code]string{
 	StatusHeldDown:     "保持停机",
 	StatusDown:         "宕机",
 	StatusPaused:       "已暂停：{count} 条未处理",
+
+	// Setting labels (labels.go).
+	SettingOfNode:    "{node} 的 {name}",
+	SettingOfCluster: "{name}",
 }
