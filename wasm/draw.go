@@ -127,7 +127,7 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 			continue
 		}
 		s.drawSprite(screen, s.ring, pos, pal.Background)
-		c := view.MessageColor(fl.Kind)
+		c := view.MessageColor(fl.Family, fl.Kind)
 		if fl.Bounced { // a duplicate the leader had already: it bounces back with its original offset
 			c = pal.Duplicate
 		}

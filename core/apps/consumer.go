@@ -1,9 +1,9 @@
 package apps
 
 import (
-	"fmt"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
@@ -44,6 +44,11 @@ const (
 )
 
 func (p Phase) String() string { return [...]string{"idle", "committing", "processing"}[p] }
+
+// status is the phase's word in the consumer's status line.
+func (p Phase) status() fate.Code {
+	return [...]fate.Code{fate.StatusIdle, fate.StatusCommitting, fate.StatusProcessing}[p]
+}
 
 // Consumer is a consumer application: poll, (commit), process each record (and write
 // it to the sink), (commit), poll again.
@@ -141,7 +146,7 @@ func (c *Consumer) Invariants(v sim.View) []string { return c.client.Invariants(
 
 // Show implements show.Shower: the client's and the loop's state.
 func (c *Consumer) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Consumer, Detail: fmt.Sprintf("%s %s", c.client.State(), c.phase)}
+	return show.Node{Kind: show.Consumer, Status: fate.Because(fate.StatusMember, "state", c.client.State().String()).And(c.phase.status())}
 }
 
 // Receive handles client responses and sink acknowledgements.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
@@ -205,24 +206,23 @@ func (p *Producer) Done() bool {
 	return p.client.Idle()
 }
 
-
 // Show implements show.Shower: a short status line.
 func (p *Producer) Show(sim.View) show.Node {
-	detail := sentLine(p.next-1, p.work.Count, p.outcome)
+	status := sentLine(p.next-1, p.work.Count, p.outcome)
 	if id := p.client.Identity(); id != "" {
-		detail += " · " + id
+		status = status.And(fate.StatusIdentity, "id", id)
 	}
-	return show.Node{Kind: show.Producer, Detail: detail, Blocked: p.stalled}
+	return show.Node{Kind: show.Producer, Status: status, Blocked: p.stalled}
 }
 
 // sentLine is a producer application's first status line: how many of its messages it
 // sent, and how many it was told succeeded.
-func sentLine(sent, count int, outcome map[int]string) string {
+func sentLine(sent, count int, outcome map[int]string) fate.Reason {
 	acked := 0
 	for _, o := range outcome {
 		if o == ackedOutcome {
 			acked++
 		}
 	}
-	return fmt.Sprintf("sent %d/%d acked %d", sent, count, acked)
+	return fate.Because(fate.StatusSent, "sent", strconv.Itoa(sent), "count", strconv.Itoa(count), "acked", strconv.Itoa(acked))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
@@ -79,6 +80,11 @@ const (
 
 func (p streamsPhase) String() string {
 	return [...]string{"starting", "running", "flushing", "committing"}[p]
+}
+
+// status is the phase's word in the application's status line.
+func (p streamsPhase) status() fate.Code {
+	return [...]fate.Code{fate.StatusStarting, fate.StatusRunning, fate.StatusFlushing, fate.StatusCommitting}[p]
 }
 
 // streamsCommitTick is the thread's commit.interval.ms clock (StreamThread.maybeCommit).
@@ -396,15 +402,16 @@ func (s *Streams) Positions() []protocol.TPOffset { return s.consumer.Positions(
 // Show implements show.Shower: the guarantee, the thread's state and, under
 // exactly_once_v2, its transaction.
 func (s *Streams) Show(sim.View) show.Node {
-	state := s.phase.String()
-	if s.consumer.State() != clients.Stable {
-		state = s.consumer.State().String()
+	status := fate.Because(fate.StatusGuarantee, "guarantee", fmt.Sprint(s.spec.Guarantee))
+	if s.consumer.State() != clients.Stable { // Kafka's name of the group state, as it is
+		status = status.And(fate.StatusState, "state", s.consumer.State().String())
+	} else {
+		status = status.And(s.phase.status())
 	}
-	detail := fmt.Sprintf("%s · %s", s.spec.Guarantee, state)
 	if s.txnID != "" { // the id is on its coordinator's header
-		detail += ", txn " + txnStateWord[s.producer.TxnState()]
+		status = status.And(fate.StatusStreamsTxn).And(txnStateWord[s.producer.TxnState()])
 	}
-	return show.Node{Kind: show.Streams, Detail: detail}
+	return show.Node{Kind: show.Streams, Status: status}
 }
 
 // Invariants lists what is wrong with what the main consumer returned.
@@ -412,4 +419,3 @@ func (s *Streams) Invariants(v sim.View) []string { return s.consumer.Invariants
 
 // MemberID is the member id of the main consumer's incarnation.
 func (s *Streams) MemberID() string { return s.consumer.MemberID() }
-

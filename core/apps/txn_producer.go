@@ -1,11 +1,12 @@
 package apps
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
@@ -312,25 +313,23 @@ func (p *TxnProducer) Done() bool {
 	return (p.fenced || (len(p.todo) == 0 && p.next > p.work.Count && p.phase == txnIdle)) && p.client.Idle()
 }
 
-
 // Show implements show.Shower: the counts, the transaction and the producer's identity.
 func (p *TxnProducer) Show(sim.View) show.Node {
-	detail := sentLine(p.next-1, p.work.Count, p.outcome)
 	state := txnStateWord[p.client.TxnState()]
 	if p.fenced {
-		state = "FENCED"
+		state = fate.StatusTxnFenced
 	}
-	detail += fmt.Sprintf(" · txn %d %s", p.begun, state)
+	status := sentLine(p.next-1, p.work.Count, p.outcome).And(fate.StatusTxn, "count", strconv.Itoa(p.begun)).And(state)
 	if f := strings.Fields(p.client.Identity()); len(f) >= 3 { // "pid 0 e1 …": the id and epoch
-		detail += " " + strings.Join(f[:3], " ")
+		status = status.And(fate.StatusPID, "id", strings.Join(f[:3], " "))
 	}
-	return show.Node{Kind: show.Producer, Detail: detail}
+	return show.Node{Kind: show.Producer, Status: status}
 }
 
 // txnStateWord is the transaction manager's state (TransactionManager.State) in a word
 // that fits the producer's box.
-var txnStateWord = map[clients.TxnState]string{
-	clients.TxnUninitialized: "init", clients.TxnInitializing: "init", clients.TxnReady: "ready",
-	clients.TxnInTransaction: "open", clients.TxnCommitting: "committing", clients.TxnAborting: "aborting",
-	clients.TxnAbortableError: "abortable", clients.TxnFatalError: "fatal",
+var txnStateWord = map[clients.TxnState]fate.Code{
+	clients.TxnUninitialized: fate.StatusTxnInit, clients.TxnInitializing: fate.StatusTxnInit, clients.TxnReady: fate.StatusTxnReady,
+	clients.TxnInTransaction: fate.StatusTxnOpen, clients.TxnCommitting: fate.StatusCommitting, clients.TxnAborting: fate.StatusTxnAborting,
+	clients.TxnAbortableError: fate.StatusTxnAbortable, clients.TxnFatalError: fate.StatusTxnFatal,
 }

@@ -2,5 +2,6 @@
 // nodes it asks: a message's fate (delivered, duplicated, lost, unavailable, failed), the
 // reason for it as a value — codes with arguments, rendered from one table per language
 // (reasons_en.go, reasons_zh.go) so that the languages cannot drift — and the question a
-// node that holds messages answers (Holder).
+// node that holds messages answers (Holder). A node's status line (show.Node.Status) is a
+// reason too, of the status codes (statuses.go): the core's words are said in one place.
 package fate

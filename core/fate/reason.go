@@ -21,14 +21,14 @@ type Code string
 
 // Part is one piece of a reason: a code and the values of its placeholders.
 type Part struct {
-	Code Code
-	Args map[string]string
+	Code Code              `json:"code"`
+	Args map[string]string `json:"args,omitempty"`
 }
 
 // Reason says why a message has its fate, as values: rendered from the tables only when
 // shown, in whichever language.
 type Reason struct {
-	Parts []Part
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // Because starts a reason with one part; args are name, value pairs.

@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"strconv"
 
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
@@ -24,7 +25,7 @@ func (s *Session) State() State {
 	for _, m := range w.InFlight() {
 		b, ok := m.Payload.(show.Bouncer)
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: sim.NodeOf(m.From), To: sim.NodeOf(m.To), Kind: m.Payload.Kind(),
-			Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
+			Family: sim.FamilyOf(m.Payload).String(), Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
 	}
 	st.Quiet = w.Quiet()
 	for _, l := range w.CutLinks() {
@@ -102,22 +103,23 @@ func nodeState(w *sim.World, name string) NodeState {
 	ns := NodeState{Name: name, Up: up}
 	if sh, ok := n.(show.Shower); ok {
 		v := sh.Show(w)
-		ns.Kind, ns.Detail, ns.Partitions, ns.Rows, ns.Refused, ns.Blocked = string(v.Kind), v.Detail, v.Logs, v.Rows, v.Refused, v.Blocked && up
+		ns.Kind, ns.Status, ns.Partitions, ns.Rows, ns.Refused, ns.Blocked = string(v.Kind), v.Status, v.Logs, v.Rows, v.Refused, v.Blocked && up
 		ns.Fenced = v.Fenced && up
 		ns.Txns = v.Txns
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true
-		ns.Detail = fmt.Sprintf("starts at %d ms", at)
+		ns.Status = fate.Because(fate.StatusStartsAt, "ms", strconv.FormatInt(at, 10))
 		if at < 0 {
-			ns.Detail = "held down"
+			ns.Status = fate.Because(fate.StatusHeldDown)
 		}
 	} else if !up {
-		ns.Detail = "down"
+		ns.Status = fate.Because(fate.StatusDown)
 	}
 	if w.Paused(name) {
 		ns.Paused = true
-		ns.Detail = fmt.Sprintf("paused, %d waiting", w.Held(name))
+		ns.Status = fate.Because(fate.StatusPaused, "count", strconv.Itoa(w.Held(name)))
 	}
+	ns.Detail = ns.Status.Text(fate.En)
 	return ns
 }

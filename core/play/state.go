@@ -2,6 +2,7 @@ package play
 
 import (
 	"deliverylab/core/check"
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 )
 
@@ -73,7 +74,8 @@ type NodeState struct {
 	Up         bool           `json:"up"`
 	Paused     bool           `json:"paused"`     // up but stopped (a pause fault): what it receives waits
 	Waiting    bool           `json:"waiting"`    // not started yet (start.ms ahead): not a failure
-	Detail     string         `json:"detail"`     // a short Latin status line for the canvas
+	Status     fate.Reason    `json:"status"`     // the status line as codes: the canvas says it in its language
+	Detail     string         `json:"detail"`     // the status line in English (Status.Text(fate.En)), for tests and tools
 	Blocked    bool           `json:"blocked"`    // producers: send() waits for buffer memory
 	Fenced     bool           `json:"fenced"`     // brokers: up, but fenced by the controller
 	Partitions []ReplicaState `json:"partitions"` // brokers only
@@ -91,11 +93,14 @@ type RecordView = show.Cell
 
 // Flight is one message on the wire.
 type Flight struct {
-	ID    int64  `json:"id"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Kind  string `json:"kind"`  // Produce, ProduceResponse, Fetch, ...
-	Label string `json:"label"` // short Latin text for the canvas
+	ID   int64  `json:"id"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Kind string `json:"kind"` // Produce, ProduceResponse, Fetch, ...
+	// Family is the part of the protocol it belongs to (sim.Family): produce, fetch,
+	// offsets, group, transaction, metadata, control, sink; "unknown" if it does not say.
+	Family string `json:"family"`
+	Label  string `json:"label"` // short Latin text for the canvas
 	// Bounced: an answer to a request the receiver had already handled (a duplicate
 	// batch), drawn as a duplicate bouncing back.
 	Bounced  bool  `json:"bounced,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/server"
 )
@@ -29,8 +30,11 @@ type Setting struct {
 func (s *Scene) Settings() []Setting {
 	var out []Setting
 	add := func(key, owner, name, value string, choices []string) {
-		out = append(out, Setting{Key: key, Value: value, Choices: choices,
-			Label: Text{En: strings.TrimSpace(owner + " " + name), Zh: zhOwner(owner) + name}})
+		label := fate.Because(fate.SettingOfCluster, "name", name)
+		if owner != "" {
+			label = fate.Because(fate.SettingOfNode, "node", owner, "name", name)
+		}
+		out = append(out, Setting{Key: key, Value: value, Choices: choices, Label: Text{En: label.Text(fate.En), Zh: label.Text(fate.Zh)}})
 	}
 	for _, p := range s.Producers {
 		props := p.Config.Properties()
@@ -53,13 +57,6 @@ func (s *Scene) Settings() []Setting {
 	add("cluster.config.min.insync.replicas", "", "min.insync.replicas", props["min.insync.replicas"], isr)
 	add("cluster.config.unclean.leader.election.enable", "", "unclean.leader.election.enable", props["unclean.leader.election.enable"], server.ConfigKeys.Choices("unclean.leader.election.enable"))
 	return out
-}
-
-func zhOwner(owner string) string {
-	if owner == "" {
-		return ""
-	}
-	return owner + " 的 "
 }
 
 // WithSettings parses a scene file with some of its settings changed (key, value, in

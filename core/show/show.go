@@ -1,10 +1,13 @@
-// Package show is what a node gives the canvas to draw: its kind, a short status line,
+// Package show is what a node gives the canvas to draw: its kind, a short status,
 // its partition logs (a broker) or its rows (a sink). Each protocol package fills it for
 // its own nodes (the Shower interface), so the session and the front end never look
 // inside a node.
 package show
 
-import "deliverylab/core/sim"
+import (
+	"deliverylab/core/fate"
+	"deliverylab/core/sim"
+)
 
 // Kind is the kind of node, which decides where and how the canvas draws it.
 type Kind string
@@ -21,8 +24,10 @@ const (
 
 // Node is what one node shows.
 type Node struct {
-	Kind   Kind
-	Detail string // a short Latin status line
+	Kind Kind
+	// Status is its short status line as codes and arguments (fate's status codes),
+	// rendered in the viewer's language only when drawn.
+	Status fate.Reason
 	// Blocked: a producer application whose send() waits for buffer memory
 	// (max.block.ms); it sends nothing meanwhile.
 	Blocked bool

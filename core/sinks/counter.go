@@ -1,10 +1,10 @@
 package sinks
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -52,5 +52,5 @@ func (c *Counter) Effects() map[string]int {
 
 // Show implements show.Shower: what was added, and the total the dashboard shows.
 func (c *Counter) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Sink, Rows: slices.Clone(c.Folded), Detail: fmt.Sprintf("total %d", c.Total)}
+	return show.Node{Kind: show.Sink, Rows: slices.Clone(c.Folded), Status: fate.Because(fate.StatusTotal, "total", strconv.FormatInt(c.Total, 10))}
 }

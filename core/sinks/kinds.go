@@ -2,8 +2,10 @@ package sinks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/sim"
 )
 
@@ -93,4 +95,9 @@ func rowNames(rows []Row) []string {
 		out[i] = r.Msg
 	}
 	return out
+}
+
+// rowsStatus is the start of a sink's status line: its row count.
+func rowsStatus(rows int) fate.Reason {
+	return fate.Because(fate.StatusRows, "rows", strconv.Itoa(rows))
 }

@@ -6,6 +6,8 @@ package sinks
 import (
 	"fmt"
 	"strings"
+
+	"deliverylab/core/sim"
 )
 
 // Write asks a sink to store one processed record. With Partition set it also stores,
@@ -88,3 +90,9 @@ type Row struct {
 	Key   string
 	Value string
 }
+
+// An application's traffic with its database is the sink family (sim.Familied).
+func (Write) Family() sim.Family       { return sim.Sink }
+func (WriteAck) Family() sim.Family    { return sim.Sink }
+func (ReadOffsets) Family() sim.Family { return sim.Sink }
+func (Offsets) Family() sim.Family     { return sim.Sink }

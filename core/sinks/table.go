@@ -1,7 +1,6 @@
 package sinks
 
 import (
-	"fmt"
 	"slices"
 
 	"deliverylab/core/show"
@@ -35,5 +34,5 @@ func (t *Table) Receive(env *sim.Env, m sim.Message) {
 
 // Show implements show.Shower: the rows' identities in order.
 func (t *Table) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Detail: fmt.Sprintf("%d rows", len(t.Rows))}
+	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Status: rowsStatus(len(t.Rows))}
 }

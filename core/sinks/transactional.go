@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -69,9 +70,9 @@ func (t *Transactional) Show(sim.View) show.Node {
 		_, part, _ := strings.Cut(k, "/")
 		parts[i] = fmt.Sprintf("%s@%d", part, t.offsets[k])
 	}
-	detail := fmt.Sprintf("%d rows", len(t.Rows))
+	status := rowsStatus(len(t.Rows))
 	if len(parts) > 0 {
-		detail += " " + strings.Join(parts, " ")
+		status = status.And(fate.StatusOffsets, "offsets", strings.Join(parts, " "))
 	}
-	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Detail: detail}
+	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Status: status}
 }

@@ -1,9 +1,9 @@
 package sinks
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/show"
@@ -67,5 +67,5 @@ func (u *UniqueKey) NoEffectWhy() map[string]fate.Reason {
 // Show implements show.Shower: the rows, and the inserts refused as duplicates.
 func (u *UniqueKey) Show(sim.View) show.Node {
 	return show.Node{Kind: show.Sink, Rows: rowNames(u.Rows), Refused: rowNames(u.Refused),
-		Detail: fmt.Sprintf("%d rows %d refused", len(u.Rows), len(u.Refused))}
+		Status: rowsStatus(len(u.Rows)).And(fate.StatusRefused, "count", strconv.Itoa(len(u.Refused)))}
 }

@@ -1,9 +1,9 @@
 package sinks
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/show"
@@ -67,5 +67,5 @@ func (u *Upsert) NoEffectWhy() map[string]fate.Reason {
 
 // Show implements show.Shower: one row per key.
 func (u *Upsert) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Sink, Rows: rowNames(u.Rows), Detail: fmt.Sprintf("%d rows %d rewrites", len(u.Rows), u.Rewrites)}
+	return show.Node{Kind: show.Sink, Rows: rowNames(u.Rows), Status: rowsStatus(len(u.Rows)).And(fate.StatusRewrites, "count", strconv.Itoa(u.Rewrites))}
 }

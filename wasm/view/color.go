@@ -105,55 +105,31 @@ func KindColor(kind string) color.RGBA {
 	return Dark.TextDim
 }
 
-// message families by the Kafka API name a kind starts with; the first match wins.
-var messageFamilies = []struct {
-	prefix string
-	c      color.RGBA
-}{
-	{"Produce", rgb(0x38bdf8)},
-	{"Fetch", rgb(0xa78bfa)},
-	{"OffsetCommit", rgb(0x34d399)},
-	{"OffsetFetch", rgb(0x34d399)},
-	{"JoinGroup", rgb(0x2dd4bf)},
-	{"SyncGroup", rgb(0x2dd4bf)},
-	{"Heartbeat", rgb(0x2dd4bf)},
-	{"InitProducerId", rgb(0xfb923c)},
-	{"AddPartitionsToTxn", rgb(0xfb923c)},
-	{"AddOffsetsToTxn", rgb(0xfb923c)},
-	{"EndTxn", rgb(0xfb923c)},
-	{"WriteTxnMarkers", rgb(0xfb923c)},
-	{"TxnOffsetCommit", rgb(0xfb923c)},
-	{"LeaderAndIsr", rgb(0xf59e0b)},
-	{"UpdateMetadata", rgb(0xf59e0b)},
-	{"Metadata", rgb(0xf59e0b)},
-	{"AlterPartition", rgb(0xf59e0b)},
-	{"BrokerHeartbeat", rgb(0xf59e0b)},
-	{"Write", rgb(0xf472b6)}, // writes to a sink
-	{"Insert", rgb(0xf472b6)},
-	{"Put", rgb(0xf472b6)},
-	{"Commit", rgb(0xf472b6)},
+// familyColors is each message family's hue (sim.Family's names): a family shares its
+// hue with the node kind that starts it where there is one (produce, sink), and metadata
+// and the controller's traffic share the controller's.
+var familyColors = map[string]color.RGBA{
+	"produce":     rgb(0x38bdf8),
+	"fetch":       rgb(0xa78bfa),
+	"offsets":     rgb(0x34d399),
+	"group":       rgb(0x2dd4bf),
+	"transaction": rgb(0xfb923c),
+	"metadata":    rgb(0xf59e0b),
+	"control":     rgb(0xf59e0b),
+	"sink":        rgb(0xf472b6),
 }
 
-// MessageColor is the colour of a message dot. Responses are a lighter shade of their
-// request, and a kind nobody listed still gets a stable colour of its own.
-func MessageColor(kind string) color.RGBA {
-	base, response := kind, false
-	if b, ok := strings.CutSuffix(kind, "Response"); ok {
-		base, response = b, true
-	}
-	c, found := color.RGBA{}, false
-	for _, f := range messageFamilies {
-		if strings.HasPrefix(base, f.prefix) {
-			c, found = f.c, true
-			break
-		}
-	}
+// MessageColor is the colour of a message dot: its family's (play.Flight.Family).
+// Responses are a lighter shade of their request, and a message of no known family
+// still gets a stable colour of its own, by its kind.
+func MessageColor(family, kind string) color.RGBA {
+	c, found := familyColors[family]
 	if !found {
 		h := fnv.New32a()
-		h.Write([]byte(base))
+		h.Write([]byte(strings.TrimSuffix(kind, "Response")))
 		c = fallback[h.Sum32()%uint32(len(fallback))]
 	}
-	if response {
+	if strings.HasSuffix(kind, "Response") {
 		c = Lighten(c, 0.45)
 	}
 	return c

@@ -5,15 +5,20 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"deliverylab/core/sim"
 )
 
 func TestMessageColor(t *testing.T) {
-	assert.Equal(t, KindColor("producer"), MessageColor("Produce"))
-	assert.Equal(t, Lighten(MessageColor("Produce"), 0.45), MessageColor("ProduceResponse"))
-	assert.Equal(t, MessageColor("Fetch"), MessageColor("FetchRequest"), "families by prefix")
-	assert.NotEqual(t, MessageColor("OffsetCommit"), MessageColor("Produce"))
-	assert.Equal(t, MessageColor("SomethingNew"), MessageColor("SomethingNew"), "stable for unknown kinds")
-	assert.Equal(t, uint8(0xff), MessageColor("SomethingNew").A)
+	assert.Equal(t, KindColor("producer"), MessageColor("produce", "Produce"))
+	assert.Equal(t, Lighten(MessageColor("produce", "Produce"), 0.45), MessageColor("produce", "ProduceResponse"))
+	assert.Equal(t, MessageColor("fetch", "Fetch"), MessageColor("fetch", "ListOffsets"), "by family, not by name")
+	assert.NotEqual(t, MessageColor("offsets", "OffsetCommit"), MessageColor("produce", "Produce"))
+	for _, f := range sim.Families {
+		assert.Contains(t, familyColors, f.String(), "every family has a hue")
+	}
+	assert.Equal(t, MessageColor("unknown", "SomethingNew"), MessageColor("unknown", "SomethingNew"), "stable for unknown kinds")
+	assert.Equal(t, uint8(0xff), MessageColor("unknown", "SomethingNew").A)
 }
 
 func TestKindAndFateColors(t *testing.T) {

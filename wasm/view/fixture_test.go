@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/play"
 	"deliverylab/core/show"
 )
@@ -21,7 +22,7 @@ func cluster(records int) play.State {
 	return play.State{
 		NowMs: 10,
 		Nodes: []play.NodeState{
-			{Name: "p1", Kind: "producer", Up: true, Detail: "acks=1"},
+			{Name: "p1", Kind: "producer", Up: true, Status: fate.Because(fate.StatusSent, "sent", "3", "count", "10", "acked", "2")},
 			{Name: "controller", Kind: "controller", Up: true},
 			{Name: "broker-1", Kind: "broker", Up: true, Partitions: replica(true, int64(records)-1)},
 			{Name: "broker-2", Kind: "broker", Up: true, Partitions: replica(false, int64(records)-1)},

@@ -89,7 +89,7 @@ func (l *Layout) BoxTexts(nodes []play.NodeState, lang Lang, pal Palette) []Text
 func Badge(b Box, n play.NodeState, lang Lang, pal Palette) (string, color.RGBA) {
 	switch {
 	case n.Waiting:
-		return waitingText(lang, n.Detail), pal.TextDim
+		return n.Status.Text(lang), pal.TextDim // "starts at N ms", "held down"
 	case !b.Up:
 		return T(lang, "down"), pal.Down
 	case n.Paused:
@@ -104,7 +104,7 @@ func Badge(b Box, n play.NodeState, lang Lang, pal Palette) (string, color.RGBA)
 
 func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	m, pal := l.M, t.pal
-	detail := DetailIn(t.lang, n.Detail)
+	detail := n.Status.Text(t.lang)
 	inner := b.Rect.W - 2*m.Pad
 	nameW := TextWidth(b.Name, m.Name)
 	t.add(b.Name, m.Name, Point{b.Rect.X + m.Pad, b.Rect.Y + (m.HeaderH-m.Name)/2}, TopLeft, pal.Text, inner)

@@ -3,17 +3,21 @@ package view
 import (
 	"fmt"
 	"sort"
-	"strings"
+	"unicode"
+
+	"deliverylab/core/fate"
 )
 
 // Word is one piece of canvas text in both languages. Format verbs (%d, %g, %s) stand
 // for numbers and Kafka names, which stay as they are.
 type Word struct{ En, Zh string }
 
-// Words is every human word the canvas draws. Kafka's own names (leader, hw, leo, isr,
-// lso, COMMIT, ABORT, API keys) and the nodes' detail lines are not here: they stay as
-// Kafka spells them. wasm/font/canvas-zh.otf holds exactly the glyphs of the Zh column
-// (make canvas-font regenerates it; TestFontHasEveryWord checks it).
+// Words is every human word the canvas draws but the nodes' status lines, which come as
+// codes from the core and are said by its table (fate.Statuses, Reason.Text). Kafka's
+// own names (leader, hw, leo, isr, lso, COMMIT, ABORT, API keys) are not here: they stay
+// as Kafka spells them. wasm/font/canvas-zh.otf holds exactly the glyphs of the Zh
+// column and of the statuses' Chinese (make canvas-font regenerates it;
+// TestFontHasEveryWord checks it).
 var Words = map[string]Word{
 	"paused":       {"paused", "已暂停"},
 	"ended":        {"ended", "已结束"},
@@ -25,8 +29,6 @@ var Words = map[string]Word{
 	"blocked":      {"BLOCKED", "阻塞"},
 	"fenced":       {"FENCED", "已隔离"},
 	"pausedBadge":  {"PAUSED", "已暂停"},
-	"startsAt":     {"starts at %d ms", "%d ms 启动"},
-	"heldDown":     {"held down", "保持停机"},
 	"followerRows": {"+%d follower rows", "+%d 行副本未显示"},
 	"rows":         {"+%d rows", "+%d 行"},
 	"older":        {"…%d", "…%d"},
@@ -48,12 +50,13 @@ func EndNote(lang Lang, note string) string {
 	return note
 }
 
-// Lang is the canvas language: "en" or "zh".
-type Lang string
+// Lang is the canvas language: "en" or "zh", the core's languages, so that a status
+// the core says (fate.Reason.Text) and a word of the canvas's own are in the same one.
+type Lang = fate.Lang
 
 const (
-	En Lang = "en"
-	Zh Lang = "zh"
+	En = fate.En
+	Zh = fate.Zh
 )
 
 // ParseLang accepts "en" and "zh".
@@ -91,10 +94,8 @@ func ZhRunes() string {
 			set[r] = true
 		}
 	}
-	for _, w := range DetailWords {
-		for _, r := range w {
-			set[r] = true
-		}
+	for _, r := range statusRunes() {
+		set[r] = true
 	}
 	for _, r := range "0123456789.-+×…：" {
 		set[r] = true
@@ -109,15 +110,17 @@ func ZhRunes() string {
 	return string(rs)
 }
 
-// waitingText is a waiting node's badge in lang: play says "starts at N ms" or
-// "held down" in Latin; the canvas says it in its own words.
-func waitingText(lang Lang, detail string) string {
-	var at int64
-	if _, err := fmt.Sscanf(detail, "starts at %d ms", &at); err == nil {
-		return T(lang, "startsAt", at)
+// statusRunes is what the nodes' status lines need of the Chinese subset: the runes of
+// their Chinese templates beyond Latin-1. Their Latin (Kafka's names, ids, "txn", "·")
+// the Latin face draws, as it does in English.
+func statusRunes() []rune {
+	var out []rune
+	for _, c := range fate.Statuses {
+		for _, r := range fate.Because(c).Text(fate.Zh) { // no arguments: the template's own text
+			if r > unicode.MaxLatin1 {
+				out = append(out, r)
+			}
+		}
 	}
-	if strings.TrimSpace(detail) == "held down" {
-		return T(lang, "heldDown")
-	}
-	return detail
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/play"
 	"deliverylab/core/show"
 )
@@ -23,7 +24,29 @@ func TestFontHasEveryWord(t *testing.T) {
 			assert.True(t, HasGlyph(r), "%s: %q has no glyph for %q", key, w.En, r)
 		}
 	}
+	for _, code := range fate.Statuses {
+		for _, r := range fate.Because(code).Text(Zh) {
+			assert.True(t, HasGlyph(r), "status %s: no glyph for %q; run make canvas-font", code, r)
+		}
+	}
 	assert.False(t, HasGlyph('龍'), "the subset holds only the words' glyphs")
+}
+
+// A node's status is said whole in the canvas's language; numbers, ids and Kafka's
+// states stay as they are.
+func TestStatusesAreSaidInChinese(t *testing.T) {
+	sent := fate.Because(fate.StatusSent, "sent", "10", "count", "10", "acked", "10").And(fate.StatusIdentity, "id", "pid 0 e1")
+	assert.Equal(t, "已发送 10/10 已确认 10 · pid 0 e1", sent.Text(Zh))
+	assert.Equal(t, "sent 10/10 acked 10 · pid 0 e1", sent.Text(En))
+	rows := fate.Because(fate.StatusRows, "rows", "9").And(fate.StatusRefused, "count", "2")
+	assert.Equal(t, "9 行 2 被拒", rows.Text(Zh))
+	assert.Equal(t, "Stable 空闲", fate.Because(fate.StatusMember, "state", "Stable").And(fate.StatusIdle).Text(Zh),
+		"Kafka's group state stays as Kafka spells it")
+	streams := fate.Because(fate.StatusGuarantee, "guarantee", "exactly_once_v2").And(fate.StatusRunning).
+		And(fate.StatusStreamsTxn).And(fate.StatusTxnOpen)
+	assert.Equal(t, "exactly_once_v2 · running, txn open", streams.Text(Zh))
+	assert.Equal(t, "40 ms 启动", fate.Because(fate.StatusStartsAt, "ms", "40").Text(Zh))
+	assert.Equal(t, "保持停机", fate.Because(fate.StatusHeldDown).Text(Zh))
 }
 
 // Each word has both languages and the same format verbs in each.
@@ -43,9 +66,11 @@ func TestWordsHaveBothLanguages(t *testing.T) {
 	}
 	assert.True(t, hanOnly(T(Zh, "down")))
 	assert.Equal(t, "DOWN", T(En, "down"))
-	assert.Equal(t, "starts at 40 ms", waitingText(En, "starts at 40 ms"))
-	assert.Equal(t, "40 ms 启动", waitingText(Zh, "starts at 40 ms"))
-	assert.Equal(t, "保持停机", waitingText(Zh, "held down"))
+	waiting := play.NodeState{Waiting: true, Status: fate.Because(fate.StatusStartsAt, "ms", "40")}
+	badge, _ := Badge(Box{}, waiting, En, Dark)
+	assert.Equal(t, "starts at 40 ms", badge)
+	badge, _ = Badge(Box{}, waiting, Zh, Dark)
+	assert.Equal(t, "40 ms 启动", badge)
 	assert.Equal(t, "已稳定", EndNote(Zh, "settled"))
 	assert.Equal(t, "settled", EndNote(En, "settled"))
 	assert.Equal(t, "odd", EndNote(Zh, "odd"))

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
@@ -348,7 +349,7 @@ func (c *Controller) fenced() []string {
 
 // Show implements show.Shower.
 func (c *Controller) Show(sim.View) show.Node {
-	return show.Node{Kind: show.Controller, Detail: "KRaft quorum"}
+	return show.Node{Kind: show.Controller, Status: fate.Because(fate.StatusQuorum)}
 }
 
 // onAllocateProducerIds hands a registered broker the next block of producer ids, in

@@ -1,14 +1,15 @@
 package server
 
 import (
-	"deliverylab/core/kafka/txn"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/storage"
+	"deliverylab/core/kafka/txn"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -117,7 +118,7 @@ func (b *Broker) Show(v sim.View) show.Node {
 		}
 		n.Logs = append(n.Logs, l)
 	}
-	n.Detail = fmt.Sprintf("%d partitions", len(n.Logs))
+	n.Status = fate.Because(fate.StatusPartitions, "count", strconv.Itoa(len(n.Logs)))
 	n.Fenced = protocol.Fenced(v, b.name)
 	for _, t := range b.txns.View() {
 		st := show.Txn{ID: t.ID, ProducerID: t.PID, Epoch: t.Epoch, State: t.State.String()}
