@@ -32,13 +32,13 @@ type Cluster struct {
 	TransactionalIDs []string
 }
 
-// BrokerNames lists the brokers: broker-1 .. broker-N.
 // TransactionPartition is the __transaction_state partition a transactional id lives on
 // (TransactionStateManager.partitionFor).
 func (c Cluster) TransactionPartition(transactionalID string) int32 {
 	return txn.PartitionFor(transactionalID, c.Config.TransactionStateLogNumPartitions)
 }
 
+// BrokerNames lists the brokers: broker-1 .. broker-N.
 func (c Cluster) BrokerNames() []string {
 	out := make([]string, c.Brokers)
 	for i := range out {
