@@ -132,8 +132,22 @@ func abortedReads(obs []sim.Observation, aborted map[string]bool) int {
 // (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned), or it
 // found its position past a truncation and seeks back (KIP-320).
 func orderAnomalies(obs []sim.Observation) map[string]int {
-	out := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
-	held := map[string]map[int64][]string{} // partition -> offset -> the messages seen there
+	order := versionOrder(obs)
+	nonmonotonicPoll, pollSkip := pollAnomalies(obs, order)
+	return map[string]int{"nonmonotonic-send": sendAnomalies(sendSequences(obs), order),
+		"nonmonotonic-poll": nonmonotonicPoll, "poll-skip": pollSkip}
+}
+
+// partitionOrder is the version order of each partition: the offsets known to hold a
+// record (acknowledged or polled), gaps removed.
+type partitionOrder struct {
+	held  map[string]map[int64][]string // partition -> offset -> the messages seen there
+	known map[string][]int64            // partition -> offsets known to hold a record, in order
+}
+
+// versionOrder places every acknowledged and every polled message at its offset.
+func versionOrder(obs []sim.Observation) partitionOrder {
+	held := map[string]map[int64][]string{}
 	place := func(p string, off int64, m string) {
 		if held[p] == nil {
 			held[p] = map[int64][]string{}
@@ -154,39 +168,80 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 			}
 		}
 	}
-	known := map[string][]int64{} // partition -> offsets known to hold a record, in order
+	known := map[string][]int64{}
 	for p, at := range held {
 		known[p] = slices.Sorted(maps.Keys(at))
 	}
-	// index is an offset's place in the partition's version order; false where two
-	// records were seen at the offset (an acknowledged one truncated and the offset
-	// reused): Jepsen reports those as inconsistent offsets and keeps only one of the
-	// values in its version order, so a comparison with the other never fires; we
-	// compare neither.
-	index := func(p string, off int64) (int, bool) {
-		i, _ := slices.BinarySearch(known[p], off)
-		return i, len(held[p][off]) == 1
-	}
+	return partitionOrder{held: held, known: known}
+}
 
-	type send struct {
-		msg    string
-		acked  bool
-		tp     string
-		offset int64
-	}
-	sends := map[string][][]*send{}      // producer -> its sequences of sends, one per incarnation
+// index is an offset's place in the partition's version order; false where two
+// records were seen at the offset (an acknowledged one truncated and the offset
+// reused): Jepsen reports those as inconsistent offsets and keeps only one of the
+// values in its version order, so a comparison with the other never fires; we
+// compare neither.
+func (po partitionOrder) index(p string, off int64) (int, bool) {
+	i, _ := slices.BinarySearch(po.known[p], off)
+	return i, len(po.held[p][off]) == 1
+}
+
+// pollAnomalies compares each record a consumer polls from a partition with the one it
+// polled before from it, forgetting the last reads where a jump is explained.
+func pollAnomalies(obs []sim.Observation, order partitionOrder) (nonmonotonic, skips int) {
 	polls := map[string]map[string]int{} // consumer -> partition -> index of the last record polled
 	for _, o := range obs {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			delete(polls, o.Node)
-			if s := sends[o.Node]; len(s) > 0 {
-				sends[o.Node] = append(s, nil)
-			}
 		case protocol.ClientError, protocol.TruncationDetected:
 			seeks := o.Event == protocol.TruncationDetected || o.Err == protocol.ErrOffsetOutOfRange
 			if seeks && polls[o.Node] != nil {
 				delete(polls[o.Node], o.Partition)
+			}
+		case apps.Polled:
+			last := polls[o.Node]
+			if last == nil {
+				last = map[string]int{}
+				polls[o.Node] = last
+			}
+			i, ok := order.index(o.Partition, o.Offset)
+			if !ok {
+				delete(last, o.Partition)
+				continue
+			}
+			if prev, ok := last[o.Partition]; ok {
+				switch delta := i - prev; {
+				case delta < 1:
+					nonmonotonic++
+				case delta > 1:
+					skips++
+				}
+			}
+			last[o.Partition] = i
+		}
+	}
+	return nonmonotonic, skips
+}
+
+// send is one message a producer handed its client, and where its acknowledgement
+// placed it.
+type send struct {
+	msg    string
+	acked  bool
+	tp     string
+	offset int64
+}
+
+// sendSequences gives each producer's sends in the order the application handed them
+// to the client, one sequence per incarnation (a crash, restart or assignment starts a
+// new one), each acknowledged send placed at the offset its acknowledgement gave.
+func sendSequences(obs []sim.Observation) map[string][][]*send {
+	sends := map[string][][]*send{} // producer -> its sequences of sends, one per incarnation
+	for _, o := range obs {
+		switch o.Event {
+		case sim.Crashed, sim.Restarted, protocol.Assigned:
+			if s := sends[o.Node]; len(s) > 0 {
+				sends[o.Node] = append(s, nil)
 			}
 		case apps.Sent:
 			s := sends[o.Node]
@@ -210,28 +265,15 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 					}
 				}
 			}
-		case apps.Polled:
-			last := polls[o.Node]
-			if last == nil {
-				last = map[string]int{}
-				polls[o.Node] = last
-			}
-			i, ok := index(o.Partition, o.Offset)
-			if !ok {
-				delete(last, o.Partition)
-				continue
-			}
-			if prev, ok := last[o.Partition]; ok {
-				switch delta := i - prev; {
-				case delta < 1:
-					out["nonmonotonic-poll"]++
-				case delta > 1:
-					out["poll-skip"]++
-				}
-			}
-			last[o.Partition] = i
 		}
 	}
+	return sends
+}
+
+// sendAnomalies counts, in each sequence of sends, an acknowledged send that landed at
+// or before the one sent before it to the same partition.
+func sendAnomalies(sends map[string][][]*send, order partitionOrder) int {
+	n := 0
 	for _, seqs := range sends {
 		for _, seq := range seqs {
 			last := map[string]int{}
@@ -239,17 +281,17 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 				if !s.acked {
 					continue
 				}
-				i, ok := index(s.tp, s.offset)
+				i, ok := order.index(s.tp, s.offset)
 				if !ok {
 					delete(last, s.tp)
 					continue
 				}
 				if prev, ok := last[s.tp]; ok && i-prev < 1 {
-					out["nonmonotonic-send"]++
+					n++
 				}
 				last[s.tp] = i
 			}
 		}
 	}
-	return out
+	return n
 }
