@@ -11,16 +11,30 @@ import (
 	"deliverylab/core/sim"
 )
 
-// AnomalyNames are the Kafka anomalies the checker reports, in Jepsen's names.
-var AnomalyNames = []string{"duplicate", "lost-write", "nonmonotonic-send", "nonmonotonic-poll", "poll-skip", "aborted-read"}
+// Anomaly is one of the Kafka anomalies the checker reports, by its name in Jepsen
+// (jepsen.tests.kafka); scenes expect them by that name, and reports count them by it.
+type Anomaly string
+
+// The anomalies, each named once.
+const (
+	Duplicate        Anomaly = "duplicate"
+	LostWrite        Anomaly = "lost-write"
+	NonmonotonicSend Anomaly = "nonmonotonic-send"
+	NonmonotonicPoll Anomaly = "nonmonotonic-poll"
+	PollSkip         Anomaly = "poll-skip"
+	AbortedRead      Anomaly = "aborted-read"
+)
+
+// AllAnomalies are the anomalies the checker reports, in the order the page lists them.
+var AllAnomalies = []Anomaly{Duplicate, LostWrite, NonmonotonicSend, NonmonotonicPoll, PollSkip, AbortedRead}
 
 // anomalyMeans says what each anomaly means.
-var anomalyMeans = map[string]fate.Code{"duplicate": fate.MeansDuplicate, "lost-write": fate.MeansLostWrite,
-	"nonmonotonic-send": fate.MeansNonmonotonicSend, "nonmonotonic-poll": fate.MeansNonmonotonicPoll, "poll-skip": fate.MeansPollSkip,
-	"aborted-read": fate.MeansAbortedRead}
+var anomalyMeans = map[Anomaly]fate.Code{Duplicate: fate.MeansDuplicate, LostWrite: fate.MeansLostWrite,
+	NonmonotonicSend: fate.MeansNonmonotonicSend, NonmonotonicPoll: fate.MeansNonmonotonicPoll, PollSkip: fate.MeansPollSkip,
+	AbortedRead: fate.MeansAbortedRead}
 
-// Meaning says what one of AnomalyNames means, in every language.
-func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
+// Meaning says what one of AllAnomalies means, in every language.
+func Meaning(anomaly Anomaly) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
 
 // Anomalies finds Jepsen's Kafka anomalies in the sends and polls of a run
 // (jepsen.tests.kafka):
@@ -32,8 +46,8 @@ func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anom
 //     aborted holds the records ("orders-0@3") the logs say an ABORT marker ended, when
 //     the run was over (a transaction its coordinator timed out aborts too, with no
 //     application told).
-func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[string]int {
-	out := map[string]int{"duplicate": 0, "lost-write": 0}
+func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[Anomaly]int {
+	out := map[Anomaly]int{Duplicate: 0, LostWrite: 0}
 	offsets := map[string]map[string]map[int64]bool{} // message -> partition -> offsets polled
 	highest := map[string]int64{}
 	ackAt := map[string]sim.Observation{}
@@ -67,7 +81,7 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[strin
 	for _, byPartition := range offsets {
 		for _, offs := range byPartition {
 			if len(offs) > 1 {
-				out["duplicate"]++
+				out[Duplicate]++
 				break
 			}
 		}
@@ -78,13 +92,13 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[strin
 			continue
 		}
 		if h, ok := highest[a.Partition]; ok && a.Offset >= 0 && h > a.Offset {
-			out["lost-write"]++
+			out[LostWrite]++
 		}
 	}
 	for name, n := range orderAnomalies(obs) {
 		out[name] = n
 	}
-	out["aborted-read"] = abortedReads(obs, aborted)
+	out[AbortedRead] = abortedReads(obs, aborted)
 	return out
 }
 
@@ -131,11 +145,11 @@ func abortedReads(obs []sim.Observation, aborted map[string]bool) int {
 // or restarts, a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
 // (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned), or it
 // found its position past a truncation and seeks back (KIP-320).
-func orderAnomalies(obs []sim.Observation) map[string]int {
+func orderAnomalies(obs []sim.Observation) map[Anomaly]int {
 	order := versionOrder(obs)
 	nonmonotonicPoll, pollSkip := pollAnomalies(obs, order)
-	return map[string]int{"nonmonotonic-send": sendAnomalies(sendSequences(obs), order),
-		"nonmonotonic-poll": nonmonotonicPoll, "poll-skip": pollSkip}
+	return map[Anomaly]int{NonmonotonicSend: sendAnomalies(sendSequences(obs), order),
+		NonmonotonicPoll: nonmonotonicPoll, PollSkip: pollSkip}
 }
 
 // partitionOrder is the version order of each partition: the offsets known to hold a
