@@ -137,3 +137,37 @@ func TestCommitAfterProcessingProcessesTheBatchAgain(t *testing.T) {
 	}
 	assert.Equal(t, []string{"p#1", "p#2", "p#1", "p#2", "p#3"}, got)
 }
+
+// Read-process-write: a Streams application writes one output record to its output
+// topic for each record it reads, with the input's identity, in order.
+func TestStreamsWritesAnOutputForEachInput(t *testing.T) {
+	cluster := kafka.Cluster{Brokers: 1, Config: server.DefaultConfig(),
+		Topics: []kafka.Topic{{Name: "orders", Partitions: 1, RF: 1}, {Name: "totals", Partitions: 1, RF: 1}}, Groups: []string{"s"}}
+	brokers := cluster.BrokerNames()
+	w := sim.NewWorld(sim.Config{Seed: 1, LatencyMs: 1})
+	w.Add(cluster.NewController(), 0)
+	for _, b := range cluster.NewBrokers() {
+		w.Add(b, 0)
+	}
+	work := Workload{Topic: "orders", Count: 3, IntervalMs: 10, Key: "k{n}", Value: "{n}"}
+	w.Add(NewProducer("p", work, Continue, false, clients.NewProducer(clients.DefaultProducerConfig(), brokers, []string{"orders"})), 0)
+	cfg := clients.DefaultConsumerConfig()
+	cfg.EnableAutoCommit, cfg.AutoOffsetReset, cfg.SessionTimeoutMs = false, clients.ResetEarliest, 6000
+	newProducer := func(string) *clients.Producer {
+		return clients.NewProducer(clients.DefaultProducerConfig(), brokers, []string{"totals"})
+	}
+	spec := StreamsSpec{From: "orders", To: "totals", Guarantee: AtLeastOnce, CommitIntervalMs: 1000}
+	w.Add(NewStreams("s", spec, clients.NewConsumer(cfg, "s", "s", brokers, []string{"orders"}), newProducer,
+		func(int) string { return "" }), 0)
+	w.RunUntil(20000, nil)
+	assert.Equal(t, []string{"p#1", "p#2", "p#3"}, at(w, Polled))
+	var written []string
+	for _, o := range w.Observations() {
+		if o.Event == sinks.Written {
+			assert.Equal(t, "totals", o.Output)
+			assert.Equal(t, "totals-0", o.Partition)
+			written = append(written, o.Msgs...)
+		}
+	}
+	assert.Equal(t, []string{"p#1", "p#2", "p#3"}, written)
+}
