@@ -98,7 +98,7 @@ func TestAcks1LeaderCrashLosesAcknowledgedWrite(t *testing.T) {
 	p.waitJS(10e9, `!document.getElementById('anomalies').hidden`)
 	for _, a := range s.Ledger.Anomalies {
 		assert.Equal(t, fmt.Sprint(a.Count),
-			eval[string](p, `document.querySelector('#anomaly-list [data-anomaly="`+a.Name+`"] b').textContent`), a.Name)
+			eval[string](p, `document.querySelector('#anomaly-list [data-anomaly="`+string(a.Name)+`"] b').textContent`), a.Name)
 	}
 	// The click left the scene's script: the page says the captions may no longer match.
 	p.waitJS(10e9, `!document.getElementById('off-script').hidden`)

@@ -22,8 +22,9 @@ type text struct {
 	Zh string `json:"zh"`
 }
 
-// more is the part of state() that issue 11 added (/tmp/contract11.md), read on its own
-// so these tests do not depend on which package defines each field.
+// more is the part of state() that issue 11 added (its fields are core/play's State,
+// core/play/state.go), read on its own so these tests do not depend on which package
+// defines each field.
 type more struct {
 	NowMs       int64 `json:"nowMs"`
 	EventsRun   int   `json:"eventsRun"`

@@ -74,7 +74,7 @@ func writeLedger(b *strings.Builder, rep scene.Report) {
 }
 
 // sortedCounts is "k=v k=v", sorted by key.
-func sortedCounts(m map[string]int) string {
+func sortedCounts[K ~string](m map[K]int) string {
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))

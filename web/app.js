@@ -2,7 +2,7 @@
 // all as DOM text so any script renders with the system's fonts. The game runs in the
 // iframe #game (Ebiten wants a document of its own); window.deliverylab here is the
 // page's facade over the game's bridge, used by these controls and by the browser tests,
-// and window.deliverylabPage is what web/tools.js builds on (/tmp/contract11.md).
+// and window.deliverylabPage (the extension API below) is what web/tools.js builds on.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);

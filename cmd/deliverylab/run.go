@@ -130,7 +130,7 @@ func totalGap(t check.Total) string {
 	return ""
 }
 
-func counts(m map[string]int) string {
+func counts[K ~string](m map[K]int) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))

@@ -11,16 +11,30 @@ import (
 	"deliverylab/core/sim"
 )
 
-// AnomalyNames are the Kafka anomalies the checker reports, in Jepsen's names.
-var AnomalyNames = []string{"duplicate", "lost-write", "nonmonotonic-send", "nonmonotonic-poll", "poll-skip", "aborted-read"}
+// Anomaly is one of the Kafka anomalies the checker reports, by its name in Jepsen
+// (jepsen.tests.kafka); scenes expect them by that name, and reports count them by it.
+type Anomaly string
+
+// The anomalies, each named once.
+const (
+	Duplicate        Anomaly = "duplicate"
+	LostWrite        Anomaly = "lost-write"
+	NonmonotonicSend Anomaly = "nonmonotonic-send"
+	NonmonotonicPoll Anomaly = "nonmonotonic-poll"
+	PollSkip         Anomaly = "poll-skip"
+	AbortedRead      Anomaly = "aborted-read"
+)
+
+// AllAnomalies are the anomalies the checker reports, in the order the page lists them.
+var AllAnomalies = []Anomaly{Duplicate, LostWrite, NonmonotonicSend, NonmonotonicPoll, PollSkip, AbortedRead}
 
 // anomalyMeans says what each anomaly means.
-var anomalyMeans = map[string]fate.Code{"duplicate": fate.MeansDuplicate, "lost-write": fate.MeansLostWrite,
-	"nonmonotonic-send": fate.MeansNonmonotonicSend, "nonmonotonic-poll": fate.MeansNonmonotonicPoll, "poll-skip": fate.MeansPollSkip,
-	"aborted-read": fate.MeansAbortedRead}
+var anomalyMeans = map[Anomaly]fate.Code{Duplicate: fate.MeansDuplicate, LostWrite: fate.MeansLostWrite,
+	NonmonotonicSend: fate.MeansNonmonotonicSend, NonmonotonicPoll: fate.MeansNonmonotonicPoll, PollSkip: fate.MeansPollSkip,
+	AbortedRead: fate.MeansAbortedRead}
 
-// Meaning says what one of AnomalyNames means, in every language.
-func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
+// Meaning says what one of AllAnomalies means, in every language.
+func Meaning(anomaly Anomaly) fate.Reason { return fate.Because(anomalyMeans[anomaly]) }
 
 // Anomalies finds Jepsen's Kafka anomalies in the sends and polls of a run
 // (jepsen.tests.kafka):
@@ -32,8 +46,8 @@ func Meaning(anomaly string) fate.Reason { return fate.Because(anomalyMeans[anom
 //     aborted holds the records ("orders-0@3") the logs say an ABORT marker ended, when
 //     the run was over (a transaction its coordinator timed out aborts too, with no
 //     application told).
-func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[string]int {
-	out := map[string]int{"duplicate": 0, "lost-write": 0}
+func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[Anomaly]int {
+	out := map[Anomaly]int{Duplicate: 0, LostWrite: 0}
 	offsets := map[string]map[string]map[int64]bool{} // message -> partition -> offsets polled
 	highest := map[string]int64{}
 	ackAt := map[string]sim.Observation{}
@@ -67,7 +81,7 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[strin
 	for _, byPartition := range offsets {
 		for _, offs := range byPartition {
 			if len(offs) > 1 {
-				out["duplicate"]++
+				out[Duplicate]++
 				break
 			}
 		}
@@ -78,13 +92,13 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[strin
 			continue
 		}
 		if h, ok := highest[a.Partition]; ok && a.Offset >= 0 && h > a.Offset {
-			out["lost-write"]++
+			out[LostWrite]++
 		}
 	}
 	for name, n := range orderAnomalies(obs) {
 		out[name] = n
 	}
-	out["aborted-read"] = abortedReads(obs, aborted)
+	out[AbortedRead] = abortedReads(obs, aborted)
 	return out
 }
 
@@ -131,9 +145,23 @@ func abortedReads(obs []sim.Observation, aborted map[string]bool) int {
 // or restarts, a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
 // (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned), or it
 // found its position past a truncation and seeks back (KIP-320).
-func orderAnomalies(obs []sim.Observation) map[string]int {
-	out := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
-	held := map[string]map[int64][]string{} // partition -> offset -> the messages seen there
+func orderAnomalies(obs []sim.Observation) map[Anomaly]int {
+	order := versionOrder(obs)
+	nonmonotonicPoll, pollSkip := pollAnomalies(obs, order)
+	return map[Anomaly]int{NonmonotonicSend: sendAnomalies(sendSequences(obs), order),
+		NonmonotonicPoll: nonmonotonicPoll, PollSkip: pollSkip}
+}
+
+// partitionOrder is the version order of each partition: the offsets known to hold a
+// record (acknowledged or polled), gaps removed.
+type partitionOrder struct {
+	held  map[string]map[int64][]string // partition -> offset -> the messages seen there
+	known map[string][]int64            // partition -> offsets known to hold a record, in order
+}
+
+// versionOrder places every acknowledged and every polled message at its offset.
+func versionOrder(obs []sim.Observation) partitionOrder {
+	held := map[string]map[int64][]string{}
 	place := func(p string, off int64, m string) {
 		if held[p] == nil {
 			held[p] = map[int64][]string{}
@@ -154,39 +182,80 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 			}
 		}
 	}
-	known := map[string][]int64{} // partition -> offsets known to hold a record, in order
+	known := map[string][]int64{}
 	for p, at := range held {
 		known[p] = slices.Sorted(maps.Keys(at))
 	}
-	// index is an offset's place in the partition's version order; false where two
-	// records were seen at the offset (an acknowledged one truncated and the offset
-	// reused): Jepsen reports those as inconsistent offsets and keeps only one of the
-	// values in its version order, so a comparison with the other never fires; we
-	// compare neither.
-	index := func(p string, off int64) (int, bool) {
-		i, _ := slices.BinarySearch(known[p], off)
-		return i, len(held[p][off]) == 1
-	}
+	return partitionOrder{held: held, known: known}
+}
 
-	type send struct {
-		msg    string
-		acked  bool
-		tp     string
-		offset int64
-	}
-	sends := map[string][][]*send{}      // producer -> its sequences of sends, one per incarnation
+// index is an offset's place in the partition's version order; false where two
+// records were seen at the offset (an acknowledged one truncated and the offset
+// reused): Jepsen reports those as inconsistent offsets and keeps only one of the
+// values in its version order, so a comparison with the other never fires; we
+// compare neither.
+func (po partitionOrder) index(p string, off int64) (int, bool) {
+	i, _ := slices.BinarySearch(po.known[p], off)
+	return i, len(po.held[p][off]) == 1
+}
+
+// pollAnomalies compares each record a consumer polls from a partition with the one it
+// polled before from it, forgetting the last reads where a jump is explained.
+func pollAnomalies(obs []sim.Observation, order partitionOrder) (nonmonotonic, skips int) {
 	polls := map[string]map[string]int{} // consumer -> partition -> index of the last record polled
 	for _, o := range obs {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			delete(polls, o.Node)
-			if s := sends[o.Node]; len(s) > 0 {
-				sends[o.Node] = append(s, nil)
-			}
 		case protocol.ClientError, protocol.TruncationDetected:
 			seeks := o.Event == protocol.TruncationDetected || protocol.Error(o.Err) == protocol.ErrOffsetOutOfRange
 			if seeks && polls[o.Node] != nil {
 				delete(polls[o.Node], o.Partition)
+			}
+		case apps.Polled:
+			last := polls[o.Node]
+			if last == nil {
+				last = map[string]int{}
+				polls[o.Node] = last
+			}
+			i, ok := order.index(o.Partition, o.Offset)
+			if !ok {
+				delete(last, o.Partition)
+				continue
+			}
+			if prev, ok := last[o.Partition]; ok {
+				switch delta := i - prev; {
+				case delta < 1:
+					nonmonotonic++
+				case delta > 1:
+					skips++
+				}
+			}
+			last[o.Partition] = i
+		}
+	}
+	return nonmonotonic, skips
+}
+
+// send is one message a producer handed its client, and where its acknowledgement
+// placed it.
+type send struct {
+	msg    string
+	acked  bool
+	tp     string
+	offset int64
+}
+
+// sendSequences gives each producer's sends in the order the application handed them
+// to the client, one sequence per incarnation (a crash, restart or assignment starts a
+// new one), each acknowledged send placed at the offset its acknowledgement gave.
+func sendSequences(obs []sim.Observation) map[string][][]*send {
+	sends := map[string][][]*send{} // producer -> its sequences of sends, one per incarnation
+	for _, o := range obs {
+		switch o.Event {
+		case sim.Crashed, sim.Restarted, protocol.Assigned:
+			if s := sends[o.Node]; len(s) > 0 {
+				sends[o.Node] = append(s, nil)
 			}
 		case apps.Sent:
 			s := sends[o.Node]
@@ -210,28 +279,15 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 					}
 				}
 			}
-		case apps.Polled:
-			last := polls[o.Node]
-			if last == nil {
-				last = map[string]int{}
-				polls[o.Node] = last
-			}
-			i, ok := index(o.Partition, o.Offset)
-			if !ok {
-				delete(last, o.Partition)
-				continue
-			}
-			if prev, ok := last[o.Partition]; ok {
-				switch delta := i - prev; {
-				case delta < 1:
-					out["nonmonotonic-poll"]++
-				case delta > 1:
-					out["poll-skip"]++
-				}
-			}
-			last[o.Partition] = i
 		}
 	}
+	return sends
+}
+
+// sendAnomalies counts, in each sequence of sends, an acknowledged send that landed at
+// or before the one sent before it to the same partition.
+func sendAnomalies(sends map[string][][]*send, order partitionOrder) int {
+	n := 0
 	for _, seqs := range sends {
 		for _, seq := range seqs {
 			last := map[string]int{}
@@ -239,17 +295,17 @@ func orderAnomalies(obs []sim.Observation) map[string]int {
 				if !s.acked {
 					continue
 				}
-				i, ok := index(s.tp, s.offset)
+				i, ok := order.index(s.tp, s.offset)
 				if !ok {
 					delete(last, s.tp)
 					continue
 				}
 				if prev, ok := last[s.tp]; ok && i-prev < 1 {
-					out["nonmonotonic-send"]++
+					n++
 				}
 				last[s.tp] = i
 			}
 		}
 	}
-	return out
+	return n
 }

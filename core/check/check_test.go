@@ -56,9 +56,9 @@ func TestAnomalies(t *testing.T) {
 	}
 	acked := func(string) bool { return true }
 	a := Anomalies(o, acked, nil)
-	assert.Equal(t, 1, a["duplicate"], "p#1 at offsets 0 and 3")
-	assert.Equal(t, 2, a["lost-write"], "p#2 and p#3 were never polled though offset 3 was")
-	assert.Zero(t, a["aborted-read"])
+	assert.Equal(t, 1, a[Duplicate], "p#1 at offsets 0 and 3")
+	assert.Equal(t, 2, a[LostWrite], "p#2 and p#3 were never polled though offset 3 was")
+	assert.Zero(t, a[AbortedRead])
 
 	// A message a Streams application wrote on to another topic is in two partitions:
 	// one copy in each is no duplicate; a second copy in the output is.
@@ -66,14 +66,14 @@ func TestAnomalies(t *testing.T) {
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 4},
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 0},
 	}
-	assert.Zero(t, Anomalies(derived, acked, nil)["duplicate"])
+	assert.Zero(t, Anomalies(derived, acked, nil)[Duplicate])
 	derived = append(derived, sim.Observation{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 2})
-	assert.Equal(t, 1, Anomalies(derived, acked, nil)["duplicate"])
+	assert.Equal(t, 1, Anomalies(derived, acked, nil)[Duplicate])
 
 	// aborted-read: a poll of a record an ABORT marker ended, whoever aborted it.
 	aborted := map[string]bool{"out-0@2": true}
-	assert.Equal(t, 1, Anomalies(derived, acked, aborted)["aborted-read"], "p#1 polled at out-0@2, an aborted record")
-	assert.Zero(t, Anomalies(derived[:2], acked, aborted)["aborted-read"], "the committed copy alone is no aborted read")
+	assert.Equal(t, 1, Anomalies(derived, acked, aborted)[AbortedRead], "p#1 polled at out-0@2, an aborted record")
+	assert.Zero(t, Anomalies(derived[:2], acked, aborted)[AbortedRead], "the committed copy alone is no aborted read")
 	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},
 		Errors([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}}))
 }
@@ -90,9 +90,9 @@ func polled(node, tp string, off int64, msg string) sim.Observation {
 	return sim.Observation{Node: node, Event: apps.Polled, Msgs: []string{msg}, Partition: tp, Offset: off}
 }
 
-func orderOf(o ...sim.Observation) map[string]int {
+func orderOf(o ...sim.Observation) map[Anomaly]int {
 	a := Anomalies(o, func(string) bool { return true }, nil)
-	return map[string]int{"nonmonotonic-send": a["nonmonotonic-send"], "nonmonotonic-poll": a["nonmonotonic-poll"], "poll-skip": a["poll-skip"]}
+	return map[Anomaly]int{NonmonotonicSend: a[NonmonotonicSend], NonmonotonicPoll: a[NonmonotonicPoll], PollSkip: a[PollSkip]}
 }
 
 // Jepsen's nonmonotonic-send: a producer's next record to a partition lands at or before
@@ -101,54 +101,54 @@ func TestNonmonotonicSend(t *testing.T) {
 	// p sends p#1 then p#2 and p#3 (one batch); the retried p#1 lands behind them.
 	reordered := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
 		ackedAt("p", "t-0", 0, "p#2", "p#3"), ackedAt("p", "t-0", 2, "p#1"))
-	assert.Equal(t, map[string]int{"nonmonotonic-send": 1, "nonmonotonic-poll": 0, "poll-skip": 0}, reordered, "p#1 at 2, then p#2 at 0")
+	assert.Equal(t, map[Anomaly]int{NonmonotonicSend: 1, NonmonotonicPoll: 0, PollSkip: 0}, reordered, "p#1 at 2, then p#2 at 0")
 
 	inOrder := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
 		ackedAt("p", "t-0", 0, "p#1"), ackedAt("p", "t-0", 1, "p#2", "p#3"))
-	assert.Zero(t, inOrder["nonmonotonic-send"])
+	assert.Zero(t, inOrder[NonmonotonicSend])
 
 	// Other partitions and other producers are separate orders.
 	apart := orderOf(sent("p", "p#1"), sent("q", "q#1"), sent("p", "p#2"),
 		ackedAt("p", "t-0", 5, "p#1"), ackedAt("q", "t-0", 3, "q#1"), ackedAt("p", "t-1", 0, "p#2"))
-	assert.Zero(t, apart["nonmonotonic-send"])
+	assert.Zero(t, apart[NonmonotonicSend])
 
 	// acks=1 and a failover: p#2 acknowledged at 1 is truncated, and p#3 is appended at
 	// 1 on the new leader. Two records seen at one offset are not an order (Jepsen calls
 	// that an inconsistent offset and compares with only one of them).
 	reused := orderOf(sent("p", "p#1"), sent("p", "p#2"), sent("p", "p#3"),
 		ackedAt("p", "t-0", 0, "p#1"), ackedAt("p", "t-0", 1, "p#2"), ackedAt("p", "t-0", 1, "p#3"))
-	assert.Zero(t, reused["nonmonotonic-send"])
+	assert.Zero(t, reused[NonmonotonicSend])
 
 	// A restarted producer is a new sequence, like Jepsen's new process: what it sends
 	// again after the restart is not compared with what it sent before.
 	restarted := orderOf(sent("p", "p#1"), ackedAt("p", "t-0", 4, "p#1"),
 		sim.Observation{Node: "p", Event: sim.Crashed}, sim.Observation{Node: "p", Event: sim.Restarted},
 		sent("p", "p#2"), ackedAt("p", "t-0", 0, "p#2"))
-	assert.Zero(t, restarted["nonmonotonic-send"])
+	assert.Zero(t, restarted[NonmonotonicSend])
 }
 
 // Jepsen's nonmonotonic-poll and poll-skip: a consumer's next record of a partition is
 // not the next record of the log.
 func TestNonmonotonicPollAndPollSkip(t *testing.T) {
 	log := []sim.Observation{ackedAt("p", "t-0", 0, "p#1", "p#2", "p#3", "p#4")}
-	with := func(o ...sim.Observation) map[string]int {
+	with := func(o ...sim.Observation) map[Anomaly]int {
 		return orderOf(append(append([]sim.Observation{}, log...), o...)...)
 	}
 
-	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 1, "poll-skip": 0},
+	assert.Equal(t, map[Anomaly]int{NonmonotonicSend: 0, NonmonotonicPoll: 1, PollSkip: 0},
 		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#3"), polled("c", "t-0", 1, "p#2")),
 		"back from 2 to 1 with nothing to explain it")
-	assert.Equal(t, 1, with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 0, "p#1"))["nonmonotonic-poll"], "the same record again")
-	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 1},
+	assert.Equal(t, 1, with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 0, "p#1"))[NonmonotonicPoll], "the same record again")
+	assert.Equal(t, map[Anomaly]int{NonmonotonicSend: 0, NonmonotonicPoll: 0, PollSkip: 1},
 		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 3, "p#4")), "offsets 1 and 2 hold records and c jumped over them")
 
 	// A gap in offsets no record is known at is not a skip (Jepsen's dense index).
-	assert.Zero(t, orderOf(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 7, "p#2"))["poll-skip"])
+	assert.Zero(t, orderOf(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 7, "p#2"))[PollSkip])
 	// A record appended twice (a retry) is read at each offset, in order.
-	assert.Equal(t, map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0},
+	assert.Equal(t, map[Anomaly]int{NonmonotonicSend: 0, NonmonotonicPoll: 0, PollSkip: 0},
 		with(polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#2"), polled("c", "t-0", 3, "p#4")))
 
-	clean := map[string]int{"nonmonotonic-send": 0, "nonmonotonic-poll": 0, "poll-skip": 0}
+	clean := map[Anomaly]int{NonmonotonicSend: 0, NonmonotonicPoll: 0, PollSkip: 0}
 	upTo2 := []sim.Observation{polled("c", "t-0", 0, "p#1"), polled("c", "t-0", 1, "p#2"), polled("c", "t-0", 2, "p#3")}
 	// A rebalance: the eager protocol revokes everything and the consumer starts again
 	// from the committed offset, 1. Normal at-least-once behaviour.
@@ -172,15 +172,15 @@ func TestNonmonotonicPollAndPollSkip(t *testing.T) {
 	// A seek of another partition explains nothing here.
 	assert.Equal(t, 1, with(append(upTo2,
 		sim.Observation{Node: "c", Event: protocol.ClientError, Err: protocol.ErrOffsetOutOfRange.String(), Partition: "t-1"},
-		polled("c", "t-0", 0, "p#1"))...)["nonmonotonic-poll"])
+		polled("c", "t-0", 0, "p#1"))...)[NonmonotonicPoll])
 }
 
 // Every anomaly the checker reports says what it means, in every language.
 func TestEveryAnomalyIsExplainedInEveryLanguage(t *testing.T) {
-	for _, name := range AnomalyNames {
+	for _, name := range AllAnomalies {
 		for _, lang := range fate.Langs {
 			assert.NotEmpty(t, Meaning(name).Text(lang), "%s in %s", name, lang)
 		}
 	}
-	assert.ElementsMatch(t, AnomalyNames, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }, nil))))
+	assert.ElementsMatch(t, AllAnomalies, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }, nil))))
 }

@@ -31,7 +31,7 @@ const (
 	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
 	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
 
-	// What each of Jepsen's anomalies (check.AnomalyNames) means, for the page's ledger.
+	// What each of Jepsen's anomalies (check.AllAnomalies) means, for the page's ledger.
 	MeansDuplicate        Code = "anomaly-duplicate"
 	MeansLostWrite        Code = "anomaly-lost-write"
 	MeansNonmonotonicSend Code = "anomaly-nonmonotonic-send"

@@ -34,7 +34,7 @@ import (
 //	                                                   ids' __transaction_state
 //	                                                   partitions are created
 //	producer NAME [producer config key=value ...]      a producer client, booting now
-//	  [transactional.id=ID] [transaction.timeout.ms=N] (a scene cannot set these yet)
+//	  [transactional.id=ID] [transaction.timeout.ms=N]
 //	init-txn NAME | begin NAME                         the transaction API of a producer
 //	commit-txn NAME | abort-txn NAME                   with a transactional.id, now
 //	consumer NAME group=G topics=(T,...) [consumer config key=value ...]

@@ -17,7 +17,7 @@
 //	clients/     the producer (idempotent, transactional or neither) and consumer clients
 //
 // This package builds a cluster from a scene's description (cluster.go). Every node is
-// a sim.Node: a state machine with durable and volatile state. ../../shared/FIDELITY.md
-// lists the rules followed and their sources; rule numbers appear in comments as (R5)
-// and so on.
+// a sim.Node: a state machine with durable and volatile state. docs/FIDELITY.md lists
+// the rules followed and their sources; rule numbers appear in comments as (R5) and so
+// on.
 package kafka

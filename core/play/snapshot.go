@@ -78,8 +78,8 @@ func (s *Session) ledger() Ledger {
 		l.Messages = append(l.Messages, MessageFate{ID: f.Msg, Fate: name, Reason: textOf(why), AtMs: at, Path: f.Path})
 	}
 	if s.run.Ended {
-		for _, name := range check.AnomalyNames {
-			l.Anomalies = append(l.Anomalies, AnomalyCount{Name: name, Count: rep.Anomalies[name], Meaning: textOf(check.Meaning(name))})
+		for _, a := range check.AllAnomalies {
+			l.Anomalies = append(l.Anomalies, AnomalyCount{Name: a, Count: rep.Anomalies[a], Meaning: textOf(check.Meaning(a))})
 		}
 	}
 	return l

@@ -138,12 +138,12 @@ type Ledger struct {
 	Total *check.Total `json:"total,omitempty"`
 }
 
-// AnomalyCount is one of Jepsen's anomalies (check.AnomalyNames, Jepsen's name in both
+// AnomalyCount is one of Jepsen's anomalies (check.AllAnomalies, Jepsen's name in both
 // languages, like Kafka's names), how many times the run showed it, and what it means.
 type AnomalyCount struct {
-	Name    string `json:"name"`
-	Count   int    `json:"count"`
-	Meaning Text   `json:"meaning"`
+	Name    check.Anomaly `json:"name"`
+	Count   int           `json:"count"`
+	Meaning Text          `json:"meaning"`
 }
 
 // MessageFate is one application message and what happened to it.

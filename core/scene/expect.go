@@ -65,14 +65,14 @@ type Expect struct {
 	Verdict   string
 	Counts    map[string]Count // delivered, lost, duplicated, acked, failed, unavailable, sent
 	Errors    map[string]Count
-	Anomalies map[string]Count
+	Anomalies map[check.Anomaly]Count
 	Line      int
 }
 
 var countKeys = []string{"delivered", "lost", "duplicated", "acked", "failed", "unavailable", "sent"}
 
 func (p *parser) expect(s *Scene, f field) {
-	s.Expect = Expect{Counts: map[string]Count{}, Errors: map[string]Count{}, Anomalies: map[string]Count{}}
+	s.Expect = Expect{Counts: map[string]Count{}, Errors: map[string]Count{}, Anomalies: map[check.Anomaly]Count{}}
 	if f.value == nil {
 		return
 	}
@@ -93,8 +93,8 @@ func (p *parser) expect(s *Scene, f field) {
 			s.Expect.Counts[k] = p.count(c, "expect")
 		}
 	}
-	p.countMap(m["errors"], "expect.errors", s.Expect.Errors, protocol.ErrorNames())
-	p.countMap(m["anomalies"], "expect.anomalies", s.Expect.Anomalies, check.AnomalyNames)
+	countMap(p, m["errors"], "expect.errors", s.Expect.Errors, protocol.ErrorNames())
+	countMap(p, m["anomalies"], "expect.anomalies", s.Expect.Anomalies, check.AllAnomalies)
 }
 
 func (p *parser) count(f field, path string) Count {
@@ -105,7 +105,8 @@ func (p *parser) count(f field, path string) Count {
 	return c
 }
 
-func (p *parser) countMap(f field, path string, out map[string]Count, allowed []string) {
+// countMap reads a mapping of names (error names, anomalies) to counts.
+func countMap[N ~string](p *parser, f field, path string, out map[N]Count, allowed []N) {
 	if f.value == nil {
 		return
 	}
@@ -115,11 +116,15 @@ func (p *parser) countMap(f field, path string, out map[string]Count, allowed []
 	}
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
 		k := f.value.Content[i]
-		if allowed != nil && !slices.Contains(allowed, k.Value) {
-			p.fail(k, path+"."+k.Value, "expected one of %s", strings.Join(allowed, ", "))
+		if allowed != nil && !slices.Contains(allowed, N(k.Value)) {
+			names := make([]string, len(allowed))
+			for i, n := range allowed {
+				names[i] = string(n)
+			}
+			p.fail(k, path+"."+k.Value, "expected one of %s", strings.Join(names, ", "))
 			return
 		}
-		out[k.Value] = p.count(field{key: k.Value, keyN: k, value: f.value.Content[i+1]}, path)
+		out[N(k.Value)] = p.count(field{key: k.Value, keyN: k, value: f.value.Content[i+1]}, path)
 	}
 }
 

@@ -290,27 +290,11 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 			p.fail(configKeyNode(m["config"], "session.timeout.ms", n), path+".config.session.timeout.ms", "%s", err.Error())
 		}
 	}
-	cs.Spec.Commit = apps.CommitAuto
-	if !cs.Config.EnableAutoCommit {
-		cs.Spec.Commit = apps.CommitAfterProcessing
-	}
+	cs.Spec.Commit = apps.DefaultCommitPolicy(cs.Config.EnableAutoCommit)
 	if c, ok := m["commit"]; ok {
 		cs.Spec.Commit = apps.CommitPolicy(p.str(c, path))
-		switch cs.Spec.Commit {
-		case apps.CommitAuto:
-			if !cs.Config.EnableAutoCommit {
-				p.fail(c.value, path+".commit", "auto requires enable.auto.commit: true")
-			}
-		case apps.CommitBeforeProcessing, apps.CommitAfterProcessing, apps.CommitNone:
-			if cs.Config.EnableAutoCommit {
-				p.fail(c.value, path+".commit", "%s requires enable.auto.commit: false (Kafka's default is true)", cs.Spec.Commit)
-			}
-		case apps.CommitWithResults:
-			if cs.Config.EnableAutoCommit {
-				p.fail(c.value, path+".commit", "with-results requires enable.auto.commit: false (Kafka's default is true)")
-			}
-		default:
-			p.fail(c.value, path+".commit", "expected auto, before-processing, after-processing, with-results or none, got %q", cs.Spec.Commit)
+		if err := cs.Spec.Commit.Check(cs.Config.EnableAutoCommit); err != nil {
+			p.fail(c.value, path+".commit", "%s", err.Error())
 		}
 	}
 	if pm, ok := m["processing.ms"]; ok {

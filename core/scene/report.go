@@ -16,7 +16,7 @@ type Report struct {
 	Verdict   string                  `json:"verdict"`
 	Messages  map[string]int          `json:"messages"`
 	Errors    map[string]int          `json:"errors"`
-	Anomalies map[string]int          `json:"anomalies"`
+	Anomalies map[check.Anomaly]int   `json:"anomalies"`
 	Outputs   map[string]OutputReport `json:"outputs"`
 	TraceHash string                  `json:"traceHash"`
 	Events    int64                   `json:"events"`

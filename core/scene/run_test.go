@@ -178,7 +178,7 @@ func TestExpectTheOrderAnomalies(t *testing.T) {
 	src := "stop.ms: 20000\n" + sprintf(uncleanScene, "true") + "expect:\n  anomalies: {nonmonotonic-send: 0, nonmonotonic-poll: 1, poll-skip: \">=0\"}\n"
 	r, rep := runYAML(t, src)
 	assert.Equal(t, []string{"anomalies.nonmonotonic-poll: expected 1, got 0"}, r.Scene.Check(rep))
-	for _, name := range []string{"nonmonotonic-send", "nonmonotonic-poll", "poll-skip"} {
+	for _, name := range []check.Anomaly{check.NonmonotonicSend, check.NonmonotonicPoll, check.PollSkip} {
 		assert.Contains(t, rep.Anomalies, name)
 	}
 }

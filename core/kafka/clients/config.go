@@ -25,9 +25,7 @@ type ProducerConfig struct {
 	EnableIdempotence bool          // enable.idempotence
 	IdempotenceSet    bool          // enable.idempotence was written, not defaulted (R11)
 	// TransactionalID and TransactionTimeoutMs: transactional.id ("" is Kafka's null) and
-	// transaction.timeout.ms. A scene cannot set them yet (the table below accepts only
-	// a null transactional.id until the scene and application layers run transactions);
-	// the protocol tests set them here.
+	// transaction.timeout.ms, set by a scene's producer config (the table below).
 	TransactionalID      string
 	TransactionTimeoutMs int64
 }

@@ -23,10 +23,7 @@ type Config struct {
 	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
 	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
-	// The transaction coordinator's settings. A scene cannot set them yet (the scene
-	// layer refuses transaction.max.timeout.ms and
-	// transaction.abort.timed.out.transaction.cleanup.interval.ms until producers may
-	// have a transactional.id); tests set them here.
+	// The transaction coordinator's settings; a scene sets them in its cluster config.
 	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
 	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
 	TransactionAbortIntervalMs       int64 // transaction.abort.timed.out.transaction.cleanup.interval.ms
