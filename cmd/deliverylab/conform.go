@@ -242,10 +242,14 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
 	if err := json.Unmarshal(data, &rf); err != nil {
 		return scene.Facts{}, fmt.Errorf("facts.json: %w", err)
 	}
-	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, Aborted: map[string]bool{}, EndMs: rf.EndMs,
+	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, Aborted: map[sim.RecordAt]bool{}, EndMs: rf.EndMs,
 		EndNote: scene.EndNote(rf.EndNote)}
 	for _, at := range rf.Aborted {
-		f.Aborted[at] = true
+		rec, ok := sim.ParseRecordAt(at)
+		if !ok {
+			return scene.Facts{}, fmt.Errorf("facts.json: aborted record %q is not partition@offset", at)
+		}
+		f.Aborted[rec] = true
 	}
 	obs, err := os.Open(filepath.Join(runDir, "observations.jsonl"))
 	if err != nil {

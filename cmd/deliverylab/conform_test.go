@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"deliverylab/core/scene"
+	"deliverylab/core/sim"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -152,5 +153,5 @@ func TestRealRunsAbortedRecordsAreRead(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "facts.json"), data, 0o644))
 	facts, err = readFacts(s, dir)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]bool{"orders-0@3": true, "orders-1@2": true}, facts.Aborted)
+	assert.Equal(t, map[sim.RecordAt]bool{{Partition: "orders-0", Offset: 3}: true, {Partition: "orders-1", Offset: 2}: true}, facts.Aborted)
 }

@@ -3,7 +3,6 @@ package check
 import (
 	"maps"
 	"slices"
-	"strconv"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/fate"
@@ -46,7 +45,7 @@ func Meaning(anomaly Anomaly) fate.Reason { return fate.Because(anomalyMeans[ano
 //     aborted holds the records ("orders-0@3") the logs say an ABORT marker ended, when
 //     the run was over (a transaction its coordinator timed out aborts too, with no
 //     application told).
-func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[string]bool) map[Anomaly]int {
+func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[sim.RecordAt]bool) map[Anomaly]int {
 	out := map[Anomaly]int{Duplicate: 0, LostWrite: 0}
 	offsets := map[string]map[string]map[int64]bool{} // message -> partition -> offsets polled
 	highest := map[string]int64{}
@@ -104,10 +103,10 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[strin
 
 // abortedReads counts the messages a poll returned from a record of an aborted
 // transaction.
-func abortedReads(obs []sim.Observation, aborted map[string]bool) int {
+func abortedReads(obs []sim.Observation, aborted map[sim.RecordAt]bool) int {
 	read := map[string]bool{}
 	for _, o := range obs {
-		if o.Event == apps.Polled && aborted[o.Partition+"@"+strconv.FormatInt(o.Offset, 10)] {
+		if o.Event == apps.Polled && aborted[o.Record()] {
 			for _, m := range o.Msgs {
 				read[m] = true
 			}

@@ -71,7 +71,7 @@ func TestAnomalies(t *testing.T) {
 	assert.Equal(t, 1, Anomalies(derived, acked, nil)[Duplicate])
 
 	// aborted-read: a poll of a record an ABORT marker ended, whoever aborted it.
-	aborted := map[string]bool{"out-0@2": true}
+	aborted := map[sim.RecordAt]bool{{Partition: "out-0", Offset: 2}: true}
 	assert.Equal(t, 1, Anomalies(derived, acked, aborted)[AbortedRead], "p#1 polled at out-0@2, an aborted record")
 	assert.Zero(t, Anomalies(derived[:2], acked, aborted)[AbortedRead], "the committed copy alone is no aborted read")
 	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},

@@ -24,7 +24,7 @@ type Facts struct {
 	// Absent is, per sink, why messages that reached it left no effect (the simulator
 	// knows; a real run's sinks do not say).
 	Absent  map[string]map[string]fate.Reason
-	Aborted map[string]bool // "orders-0@3" of records whose transaction aborted
+	Aborted map[sim.RecordAt]bool // the records whose transaction aborted
 	EndMs   int64
 	EndNote EndNote
 }
@@ -37,12 +37,12 @@ type effector interface {
 // abortedHolder is a broker: the records of aborted transactions in the partitions it
 // leads.
 type abortedHolder interface {
-	AbortedRecords(v sim.View) []string
+	AbortedRecords(v sim.View) []sim.RecordAt
 }
 
 // abortedRecords asks every broker which records of its logs an ABORT marker ended.
-func (r *Run) abortedRecords() map[string]bool {
-	out := map[string]bool{}
+func (r *Run) abortedRecords() map[sim.RecordAt]bool {
+	out := map[sim.RecordAt]bool{}
 	for _, name := range r.World.NodeNames() {
 		if b, ok := nodeAs[abortedHolder](r.World, name); ok {
 			for _, rec := range b.AbortedRecords(r.World) {

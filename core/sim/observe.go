@@ -36,11 +36,11 @@ func (o Observation) Describe() string {
 	b.WriteString(o.Node)
 	b.WriteString(" ")
 	b.WriteString(string(o.Event))
-	if o.Partition != "" {
+	switch {
+	case o.Partition != "" && o.hasOffset():
+		b.WriteString(" " + o.Record().String())
+	case o.Partition != "":
 		b.WriteString(" " + o.Partition)
-		if o.hasOffset() {
-			b.WriteString("@" + itoa(o.Offset))
-		}
 	}
 	if len(o.Msgs) > 0 {
 		b.WriteString(" [" + strings.Join(o.Msgs, " ") + "]")

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"strconv"
-
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -12,8 +10,8 @@ import (
 // has no live leader: what the checker's aborted-read anomaly compares polls with. A
 // record is aborted when an ABORT marker of its producer id follows it (the log's
 // aborted-transaction index, which a read_committed fetch answers with).
-func (b *Broker) AbortedRecords(v sim.View) []string {
-	var out []string
+func (b *Broker) AbortedRecords(v sim.View) []sim.RecordAt {
+	var out []sim.RecordAt
 	for _, tp := range b.replicas.TPs() {
 		if protocol.IsInternalTopic(tp.Topic) {
 			continue // internal topics carry no application messages
@@ -31,7 +29,7 @@ func (b *Broker) AbortedRecords(v sim.View) []string {
 			}
 			for _, rec := range batch.Records {
 				if rec.Msg() != "" && log.InAbortedTxn(batch.ProducerID, rec.Offset) {
-					out = append(out, tp.String()+"@"+strconv.FormatInt(rec.Offset, 10))
+					out = append(out, sim.RecordAt{Partition: tp.String(), Offset: rec.Offset})
 				}
 			}
 		}
