@@ -77,14 +77,22 @@ type (
 	writeTimeout  struct{ ReqID int64 } // a sink write got no answer in sinkWriteTimeoutMs
 )
 
-func (processedTick) Kind() string     { return "ProcessedTick" }
-func (rewriteTick) Kind() string       { return "RewriteTick" }
-func (autoPollTick) Kind() string      { return "AutoPollTick" }
-func (processedTick) Describe() string { return "timer app processed" }
-func (rewriteTick) Describe() string   { return "timer app rewrite" }
-func (autoPollTick) Describe() string  { return "timer app auto-commit" }
+func (processedTick) Kind() string     { return "Processed" }
+func (rewriteTick) Kind() string       { return "Rewrite" }
+func (autoPollTick) Kind() string      { return "AutoCommit" }
+func (processedTick) Describe() string { return processedTickLine }
+func (rewriteTick) Describe() string   { return rewriteTickLine }
+func (autoPollTick) Describe() string  { return autoPollTickLine }
 func (writeTimeout) Kind() string      { return "WriteTimeout" }
-func (writeTimeout) Describe() string  { return "timer app write-timeout" }
+func (writeTimeout) Describe() string  { return writeTimeoutLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	processedTickLine = sim.TimerLine("app", processedTick{})
+	rewriteTickLine   = sim.TimerLine("app", rewriteTick{})
+	autoPollTickLine  = sim.TimerLine("app", autoPollTick{})
+	writeTimeoutLine  = sim.TimerLine("app", writeTimeout{})
+)
 
 // sinkRetryMs is how long the application waits before writing again to a sink that
 // refused the connection.

@@ -18,10 +18,16 @@ type (
 	readTimeout struct{ ReqID int64 } // the sink did not answer the read
 )
 
-func (rereadTick) Kind() string        { return "RereadTick" }
-func (rereadTick) Describe() string    { return "timer app reread" }
-func (readTimeout) Kind() string       { return "ReadTimeout" }
-func (t readTimeout) Describe() string { return "timer app read-timeout" }
+func (rereadTick) Kind() string      { return "Reread" }
+func (rereadTick) Describe() string  { return rereadTickLine }
+func (readTimeout) Kind() string     { return "ReadTimeout" }
+func (readTimeout) Describe() string { return readTimeoutLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	rereadTickLine  = sim.TimerLine("app", rereadTick{})
+	readTimeoutLine = sim.TimerLine("app", readTimeout{})
+)
 
 // withResults reports whether the offsets go to the sink with the rows.
 func (c *Consumer) withResults() bool { return c.spec.Commit == CommitWithResults }

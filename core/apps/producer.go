@@ -55,8 +55,13 @@ type Producer struct {
 // sendTick sends the workload's next message.
 type sendTick struct{}
 
-func (sendTick) Kind() string     { return "SendTick" }
-func (sendTick) Describe() string { return "timer app send" }
+func (sendTick) Kind() string     { return "Send" }
+func (sendTick) Describe() string { return sendTickLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	sendTickLine = sim.TimerLine("app", sendTick{})
+)
 
 const ackedOutcome = "acked"
 

@@ -90,8 +90,13 @@ func (p streamsPhase) status() fate.Code {
 // streamsCommitTick is the thread's commit.interval.ms clock (StreamThread.maybeCommit).
 type streamsCommitTick struct{}
 
-func (streamsCommitTick) Kind() string     { return "StreamsCommitTick" }
-func (streamsCommitTick) Describe() string { return "timer app streams-commit" }
+func (streamsCommitTick) Kind() string     { return "StreamsCommit" }
+func (streamsCommitTick) Describe() string { return streamsCommitTickLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	streamsCommitTickLine = sim.TimerLine("app", streamsCommitTick{})
+)
 
 // NewStreams makes a Kafka Streams application from its main consumer and a maker of
 // its producer.

@@ -66,8 +66,13 @@ const (
 // txnSendTick sends the open transaction's next message, or begins the next transaction.
 type txnSendTick struct{}
 
-func (txnSendTick) Kind() string     { return "TxnSendTick" }
-func (txnSendTick) Describe() string { return "timer app txn-send" }
+func (txnSendTick) Kind() string     { return "TxnSend" }
+func (txnSendTick) Describe() string { return txnSendTickLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	txnSendTickLine = sim.TimerLine("app", txnSendTick{})
+)
 
 // NewTxnProducer makes a transactional producer application.
 func NewTxnProducer(name string, work Workload, txn TxnWork, onRestart OnRestart, client *clients.Producer) *TxnProducer {

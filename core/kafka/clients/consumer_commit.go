@@ -23,9 +23,15 @@ type (
 )
 
 func (commitTimeout) Kind() string     { return "CommitTimeout" }
-func (commitTimeout) Describe() string { return "timer consumer commit-timeout" }
+func (commitTimeout) Describe() string { return commitTimeoutLine }
 func (commitRetry) Kind() string       { return "CommitRetry" }
-func (commitRetry) Describe() string   { return "timer consumer commit-retry" }
+func (commitRetry) Describe() string   { return commitRetryLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	commitTimeoutLine = sim.TimerLine("consumer", commitTimeout{})
+	commitRetryLine   = sim.TimerLine("consumer", commitRetry{})
+)
 
 // defaultAPITimeoutMs is default.api.timeout.ms (Kafka's default): how long commitSync
 // goes on retrying a commit that got no answer before it throws TimeoutException.

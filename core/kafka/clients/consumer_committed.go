@@ -16,8 +16,13 @@ import (
 // offsetFetchRetry asks for unstable committed offsets again.
 type offsetFetchRetry struct{ Seq int64 }
 
-func (offsetFetchRetry) Kind() string     { return "OffsetFetchRetry" }
-func (offsetFetchRetry) Describe() string { return "timer consumer offset-fetch" }
+func (offsetFetchRetry) Kind() string     { return "OffsetFetch" }
+func (offsetFetchRetry) Describe() string { return offsetFetchRetryLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	offsetFetchRetryLine = sim.TimerLine("consumer", offsetFetchRetry{})
+)
 
 // fetchOffsets asks the coordinator for the committed offsets of tps. The classic
 // consumer always requires stable offsets (ConsumerCoordinator.sendOffsetFetchRequest,

@@ -67,12 +67,19 @@ type (
 	groupTimeout      struct{ Seq int64 } // a group request got no answer
 )
 
-func (consumerHeartbeat) Kind() string     { return "ConsumerHeartbeat" }
-func (findRetry) Kind() string             { return "FindRetry" }
+func (consumerHeartbeat) Kind() string     { return "Heartbeat" }
+func (findRetry) Kind() string             { return "Find" }
 func (groupTimeout) Kind() string          { return "GroupTimeout" }
-func (consumerHeartbeat) Describe() string { return "timer consumer heartbeat" }
-func (findRetry) Describe() string         { return "timer consumer find" }
-func (groupTimeout) Describe() string      { return "timer consumer group-timeout" }
+func (consumerHeartbeat) Describe() string { return consumerHeartbeatLine }
+func (findRetry) Describe() string         { return findRetryLine }
+func (groupTimeout) Describe() string      { return groupTimeoutLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	consumerHeartbeatLine = sim.TimerLine("consumer", consumerHeartbeat{})
+	findRetryLine         = sim.TimerLine("consumer", findRetry{})
+	groupTimeoutLine      = sim.TimerLine("consumer", groupTimeout{})
+)
 
 // maxPollIntervalMs is max.poll.interval.ms's default: the consumer's rebalance timeout.
 const maxPollIntervalMs = 300000

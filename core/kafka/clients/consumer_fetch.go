@@ -32,10 +32,16 @@ type (
 	} // a fetch got no answer
 )
 
-func (fetchRetry) Kind() string         { return "FetchRetry" }
-func (fetchTimeout) Kind() string       { return "FetchTimeout" }
-func (fetchRetry) Describe() string     { return "timer consumer fetch" }
-func (t fetchTimeout) Describe() string { return "timer consumer fetch-timeout " + t.TP.String() }
+func (fetchRetry) Kind() string     { return "Fetch" }
+func (fetchTimeout) Kind() string   { return "FetchTimeout" }
+func (fetchRetry) Describe() string { return fetchRetryLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	fetchRetryLine = sim.TimerLine("consumer", fetchRetry{})
+)
+
+func (t fetchTimeout) Describe() string { return sim.TimerLine("consumer", t, t.TP.String()) }
 
 // fetchAll sends a fetch for every owned partition with nothing buffered or in flight.
 func (f *fetcher) fetchAll(env *sim.Env) {

@@ -15,8 +15,8 @@ type resetRetry struct {
 	Seq int64
 }
 
-func (resetRetry) Kind() string       { return "ResetRetry" }
-func (t resetRetry) Describe() string { return "timer consumer reset " + t.TP.String() }
+func (resetRetry) Kind() string       { return "Reset" }
+func (t resetRetry) Describe() string { return sim.TimerLine("consumer", t, t.TP.String()) }
 
 // initPositions positions the partitions the application has not sought at the offsets
 // the coordinator found committed, or by auto.offset.reset where none was. It returns

@@ -42,9 +42,15 @@ type metadataTimeout struct{ Seq int64 }
 type metadataRetry struct{}
 
 func (metadataTimeout) Kind() string     { return "MetadataTimeout" }
-func (metadataTimeout) Describe() string { return "timer metadata-timeout" }
+func (metadataTimeout) Describe() string { return metadataTimeoutLine }
 func (metadataRetry) Kind() string       { return "MetadataRetry" }
-func (metadataRetry) Describe() string   { return "timer metadata-retry" }
+func (metadataRetry) Describe() string   { return metadataRetryLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	metadataTimeoutLine = sim.TimerLine("", metadataTimeout{})
+	metadataRetryLine   = sim.TimerLine("", metadataRetry{})
+)
 
 func (md *metadata) reset() {
 	md.Leaders = map[protocol.TP]protocol.PartitionState{}

@@ -73,7 +73,7 @@ type drainTick struct{}
 func (drainTick) Kind() string     { return "Drain" }
 func (drainTick) Describe() string { return drainTickLine }
 
-var drainTickLine = timerLine(drainTick{})
+var drainTickLine = sim.TimerLine("", drainTick{})
 
 // NewProducer makes a producer client that bootstraps from the given brokers. A
 // transactional.id needs enable.idempotence (ProducerConfig.Check).

@@ -69,7 +69,7 @@ type blockExpiry struct{ Seq int64 }
 func (blockExpiry) Kind() string     { return "MaxBlock" }
 func (blockExpiry) Describe() string { return blockExpiryLine }
 
-var blockExpiryLine = timerLine(blockExpiry{})
+var blockExpiryLine = sim.TimerLine("", blockExpiry{})
 
 func (a *recordAccumulator) reset() {
 	a.queues = map[protocol.TP][]*batch{}

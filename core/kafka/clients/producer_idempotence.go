@@ -66,8 +66,8 @@ func (initRetry) Describe() string   { return initRetryLine }
 func (initTimeout) Describe() string { return initTimeoutLine }
 
 var (
-	initRetryLine   = timerLine(initRetry{})
-	initTimeoutLine = timerLine(initTimeout{})
+	initRetryLine   = sim.TimerLine("", initRetry{})
+	initTimeoutLine = sim.TimerLine("", initTimeout{})
 )
 
 func newIdempotence() idempotence {

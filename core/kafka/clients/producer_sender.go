@@ -41,8 +41,8 @@ func (requestTimeout) Describe() string { return requestTimeoutLine }
 func (deliveryExpiry) Describe() string { return deliveryExpiryLine }
 
 var (
-	requestTimeoutLine = timerLine(requestTimeout{})
-	deliveryExpiryLine = timerLine(deliveryExpiry{})
+	requestTimeoutLine = sim.TimerLine("", requestTimeout{})
+	deliveryExpiryLine = sim.TimerLine("", deliveryExpiry{})
 )
 
 func (s *sender) reset() { s.inflight = map[int64]*inflightProduce{} }

@@ -109,8 +109,8 @@ func (txnRetry) Describe() string   { return txnRetryLine }
 func (txnTimeout) Describe() string { return txnTimeoutLine }
 
 var (
-	txnRetryLine   = timerLine(txnRetry{})
-	txnTimeoutLine = timerLine(txnTimeout{})
+	txnRetryLine   = sim.TimerLine("", txnRetry{})
+	txnTimeoutLine = sim.TimerLine("", txnTimeout{})
 )
 
 func newTransactionManager(cfg ProducerConfig) *transactionManager {

@@ -52,7 +52,12 @@ type brokerSession struct {
 type sessionCheck struct{}
 
 func (sessionCheck) Kind() string     { return "SessionCheck" }
-func (sessionCheck) Describe() string { return "timer session-check" }
+func (sessionCheck) Describe() string { return sessionCheckLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	sessionCheckLine = sim.TimerLine("", sessionCheck{})
+)
 
 // New makes the controller with the initial partition assignment.
 func New(cfg Config, brokers []string, partitions []protocol.PartitionState) *Controller {

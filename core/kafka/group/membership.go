@@ -73,10 +73,10 @@ type joinDeadline struct{ Group string }
 
 func (memberExpiry) Kind() string { return "MemberExpiry" }
 func (t memberExpiry) Describe() string {
-	return fmt.Sprintf("timer member-expiry %s/%s", t.Group, t.Member)
+	return sim.TimerLine("", t, t.Group+"/"+t.Member)
 }
 func (joinDeadline) Kind() string       { return "JoinDeadline" }
-func (t joinDeadline) Describe() string { return "timer join-deadline " + t.Group }
+func (t joinDeadline) Describe() string { return sim.TimerLine("", t, t.Group) }
 
 func (g *group) clone() *group {
 	c := *g

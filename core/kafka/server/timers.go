@@ -1,9 +1,10 @@
 package server
 
 import (
-	"fmt"
+	"strconv"
 
 	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
 )
 
 // The broker's timers, one type each.
@@ -37,7 +38,7 @@ type fetchTimeout struct {
 	ReqID int64
 }
 
-func (heartbeatTick) Kind() string     { return "HeartbeatTick" }
+func (heartbeatTick) Kind() string     { return "Heartbeat" }
 func (registrationRetry) Kind() string { return "RegistrationRetry" }
 func (isrCheck) Kind() string          { return "IsrCheck" }
 func (produceExpiry) Kind() string     { return "ProduceExpiry" }
@@ -46,15 +47,23 @@ func (completeDelayed) Kind() string   { return "CompleteDelayed" }
 func (fetchRetry) Kind() string        { return "FetchRetry" }
 func (fetchTimeout) Kind() string      { return "FetchTimeout" }
 
-func (heartbeatTick) Describe() string { return "timer heartbeat" }
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var (
+	heartbeatLine     = sim.TimerLine("", heartbeatTick{})
+	isrCheckLine      = sim.TimerLine("", isrCheck{})
+	produceExpiryLine = sim.TimerLine("", produceExpiry{})
+	fetchExpiryLine   = sim.TimerLine("", fetchExpiry{})
+)
+
+func (heartbeatTick) Describe() string { return heartbeatLine }
 func (t registrationRetry) Describe() string {
-	return fmt.Sprintf("timer registration-retry %d", t.Attempt)
+	return sim.TimerLine("", t, strconv.Itoa(t.Attempt))
 }
-func (isrCheck) Describe() string          { return "timer isr-check" }
-func (produceExpiry) Describe() string     { return "timer produce-expiry" }
-func (fetchExpiry) Describe() string       { return "timer fetch-expiry" }
-func (t completeDelayed) Describe() string { return "timer complete-delayed " + t.TP.String() }
-func (t fetchRetry) Describe() string      { return "timer fetch-retry " + t.TP.String() }
+func (isrCheck) Describe() string          { return isrCheckLine }
+func (produceExpiry) Describe() string     { return produceExpiryLine }
+func (fetchExpiry) Describe() string       { return fetchExpiryLine }
+func (t completeDelayed) Describe() string { return sim.TimerLine("", t, t.TP.String()) }
+func (t fetchRetry) Describe() string      { return sim.TimerLine("", t, t.TP.String()) }
 func (t fetchTimeout) Describe() string {
-	return fmt.Sprintf("timer fetch-timeout %s req=%d", t.TP, t.ReqID)
+	return sim.TimerLine("", t, t.TP.String(), "req="+strconv.FormatInt(t.ReqID, 10))
 }

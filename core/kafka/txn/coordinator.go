@@ -119,9 +119,13 @@ type (
 func (abortSweep) Kind() string          { return "TxnAbortSweep" }
 func (markerRetry) Kind() string         { return "TxnMarkerRetry" }
 func (markerTimeout) Kind() string       { return "TxnMarkerTimeout" }
-func (abortSweep) Describe() string      { return "timer txn-abort-sweep" }
-func (t markerRetry) Describe() string   { return "timer txn-marker-retry " + t.ID }
-func (t markerTimeout) Describe() string { return "timer txn-marker-timeout" }
+func (abortSweep) Describe() string      { return abortSweepLine }
+func (t markerRetry) Describe() string   { return sim.TimerLine("", t, t.ID) }
+func (t markerTimeout) Describe() string { return markerTimeoutLine }
+
+// The timers' lines in the trace, from their Kinds (sim.TimerLine).
+var abortSweepLine, markerTimeoutLine = sim.TimerLine("", abortSweep{}), sim.TimerLine("", markerTimeout{})
+
 func (m *metadata) tp(partitions int) protocol.TP {
 	return protocol.TransactionStateTP(m.ID, partitions)
 }
