@@ -77,7 +77,7 @@ func (p *Producer) Name() string { return p.name }
 // MsgID is the identity of message n of this application.
 func (p *Producer) MsgID(n int) string { return MessageID(p.name, n) }
 
-// MessageID is message n of an application: "p1#3" (SCENE-FORMAT.md, names); msgNumber
+// MessageID is message n of an application: "p1#3" (scenes/README.md, Names and placement); msgNumber
 // reads n back.
 func MessageID(app string, n int) string { return fmt.Sprintf("%s#%d", app, n) }
 

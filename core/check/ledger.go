@@ -183,7 +183,7 @@ func addToTotal(t *Total, out Output, f Fate) *Total {
 	return t
 }
 
-// Verdict names the guarantee a run showed (SCENE-FORMAT.md, Fates and verdict).
+// Verdict names the guarantee a run showed (scenes/README.md, Fates and verdicts).
 func Verdict(lost, duplicated int) string {
 	switch {
 	case lost == 0 && duplicated == 0:

@@ -6,7 +6,7 @@ import (
 	"deliverylab/core/sim"
 )
 
-// Name is a message's outcome (SCENE-FORMAT.md, Fates and verdict).
+// Name is a message's outcome (scenes/README.md, Fates and verdicts).
 type Name string
 
 // The fates.

@@ -15,7 +15,7 @@ var faultKeys = []string{"at.ms", "when", "for.ms", "crash", "restart", "pause",
 
 var faultActions = []string{"crash", "restart", "pause", "resume", "cut", "cut-oneway", "heal", "heal-oneway", "partition", "drop", "delay", "duplicate"}
 
-// futureEvents are protocol points of the scene format (SCENE-FORMAT.md) that no
+// futureEvents are protocol points of the scene format (scenes/README.md) that no
 // package reports yet, with what brings them. Every other event a trigger may name comes
 // from the protocol packages' registry (sim.EventSpecs).
 var futureEvents = map[string]string{

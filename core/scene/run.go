@@ -20,7 +20,7 @@ type Run struct {
 // EndNote is why a run ended.
 type EndNote string
 
-// The ways a run ends (SCENE-FORMAT.md, When a run ends).
+// The ways a run ends (scenes/README.md, How a run ends).
 const (
 	EndSettled   EndNote = "settled"      // nothing the scene cares about can still happen
 	EndStopMs    EndNote = "stop.ms"      // the scene's own end
@@ -114,7 +114,7 @@ func (r *Run) end(note EndNote) {
 	r.EndDetail = r.EndText(fate.En)
 }
 
-// checkSettled ends a run without stop.ms once it has settled (SCENE-FORMAT.md, When a
+// checkSettled ends a run without stop.ms once it has settled (scenes/README.md, How a
 // run ends): the kernel asks every node, and the wire, whether anything the scene cares
 // about can still happen.
 func (r *Run) checkSettled() bool {

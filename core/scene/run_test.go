@@ -151,7 +151,7 @@ faults:
 
 // A record below the HW on the live leader that the group has not consumed is
 // unavailable, not lost: it is at or past the group's committed offset, and the consumer
-// simply had not got to it when the run ended (SCENE-FORMAT.md: unavailable). One below
+// simply had not got to it when the run ended (scenes/README.md, Fates and verdicts: unavailable). One below
 // the committed offset without an effect is lost: the group moved past it.
 func TestBelowHWPastCommittedIsUnavailableBelowCommittedIsLost(t *testing.T) {
 	r, rep := runYAML(t, heldScene)

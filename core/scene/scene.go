@@ -1,4 +1,4 @@
-// Package scene reads scene files (SCENE-FORMAT.md, version 1), builds the simulated
+// Package scene reads scene files (scenes/README.md; format version 1), builds the simulated
 // world they describe, runs it to its end and checks the expectation.
 package scene
 

@@ -17,7 +17,7 @@ type View interface {
 // Settlers are always settled.
 type Settler interface {
 	// Settled reports whether nothing this node does can still change the run's outcome
-	// (SCENE-FORMAT.md, When a run ends). It is asked of nodes that are up.
+	// (scenes/README.md, How a run ends). It is asked of nodes that are up.
 	Settled(v View) bool
 }
 

@@ -12,7 +12,7 @@ import (
 // Kind is what sort of database a sink is: how it answers a record written twice.
 type Kind string
 
-// The sink kinds (SCENE-FORMAT.md, sinks).
+// The sink kinds (scenes/README.md, sinks).
 const (
 	TableKind         Kind = "table"         // every write is a new row: a re-delivery is a duplicate row
 	UniqueKeyKind     Kind = "unique-key"    // the record key is a primary key: a second insert is refused
