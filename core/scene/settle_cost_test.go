@@ -36,32 +36,38 @@ func oldDiverges(leader, follower *storage.Log) bool {
 // walk answers.
 func TestDivergenceByEpochsMatchesTheBatchWalkInShippedScenes(t *testing.T) {
 	seen := map[bool]int{}
-	for _, s := range shippedScenes(t) {
-		r := s.NewRun()
-		w := r.World
-		for r.Step() {
-			if w.NextEventMs() == w.NowMs() {
-				continue
-			}
-			brokers := brokersOf(w)
-			require.NotEmpty(t, brokers, s.Name)
-			for _, a := range brokers {
-				for _, b := range brokers {
-					for _, tp := range a.Replicas().TPs() {
-						pa, pb := a.Replicas().Partition(tp), b.Replicas().Partition(tp)
-						if a == b || pb == nil {
-							continue
-						}
-						want := oldDiverges(&pa.Log, &pb.Log)
-						require.Equal(t, want, pa.Log.Diverges(&pb.Log), "%s at %d ms: %s on %s and %s", s.Name, w.NowMs(), tp, a.Name(), b.Name())
-						seen[want]++
+	eachInstantOfShippedScenes(t, func(s *Scene, w *sim.World) {
+		brokers := brokersOf(w)
+		require.NotEmpty(t, brokers, s.Name)
+		for _, a := range brokers {
+			for _, b := range brokers {
+				for _, tp := range a.Replicas().TPs() {
+					pa, pb := a.Replicas().Partition(tp), b.Replicas().Partition(tp)
+					if a == b || pb == nil {
+						continue
 					}
+					want := oldDiverges(&pa.Log, &pb.Log)
+					require.Equal(t, want, pa.Log.Diverges(&pb.Log), "%s at %d ms: %s on %s and %s", s.Name, w.NowMs(), tp, a.Name(), b.Name())
+					seen[want]++
 				}
 			}
 		}
-	}
+	})
 	assert.Greater(t, seen[true], 100, "instants where a replica diverges")
 	assert.Greater(t, seen[false], 1000, "instants where it agrees")
+}
+
+// eachInstantOfShippedScenes steps every shipped scene to its end and calls at with the
+// world at the end of every instant, where the settle check is asked.
+func eachInstantOfShippedScenes(t *testing.T, at func(s *Scene, w *sim.World)) {
+	for _, s := range shippedScenes(t) {
+		r := s.NewRun()
+		for r.Step() {
+			if r.World.NextEventMs() != r.World.NowMs() {
+				at(s, r.World)
+			}
+		}
+	}
 }
 
 // brokersOf lists the world's brokers, up or down, as they are now (a restart may bring

@@ -44,12 +44,7 @@ type fetcher struct {
 // reset forgets what the process held in memory (the application crashed).
 func (f *fetcher) reset() {
 	f.fetchable = false
-	f.assigned = nil
-	f.positions = map[protocol.TP]int64{}
-	f.fetching = map[protocol.TP]int64{}
-	f.fetchedFrom = map[protocol.TP]string{}
-	f.buffer = map[protocol.TP][]fetched{}
-	f.offsetEpochs = map[protocol.TP]int32{}
+	f.revoke()
 	f.checkedAt = map[protocol.TP]int32{}
 	f.failures = map[protocol.TP]int{}
 	f.retryAt = map[protocol.TP]int64{}
