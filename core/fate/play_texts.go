@@ -35,5 +35,4 @@ const (
 	Branched       Code = "branched"        // {count} {ms}: later faults discarded
 	Unreplayed     Code = "unreplayed"      // {count} {faults}: {faults} is a list of UnreplayedOne
 	UnreplayedOne  Code = "unreplayed-one"  // {fault} {ms} {id}
-	ListSep        Code = "list-sep"        // between the items of a list in a sentence
 )

@@ -58,6 +58,8 @@ var english = map[Code]string{
 	WaitsForWire:         "{count} messages are on the wire",
 	WaitsForScript:       "a scripted fault, narration step or start is still ahead",
 	WaitsForResume:       "{node} is paused and holds {count} events that it handles only once resumed",
+	ListColon:            ": ",
+	ListSep:              "; ",
 
 	// Node statuses (statuses.go): the words of a node's box; the arguments stay as they are.
 	StatusSent:         "sent {sent}/{count} acked {acked}",
@@ -177,5 +179,4 @@ var english = map[Code]string{
 	Branched:           "{count} later fault(s) were discarded: this is a new branch from {ms} ms.",
 	Unreplayed:         "The changed run cannot replay {count} recorded fault(s), so they were dropped: {faults}.",
 	UnreplayedOne:      "{fault} at {ms} ms (message #{id} is not on the wire then)",
-	ListSep:            "; ",
 }

@@ -58,6 +58,8 @@ var chinese = map[Code]string{
 	WaitsForWire:         "线路上还有 {count} 条消息",
 	WaitsForScript:       "前面还有脚本中的故障、旁白或节点启动",
 	WaitsForResume:       "{node} 已暂停，积压了 {count} 个事件，要等恢复（resume）后才处理",
+	ListColon:            "：",
+	ListSep:              "；",
 
 	// Node statuses (statuses.go). The words the canvas's font lacks glyphs for (the
 	// applications' own Latin words: running, init, open) stay in Latin, as they did.
@@ -178,5 +180,4 @@ var chinese = map[Code]string{
 	Branched:           "之后的 {count} 个故障已被丢弃：这是从 {ms} 毫秒开始的新分支。",
 	Unreplayed:         "改动后的运行无法重放 {count} 个已记录的故障，已将其删除：{faults}。",
 	UnreplayedOne:      "{ms} 毫秒时的 {fault}（那时线路上没有消息 #{id}）",
-	ListSep:            "；",
 }
