@@ -28,4 +28,9 @@ const (
 	WaitsForWire         Code = "waits-wire"           // {count}
 	WaitsForScript       Code = "waits-script"         //
 	WaitsForResume       Code = "waits-resume"         // {node} {count}: a paused node that nothing resumes
+
+	// The punctuation of a sentence that lists reasons (the end note; play's notices):
+	// each language has its own.
+	ListColon Code = "list-colon" // before the list
+	ListSep   Code = "list-sep"   // between its items
 )

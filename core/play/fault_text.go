@@ -1,9 +1,10 @@
 package play
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/sim"
 )
 
@@ -16,37 +17,36 @@ func faultText(w *sim.World, f sim.Fault) Text {
 	var t Text
 	switch f.Kind {
 	case sim.FaultCrash:
-		t = Text{"crash " + f.Node, "让 " + f.Node + " 崩溃"}
+		t = say(fate.FaultCrash, "node", f.Node)
 	case sim.FaultRestart:
-		t = Text{"restart " + f.Node, "重启 " + f.Node}
+		t = say(fate.FaultRestart, "node", f.Node)
 	case sim.FaultPause:
-		t = Text{"pause " + f.Node, "暂停 " + f.Node}
+		t = say(fate.FaultPause, "node", f.Node)
 	case sim.FaultResume:
-		t = Text{"resume " + f.Node, "恢复 " + f.Node}
+		t = say(fate.FaultResume, "node", f.Node)
 	case sim.FaultCut:
-		t = Text{"cut " + f.From + " ↔ " + f.To, "切断 " + f.From + " ↔ " + f.To}
+		t = say(fate.FaultCut, "from", f.From, "to", f.To)
 	case sim.FaultCutOneway:
-		t = Text{"cut " + f.From + " → " + f.To, "切断 " + f.From + " → " + f.To}
+		t = say(fate.FaultCutOneway, "from", f.From, "to", f.To)
 	case sim.FaultHeal:
-		t = Text{"heal " + f.From + " ↔ " + f.To, "修复 " + f.From + " ↔ " + f.To}
+		t = say(fate.FaultHeal, "from", f.From, "to", f.To)
 	case sim.FaultHealOneway:
-		t = Text{"heal " + f.From + " → " + f.To, "修复 " + f.From + " → " + f.To}
+		t = say(fate.FaultHealOneway, "from", f.From, "to", f.To)
 	case sim.FaultHealAll:
-		t = Text{"heal every link", "修复所有链路"}
+		t = say(fate.FaultHealAll)
 	case sim.FaultPartition:
 		var gs []string
 		for _, g := range f.Groups {
 			gs = append(gs, "["+strings.Join(g, " ")+"]")
 		}
-		t = Text{"partition " + strings.Join(gs, " | "), "网络分区 " + strings.Join(gs, " | ")}
+		t = say(fate.FaultPartition, "groups", strings.Join(gs, " | "))
 	case sim.FaultDrop, sim.FaultDelay, sim.FaultDuplicate:
 		t = wireFaultText(f, messageText(w, f.WireID))
 	default:
 		t = Text{f.Describe(), f.Describe()}
 	}
 	if f.ForMs > 0 {
-		t.En += fmt.Sprintf(" for %d ms", f.ForMs)
-		t.Zh += fmt.Sprintf("，持续 %d 毫秒", f.ForMs)
+		t = t.then(say(fate.FaultFor, "ms", strconv.FormatInt(f.ForMs, 10)))
 	}
 	return t
 }
@@ -55,11 +55,11 @@ func faultText(w *sim.World, f sim.Fault) Text {
 func wireFaultText(f sim.Fault, msg Text) Text {
 	switch f.Kind {
 	case sim.FaultDrop:
-		return Text{"drop " + msg.En, "丢弃 " + msg.Zh}
+		return sayAround(fate.FaultDrop, "message", msg)
 	case sim.FaultDelay:
-		return Text{fmt.Sprintf("delay %s by %d ms", msg.En, f.DelayMs), fmt.Sprintf("让 %s 晚到 %d 毫秒", msg.Zh, f.DelayMs)}
+		return sayAround(fate.FaultDelay, "message", msg, "ms", strconv.FormatInt(f.DelayMs, 10))
 	default:
-		return Text{"duplicate " + msg.En, "复制 " + msg.Zh}
+		return sayAround(fate.FaultDuplicate, "message", msg)
 	}
 }
 
@@ -68,7 +68,7 @@ func wireFaultText(f sim.Fault, msg Text) Text {
 // is about none; a message no longer on the wire is named by its id only.
 func messageText(w *sim.World, id int64) Text {
 	if w == nil {
-		return Text{"the response just sent", "刚发出的响应"}
+		return say(fate.MessageJustSent)
 	}
 	for _, m := range w.InFlight() {
 		if m.ID != id {
@@ -77,11 +77,11 @@ func messageText(w *sim.World, id int64) Text {
 		route := sim.NodeOf(m.From) + " → " + sim.NodeOf(m.To)
 		kind := m.Payload.Kind()
 		if ids := messageIDs(w, m); ids != "" {
-			return Text{ids + "'s " + kind + " (" + route + ")", ids + " 的 " + kind + "（" + route + "）"}
+			return say(fate.MessageAbout, "ids", ids, "kind", kind, "route", route)
 		}
-		return Text{fmt.Sprintf("%s #%d (%s)", kind, id, route), fmt.Sprintf("%s #%d（%s）", kind, id, route)}
+		return say(fate.MessageOnWire, "kind", kind, "id", strconv.FormatInt(id, 10), "route", route)
 	}
-	return Text{fmt.Sprintf("message #%d", id), fmt.Sprintf("消息 #%d", id)}
+	return say(fate.MessageOffWire, "id", strconv.FormatInt(id, 10))
 }
 
 // messageIDs are the application messages a wire message is about: those of the
@@ -119,5 +119,5 @@ func triggerText(t *sim.Trigger) Text {
 	} else {
 		what = faultText(nil, t.Fault)
 	}
-	return Text{"when " + where + ": " + what.En, "当 " + where + " 时：" + what.Zh}
+	return sayAround(fate.FaultWhen, "fault", what, "where", where)
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/sim"
 )
 
@@ -35,7 +37,7 @@ func (s *Session) Inject(text string) error {
 func (s *Session) check(text string) (sim.Fault, *sim.Trigger, error) {
 	f, trigger, err := s.sc.ParseArmedFault(text)
 	if err != nil {
-		return sim.Fault{}, nil, UserError{En: err.Error(), Zh: "故障格式有误：" + err.Error()}
+		return sim.Fault{}, nil, refuse(fate.RefusedMalformed, "err", err.Error())
 	}
 	if trigger != nil {
 		return f, trigger, nil // what it finds at its protocol point is not known yet
@@ -55,39 +57,40 @@ func noEffect(w *sim.World, f sim.Fault) *Text {
 	there, back := cut[[2]string{f.From, f.To}], cut[[2]string{f.To, f.From}]
 	_, up := w.Node(f.Node)
 	waiting, startMs := w.Waiting(f.Node)
-	n := f.Node
-	var t Text
+	n, link := []string{"node", f.Node}, []string{"from", f.From, "to", f.To}
+	var code fate.Code
+	args := n
 	switch {
 	case f.Kind == sim.FaultRestart && up:
-		t = Text{n + " is up: only a node that is down can be restarted", n + " 正在运行：只有宕机的节点才能重启"}
+		code = fate.RefusedUp
 	case f.Kind == sim.FaultRestart && waiting && startMs >= 0:
-		t = Text{fmt.Sprintf("%s has not started yet (it starts at %d ms): there is nothing to restart", n, startMs),
-			fmt.Sprintf("%s 还没有启动（它在 %d 毫秒启动）：没有可重启的", n, startMs)}
+		code, args = fate.RefusedNotStarted, append(n, "ms", strconv.FormatInt(startMs, 10))
 	case f.Kind == sim.FaultCrash && !up && !(waiting && startMs >= 0):
-		t = Text{n + " is already down", n + " 已经宕机了"}
-	case f.Kind == sim.FaultPause && w.Paused(n):
-		t = Text{n + " is already paused", n + " 已经暂停了"}
+		code = fate.RefusedDown
+	case f.Kind == sim.FaultPause && w.Paused(f.Node):
+		code = fate.RefusedPaused
 	case f.Kind == sim.FaultPause && !up && !(waiting && startMs >= 0):
-		t = Text{n + " is down: there is no running process to pause", n + " 已宕机：没有正在运行的进程可以暂停"}
-	case f.Kind == sim.FaultResume && !w.Paused(n):
-		t = Text{n + " is not paused: there is nothing to resume", n + " 没有暂停：无需恢复"}
+		code = fate.RefusedPauseDown
+	case f.Kind == sim.FaultResume && !w.Paused(f.Node):
+		code = fate.RefusedNotPaused
 	case f.Kind == sim.FaultCut && there && back:
-		t = Text{"the link " + f.From + " ↔ " + f.To + " is already cut both ways", "链路 " + f.From + " ↔ " + f.To + " 两个方向都已切断"}
+		code, args = fate.RefusedCut, link
 	case f.Kind == sim.FaultCutOneway && there:
-		t = Text{"messages " + f.From + " → " + f.To + " are already cut", f.From + " → " + f.To + " 方向已经切断"}
+		code, args = fate.RefusedCutOneway, link
 	case f.Kind == sim.FaultHeal && !there && !back:
-		t = Text{"the link " + f.From + " ↔ " + f.To + " is not cut", "链路 " + f.From + " ↔ " + f.To + " 没有被切断"}
+		code, args = fate.RefusedNotCut, link
 	case f.Kind == sim.FaultHealOneway && !there:
-		t = Text{"messages " + f.From + " → " + f.To + " are not cut", f.From + " → " + f.To + " 方向没有被切断"}
+		code, args = fate.RefusedNotCutOne, link
 	case f.Kind == sim.FaultPartition && allCut(cut, w.PartitionCuts(f.Groups)):
-		t = Text{"every link this partition cuts is already cut", "这次分区要切断的链路都已经切断了"}
+		code, args = fate.RefusedPartition, nil
 	case f.Kind == sim.FaultHealAll && len(cut) == 0:
-		t = Text{"no link is cut", "没有被切断的链路"}
+		code, args = fate.RefusedNoCut, nil
 	case isWireFault(f) && !inFlight(w, f.WireID):
-		t = Text{fmt.Sprintf("no message #%d is in flight now", f.WireID), fmt.Sprintf("现在线路上没有消息 #%d", f.WireID)}
+		code, args = fate.RefusedNotInFlight, []string{"id", strconv.FormatInt(f.WireID, 10)}
 	default:
 		return nil
 	}
+	t := say(code, args...)
 	return &t
 }
 

@@ -10,8 +10,10 @@ import (
 	"hash/crc32"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 	"deliverylab/core/sim"
 	"deliverylab/scenes"
@@ -67,7 +69,7 @@ func (s *Session) Link() string {
 	return linkPrefix + base64.RawURLEncoding.EncodeToString(append(out, z.Bytes()...))
 }
 
-var errDamaged = UserError{En: "this link is damaged (checksum): open the scene from the list instead", Zh: "这个链接已损坏（校验和不符）：请从列表中打开场景"}
+var errDamaged = refuse(fate.LinkDamaged)
 
 // OpenLink rebuilds the run a share link describes; a bare shipped scene name (the old
 // "#acks-1-lost" form) opens that scene.
@@ -76,7 +78,7 @@ func OpenLink(s string) (*Session, error) {
 	body, ok := strings.CutPrefix(s, linkPrefix)
 	if !ok {
 		if v, _, dot := strings.Cut(s, "."); dot && len(v) > 1 && v[0] == 'v' && strings.Trim(v[1:], "0123456789") == "" {
-			return nil, UserError{En: "this link is from a newer version of Delivery Lab (" + v + "); this page reads v1 links", Zh: "这个链接来自更新版本的 Delivery Lab（" + v + "）；本页面只能读取 v1 链接"}
+			return nil, refuse(fate.LinkNewer, "version", v)
 		}
 		return Load(s)
 	}
@@ -97,7 +99,7 @@ func (l link) open() (*Session, error) {
 	if l.Scene != "" {
 		var err error
 		if data, err = scenes.Read(l.Scene); err != nil {
-			return nil, UserError{En: fmt.Sprintf("no scene named %q", l.Scene), Zh: fmt.Sprintf("没有名为 %q 的场景", l.Scene)}
+			return nil, refuse(fate.NoScene, "name", fmt.Sprintf("%q", l.Scene))
 		}
 		file = l.Scene + ".yaml"
 	}
@@ -109,7 +111,7 @@ func (l link) open() (*Session, error) {
 	if len(l.Changes) > 0 || l.Seed != s.sc.Seed {
 		sc, err := scene.WithSettings(file, data, l.Changes)
 		if err != nil {
-			return nil, UserError{En: "this link's settings are refused: " + err.Error(), Zh: "这个链接的设置被拒绝：" + err.Error()}
+			return nil, refuse(fate.LinkSettings, "err", err.Error())
 		}
 		sc.Seed, s.sc = l.Seed, sc
 		s.source.Changes, s.source.Seed = l.Changes, l.Seed
@@ -117,7 +119,7 @@ func (l link) open() (*Session, error) {
 	for i, f := range l.Faults {
 		fault, trigger, err := s.sc.ParseArmedFault(f.Text)
 		if err != nil {
-			return nil, UserError{En: fmt.Sprintf("this link's fault %d is refused: %v", i+1, err), Zh: fmt.Sprintf("这个链接的第 %d 个故障被拒绝：%v", i+1, err)}
+			return nil, refuse(fate.LinkFault, "n", strconv.Itoa(i+1), "err", err.Error())
 		}
 		s.injected = append(s.injected, injected{AfterEvents: f.AfterEvents, AtMs: f.AtMs, Text: f.Text, Fault: fault,
 			Armed: trigger != nil, When: trigger, Tag: f.Tag, Desc: f.Desc})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -29,30 +30,30 @@ type MenuItem struct {
 // pointFault is a fault at a protocol point a kind of node reports.
 type pointFault struct {
 	event sim.Event
-	label Text
+	label fate.Code
 }
 
 // pointFaults are the protocol-point crashes the menu offers per node kind: only events
 // that kind reports (sim.EventSpecs' Where), so each can fire.
 var pointFaults = map[show.Kind][]pointFault{
 	show.Broker: {
-		{"appended", Text{"crash after its next append, before it responds", "在下一次追加写入之后、响应之前崩溃"}},
-		{"responded", Text{"crash right after its next produce response", "在下一次发出 produce 响应之后立刻崩溃"}},
+		{"appended", fate.MenuCrashAppend},
+		{"responded", fate.MenuCrashRespond},
 	},
 	show.Producer: {
-		{"acked", Text{"crash right after its next acknowledgement", "在下一次收到确认（ack）之后立刻崩溃"}},
+		{"acked", fate.MenuCrashAcked},
 	},
 	show.Consumer: {
-		{"polled", Text{"crash after its next poll, before it commits", "在下一次 poll 之后、提交 offset 之前崩溃"}},
-		{"offset-committed", Text{"crash right after its next offset commit", "在下一次 offset 提交之后立刻崩溃"}},
+		{"polled", fate.MenuCrashPolled},
+		{"offset-committed", fate.MenuCrashCommit},
 	},
 	show.Streams: {
-		{"polled", Text{"crash after its next poll, before it processes the record", "在下一次 poll 之后、处理记录之前崩溃"}},
-		{"processed", Text{"crash right after it processes its next record", "在处理完下一条记录之后立刻崩溃"}},
-		{"written", Text{"crash right after its next output record is acknowledged", "在下一条输出记录被确认之后立刻崩溃"}},
+		{"polled", fate.MenuCrashPoll},
+		{"processed", fate.MenuCrashProcess},
+		{"written", fate.MenuCrashWritten},
 	},
 	show.Sink: {
-		{"written", Text{"crash right after it stores its next row", "在存下下一行之后立刻崩溃"}},
+		{"written", fate.MenuCrashStored},
 	},
 }
 
@@ -71,12 +72,12 @@ func (s *Session) Menu(t Target) []MenuItem {
 	switch t.Kind {
 	case "node":
 		n := t.Name
-		add(Text{"crash " + n, "让 " + n + " 崩溃"}, fmt.Sprintf("{crash: %s}", n))
-		add(Text{"restart " + n, "重启 " + n}, fmt.Sprintf("{restart: %s}", n))
-		add(Text{"pause " + n + " (like a long GC pause)", "暂停 " + n + "（如同一次很长的 GC 停顿）"}, fmt.Sprintf("{pause: %s}", n))
-		add(Text{"resume " + n, "恢复 " + n}, fmt.Sprintf("{resume: %s}", n))
+		add(say(fate.FaultCrash, "node", n), fmt.Sprintf("{crash: %s}", n))
+		add(say(fate.FaultRestart, "node", n), fmt.Sprintf("{restart: %s}", n))
+		add(say(fate.MenuPause, "node", n), fmt.Sprintf("{pause: %s}", n))
+		add(say(fate.FaultResume, "node", n), fmt.Sprintf("{resume: %s}", n))
 		for _, p := range pointFaults[show.Kind(nodeState(w, n).Kind)] {
-			add(p.label, fmt.Sprintf("{when: {node: %s, event: %s}, crash: %s}", n, p.event, n))
+			add(say(p.label), fmt.Sprintf("{when: {node: %s, event: %s}, crash: %s}", n, p.event, n))
 		}
 	case "message":
 		msg := messageText(w, t.ID)
@@ -89,9 +90,9 @@ func (s *Session) Menu(t Target) []MenuItem {
 		}
 	case "link":
 		a, b := t.From, t.To
-		add(Text{"cut " + a + " → " + b, "切断 " + a + " → " + b}, fmt.Sprintf("{cut-oneway: [%s, %s]}", a, b))
-		add(Text{"cut " + a + " ↔ " + b + " (both directions)", "切断 " + a + " ↔ " + b + "（双向）"}, fmt.Sprintf("{cut: [%s, %s]}", a, b))
-		add(Text{"heal " + a + " → " + b, "修复 " + a + " → " + b}, fmt.Sprintf("{heal-oneway: [%s, %s]}", a, b))
+		add(say(fate.FaultCutOneway, "from", a, "to", b), fmt.Sprintf("{cut-oneway: [%s, %s]}", a, b))
+		add(say(fate.MenuCut, "from", a, "to", b), fmt.Sprintf("{cut: [%s, %s]}", a, b))
+		add(say(fate.FaultHealOneway, "from", a, "to", b), fmt.Sprintf("{heal-oneway: [%s, %s]}", a, b))
 	}
 	return items
 }

@@ -2,7 +2,9 @@ package play
 
 import (
 	"fmt"
+	"strconv"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 	"deliverylab/core/sim"
 	"deliverylab/scenes"
@@ -65,7 +67,7 @@ func Scenes() []SceneInfo {
 func Load(name string) (*Session, error) {
 	data, err := scenes.Read(name)
 	if err != nil {
-		return nil, UserError{En: fmt.Sprintf("no scene named %q", name), Zh: fmt.Sprintf("没有名为 %q 的场景", name)}
+		return nil, refuse(fate.NoScene, "name", fmt.Sprintf("%q", name))
 	}
 	s, err := LoadSource(name+".yaml", data)
 	if err != nil {
@@ -156,7 +158,7 @@ func (s *Session) RunToEnd() {
 // user's faults; the faults after ms are kept and happen again as time passes them.
 func (s *Session) SeekTo(ms int64) error {
 	if ms < 0 {
-		return UserError{En: fmt.Sprintf("seek: expected a time of 0 ms or more, got %d", ms), Zh: fmt.Sprintf("跳转：时间应不小于 0 毫秒，而不是 %d", ms)}
+		return refuse(fate.SeekNegative, "ms", strconv.FormatInt(ms, 10))
 	}
 	if ms < s.run.World.NowMs() {
 		s.run, s.next = newRun(s.sc), 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 )
 
@@ -55,10 +56,10 @@ func (s *Session) settings() []Setting {
 func (s *Session) SetSetting(key, value string) error {
 	i := slices.IndexFunc(s.sc.Settings(), func(st scene.Setting) bool { return st.Key == key })
 	if i < 0 {
-		return UserError{En: fmt.Sprintf("this scene has no setting %q", key), Zh: fmt.Sprintf("这个场景没有设置 %q", key)}
+		return refuse(fate.NoSetting, "key", fmt.Sprintf("%q", key))
 	}
 	if choices := s.sc.Settings()[i].Choices; !slices.Contains(choices, value) {
-		return UserError{En: fmt.Sprintf("%s: expected one of %v, got %q", key, choices, value), Zh: fmt.Sprintf("%s：应为 %v 之一，而不是 %q", key, choices, value)}
+		return refuse(fate.SettingChoices, "key", key, "choices", fmt.Sprint(choices), "value", fmt.Sprintf("%q", value))
 	}
 	changes := slices.Clone(s.source.Changes)
 	if j := slices.IndexFunc(changes, func(c [2]string) bool { return c[0] == key }); j >= 0 {
@@ -68,7 +69,7 @@ func (s *Session) SetSetting(key, value string) error {
 	}
 	sc, err := scene.WithSettings(s.source.File, s.source.Data, changes)
 	if err != nil {
-		return UserError{En: fmt.Sprintf("%s=%s is refused: %v", key, value, err), Zh: fmt.Sprintf("%s=%s 被拒绝：%v", key, value, err)}
+		return refuse(fate.SettingRefused, "key", key, "value", value, "err", err.Error())
 	}
 	s.source.Changes = changes
 	s.rerun(sc)

@@ -1,9 +1,10 @@
 package play
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 
+	"deliverylab/core/fate"
 	"deliverylab/core/scene"
 	"deliverylab/core/sim"
 )
@@ -106,18 +107,16 @@ func (s *Session) dropUnreplayable(i int) {
 
 // unreplayedNotice says which recorded faults a changed run dropped.
 func unreplayedNotice(dropped []injected) *Branch {
-	var en, zh string
+	var list Text
 	for i, f := range dropped {
 		if i > 0 {
-			en, zh = en+"; ", zh+"；"
+			list = list.then(say(fate.ListSep))
 		}
-		d := f.Fault.Describe()
-		en += fmt.Sprintf("%s at %d ms (message #%d is not on the wire then)", d, f.AtMs, f.Fault.WireID)
-		zh += fmt.Sprintf("%d 毫秒时的 %s（那时线路上没有消息 #%d）", f.AtMs, d, f.Fault.WireID)
+		list = list.then(say(fate.UnreplayedOne, "fault", f.Fault.Describe(),
+			"ms", strconv.FormatInt(f.AtMs, 10), "id", strconv.FormatInt(f.Fault.WireID, 10)))
 	}
-	return &Branch{AtMs: dropped[0].AtMs, Discarded: len(dropped), Text: Text{
-		En: fmt.Sprintf("The changed run cannot replay %d recorded fault(s), so they were dropped: %s.", len(dropped), en),
-		Zh: fmt.Sprintf("改动后的运行无法重放 %d 个已记录的故障，已将其删除：%s。", len(dropped), zh)}}
+	return &Branch{AtMs: dropped[0].AtMs, Discarded: len(dropped),
+		Text: sayAround(fate.Unreplayed, "faults", list, "count", strconv.Itoa(len(dropped)))}
 }
 
 // addInjected records a fault the user injects now and applies it. A fault injected
@@ -128,9 +127,8 @@ func (s *Session) addInjected(inj injected) {
 	inj.AfterEvents, inj.AtMs = w.EventsRun(), w.NowMs()
 	if later := len(s.injected) - s.next; later > 0 {
 		s.injected = s.injected[:s.next]
-		s.branch = &Branch{AtMs: inj.AtMs, Discarded: later, Text: Text{
-			En: fmt.Sprintf("%d later fault(s) were discarded: this is a new branch from %d ms.", later, inj.AtMs),
-			Zh: fmt.Sprintf("之后的 %d 个故障已被丢弃：这是从 %d 毫秒开始的新分支。", later, inj.AtMs)}}
+		s.branch = &Branch{AtMs: inj.AtMs, Discarded: later,
+			Text: say(fate.Branched, "count", strconv.Itoa(later), "ms", strconv.FormatInt(inj.AtMs, 10))}
 	}
 	s.injected = append(s.injected, inj)
 	s.next++
@@ -145,7 +143,7 @@ func (s *Session) addInjected(inj injected) {
 func (s *Session) StepBack() error {
 	target := s.run.World.EventsRun() - 1
 	if target < 0 {
-		return UserError{En: "step back: this is the start of the run", Zh: "后退一步：已经在运行的开头"}
+		return refuse(fate.StepBackStart)
 	}
 	s.run, s.next, s.playing, s.waiting = newRun(s.sc), 0, false, -1
 	if target > 0 {

@@ -69,10 +69,7 @@ func endText(why []fate.Reason, lang fate.Lang) string {
 	if len(why) == 0 {
 		return ""
 	}
-	colon, semi := ": ", "; "
-	if lang == fate.Zh {
-		colon, semi = "：", "；"
-	}
+	colon, semi := fate.Because(fate.ListColon).Text(lang), fate.Because(fate.ListSep).Text(lang)
 	head := why[0].Text(lang)
 	if len(why) == 1 {
 		return head
