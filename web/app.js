@@ -9,154 +9,60 @@
   const frame = $("game");
 
   // ---- words ----------------------------------------------------------------------
-  const STRINGS = {
-    tagline: { en: "Kafka delivery semantics, message by message", zh: "Kafka 投递语义，逐条消息剖析" },
-    language: { en: "Language", zh: "语言" },
-    scenes: { en: "Scenes", zh: "场景" },
-    scene: { en: "Scene", zh: "场景" },
-    loadingScenes: { en: "Loading scenes…", zh: "正在加载场景…" },
-    noScene: { en: "Delivery Lab", zh: "Delivery Lab" },
-    play: { en: "Play", zh: "播放" },
-    pause: { en: "Pause", zh: "暂停" },
-    replay: { en: "Replay", zh: "重播" },
-    continue: { en: "Continue", zh: "继续" },
-    continueTitle: { en: "The caption paused the run: continue (Space)", zh: "解说暂停了运行：继续（空格）" },
-    step: { en: "Step", zh: "单步" },
-    stepTitle: { en: "One event on (→)", zh: "前进一个事件（→）" },
-    stepBack: { en: "Step back", zh: "后退" },
-    stepBackTitle: { en: "One event back (←)", zh: "后退一个事件（←）" },
-    runToEnd: { en: "Run to end", zh: "运行到结束" },
-    restart: { en: "Restart", zh: "重新开始" },
-    restartTitle: { en: "Back to 0 ms, your faults kept (R)", zh: "回到 0 毫秒，保留你的故障（R）" },
-    speed: { en: "Speed", zh: "速度" },
-    speedTitle: { en: "Speed (+ / −)", zh: "速度（+ / −）" },
-    speedNow: { en: "Speed", zh: "速度" },
-    projector: { en: "Projector", zh: "投影模式" },
-    projectorTitle: { en: "Projector mode: fullscreen, large type, high contrast (P)", zh: "投影模式：全屏、大字、高对比度（P）" },
-    helpTitle: { en: "Keys (?)", zh: "快捷键（?）" },
-    helpHeading: { en: "Keys", zh: "快捷键" },
-    close: { en: "Close (Esc)", zh: "关闭（Esc）" },
-    virtualTime: { en: "Virtual time", zh: "虚拟时间" },
-    canvasTitle: { en: "Simulation canvas", zh: "模拟画布" },
-    loadingAria: { en: "Loading", zh: "加载进度" },
-    loading: { en: "Loading the simulation…", zh: "正在加载模拟…" },
-    starting: { en: "Starting the simulation…", zh: "正在启动模拟…" },
-    hint: {
-      en: "Click a broker to crash it and again to restart it; click a message in flight to drop it; press ? for the keys.",
-      zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃；按 ? 查看快捷键。",
-    },
-    legendTitle: { en: "What the canvas shows", zh: "画布图例" },
-    faultLabel: { en: "Inject a fault", zh: "注入故障" },
-    inject: { en: "Inject", zh: "注入" },
-    captions: { en: "Narration", zh: "解说" },
-    captionSeek: { en: "Jump to this moment", zh: "跳到这一刻" },
-    offScript: {
-      en: "Your faults changed the run: the captions after them follow the scene's script and may not match what you see.",
-      zh: "你注入的故障改变了这次运行：之后的解说仍按场景剧本展开，可能与你看到的不符。",
-    },
-    about: { en: "About this scene", zh: "关于本场景" },
-    faults: { en: "Your faults", zh: "你注入的故障" },
-    noFaults: { en: "None yet.", zh: "暂无。" },
-    armed: { en: "Armed:", zh: "已布置：" },
-    futureFault: { en: "Later than now: it happens again when the run reaches it", zh: "在当前时刻之后：运行到那里时会再次发生" },
-    faultMark: { en: "Your fault", zh: "你的故障" },
-    captionMark: { en: "Caption", zh: "解说" },
-    invariants: { en: "Invariant violations", zh: "不变量被破坏" },
-    ledger: { en: "Ledger", zh: "账本" },
-    ledgerHint: {
-      en: "Select a message to see its path on the canvas and jump to the moment its fate was decided.",
-      zh: "选中一条消息，可在画布上看到它走过的路径，并跳到决定它结局的那一刻。",
-    },
-    verdict: { en: "Verdict", zh: "结论" },
-    verdictPending: { en: "The verdict is known when the run ends", zh: "运行结束时才能得出结论" },
-    message: { en: "Message", zh: "消息" },
-    fate: { en: "Fate", zh: "结局" },
-    why: { en: "Why", zh: "原因" },
-    trace: { en: "Trace", zh: "事件轨迹" },
-    output: { en: "output", zh: "输出" },
-    crashed: { en: "The simulation stopped: ", zh: "模拟已停止：" },
-    noMessages: { en: "No messages yet.", zh: "还没有消息。" },
-    endWhy: { en: "Why the run stopped:", zh: "运行为何停止：" },
-    anomalies: { en: "Anomalies (Jepsen's names)", zh: "异常（Jepsen 的命名）" },
-    totalShown: { en: "Dashboard total: shown", zh: "看板总数：显示" },
-    totalExpected: { en: "expected", zh: "应为" },
-    overcounts: { en: "overcounts by", zh: "多算了" },
-    undercounts: { en: "undercounts by", zh: "少算了" },
-    stillLoading: { en: "the simulation is still loading", zh: "模拟仍在加载" },
-    hasCrashed: { en: "the simulation has crashed: ", zh: "模拟已崩溃：" },
-    notAvailable: { en: "this build of the canvas cannot do that yet: ", zh: "这一版画布还不支持：" },
-  };
-  const FATES = {
-    sent: { en: "sent", zh: "已发送" },
-    acked: { en: "acked", zh: "已确认" },
-    delivered: { en: "delivered", zh: "已送达" },
-    lost: { en: "lost", zh: "丢失" },
-    duplicated: { en: "duplicated", zh: "重复" },
-    unavailable: { en: "unavailable", zh: "不可用" },
-    failed: { en: "failed", zh: "失败" },
-    pending: { en: "pending", zh: "待定" },
-  };
-  const COUNT_ORDER = Object.keys(FATES);
-  // The verdict is the lesson's key word: in Chinese the Chinese name first, then the
-  // term the class will meet in Kafka's documentation.
-  const VERDICTS = {
-    "exactly-once": { en: "exactly-once", zh: "精确一次（exactly-once）" },
-    "at-least-once": { en: "at-least-once", zh: "至少一次（at-least-once）" },
-    "at-most-once": { en: "at-most-once", zh: "至多一次（at-most-once）" },
-    none: { en: "none", zh: "无任何保证（none）" },
-  };
-  // The keys, for the help overlay: [keys shown, en, zh].
+  // Every word is in web/words.js, loaded first; here are only the lists that order them.
+  const STRINGS = window.deliverylabWords;
+  if (!STRINGS) throw new Error("deliverylab: web/words.js must load before app.js");
+  // A message's fates, in the order the counts show them (each is the word "fate.<name>").
+  const COUNT_ORDER = ["sent", "acked", "delivered", "lost", "duplicated", "unavailable", "failed", "pending"];
+  // The keys, for the help overlay: [keys shown, the word saying what they do].
   const KEY_HELP = [
-    ["Space", "Play or pause; continue after a caption that paused the run", "播放或暂停；解说暂停运行后继续"],
-    ["→", "One event on", "前进一个事件"],
-    ["←", "One event back", "后退一个事件"],
-    ["+  −", "Faster / slower (1/10× to 100×)", "加速 / 减速（1/10× 到 100×）"],
-    ["R", "Restart from 0 ms (your faults are kept)", "从 0 毫秒重新开始（保留你的故障）"],
-    ["L", "English / 中文", "English / 中文"],
-    ["P", "Projector mode: fullscreen, large type, high contrast", "投影模式：全屏、大字、高对比度"],
-    ["?", "This help", "本帮助"],
-    ["Esc", "Close this help", "关闭本帮助"],
+    ["Space", "key.space"],
+    ["→", "key.stepOn"],
+    ["←", "key.stepBack"],
+    ["+  −", "key.speed"],
+    ["R", "key.restart"],
+    ["L", "key.lang"],
+    ["P", "key.projector"],
+    ["?", "key.help"],
+    ["Esc", "key.close"],
   ];
   // The legend: every badge, line and cell the canvas draws (wasm/static.go, wasm/draw.go,
   // wasm/view/color.go), each with a swatch drawn the same way. [swatch class, swatch text
-  // (or the canvas's [en, zh] word, wasm/view/words.go), en, zh].
+  // (Kafka's names and sample cells, the same in both languages; or a badge() word, the
+  // canvas's own, wasm/view/words.go), the word saying what it means].
+  const badge = (key) => ({ word: key });
   const LEGEND = [
-    ["sw-leader", "L", "L: this broker's replica is the partition's leader: it takes the writes.", "L：该 broker 上的副本是分区的 leader，负责接收写入。"],
-    ["sw-follower", "F", "F: a follower replica: it copies the leader's log.", "F：follower 副本，从 leader 复制日志。"],
-    ["sw-row", "hw 3", "A replica's row: the partition, its role and leader epoch (e1), hw = high watermark (records below it are committed; consumers read up to it), leo = log end offset (the next offset to write), isr = the in-sync replicas (broker numbers), lso = last stable offset.",
-      "副本的一行：分区、角色和 leader epoch（e1），hw = 高水位（之下的记录已提交，消费者最多读到这里），leo = 日志末端位移（下一条要写入的位移），isr = 同步副本集合（broker 编号），lso = 最后稳定位移。"],
-    ["sw-hw", "", "Amber line in a log: the high watermark.", "日志中的琥珀色竖线：高水位（hw）。"],
-    ["sw-lso", "", "Green line and \"lso N\" beside hw: the last stable offset, when an open transaction holds it short of hw; a read_committed consumer reads only below it.",
-      "hw 旁的绿线和“lso N”：最后稳定位移，有未完成的事务把它压在 hw 之下时出现；read_committed 的消费者只读它之下的记录。"],
-    ["sw-group", "", "Teal line at the bottom of a log: a consumer group's committed offset (where it resumes after a restart or rebalance).",
-      "日志底部的青色竖线：消费者组已提交的位移（重启或再均衡后从这里继续）。"],
-    ["sw-reader", "", "Green line at the top of a log: a consumer's position (the record it fetches next).", "日志顶部的绿色竖线：消费者的当前位置（下一条要拉取的记录）。"],
-    ["sw-cell sw-committed", "p1#3", "A record below the high watermark: committed.", "位于高水位之下的记录：已提交。"],
-    ["sw-cell sw-uncommitted", "p1#4", "A record above the high watermark: written, not yet committed. In a sink, a stored row.", "位于高水位之上的记录：已写入，尚未提交。在 sink 中则是一行已存储的数据。"],
-    ["sw-cell sw-seq", "0:3", "\"0:3\" at a cell's top right: the idempotent producer's id (0) and the record's sequence number (3).", "格子右上角的“0:3”：幂等生产者的 ID（0）和这条记录的序号（3）。"],
-    ["sw-cell sw-control", "c1@4", "An internal record: an offset commit in __consumer_offsets, or a transaction-log entry.", "内部记录：__consumer_offsets 中的位移提交，或事务日志中的条目。"],
-    ["sw-cell sw-commit", "COMMIT", "COMMIT: a transaction's commit marker.", "COMMIT：事务的提交标记。"],
-    ["sw-cell sw-abort", "ABORT", "ABORT: a transaction's abort marker.", "ABORT：事务的中止标记。"],
-    ["sw-cell sw-aborted", "p1#5", "Grey cell: a record of an aborted transaction; read_committed skips it.", "灰色格子：被中止事务的记录，read_committed 会跳过它。"],
-    ["sw-cell sw-reordered", "p1#2", "Pink outline: a record that landed behind a later send with the same key (reordered).", "粉色描边：落在同一键后发消息之后的记录（顺序被打乱）。"],
-    ["sw-truncated", "p1#6", "Struck out in red after a log's end: records a truncation just cut from that replica.", "日志末尾之后被红线划掉的格子：该副本刚被截断掉的记录。"],
-    ["sw-cell sw-dup-row", "p1#7", "In a sink, a row outlined in orange: stored more than once (a duplicate).", "sink 中橙色描边的行：被存了不止一次（重复）。"],
-    ["sw-refused", "p1#7", "In a sink, a row struck out in orange: an insert the unique key refused as a duplicate.", "sink 中被橙色划掉的行：被唯一键作为重复而拒绝的插入。"],
-    ["sw-dot", "", "A dot on the wire: a message in flight, coloured by its API (Produce blue, Fetch violet, group and offsets green, transactions orange, controller amber, sink writes pink); answers are lighter. Click it to drop it.",
-      "线路上的圆点：传输中的消息，颜色表示它的 API（Produce 蓝色、Fetch 紫色、消费者组与位移绿色、事务橙色、控制器琥珀色、写入 sink 粉色）；应答颜色更浅。点击可丢弃它。"],
-    ["sw-dot sw-bounced", "", "Orange dot: a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset.", "橙色圆点：leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回。"],
-    ["sw-link", "", "A lane between two nodes, one per direction: click a lane to cut that direction.", "两个节点之间的通道，每个方向一条：点击通道可切断该方向。"],
-    ["sw-cut", "", "Dashed red with a cross: a cut link; nothing passes that way. Click it again to heal it.", "带叉的红色虚线：被切断的链路，这个方向什么都过不去。再点一次可恢复。"],
-    ["sw-down", ["DOWN", "宕机"], "DOWN: the node has crashed. Click it to restart it.", "宕机（DOWN）：节点已崩溃。点击可重启它。"],
-    ["sw-paused", ["PAUSED", "已暂停"], "PAUSED: the process is stopped, like a long GC pause: what it receives waits, in order, until it resumes.", "已暂停（PAUSED）：进程被暂停，如同一次很长的 GC 停顿：它收到的消息按顺序等待，直到恢复。"],
-    ["sw-blocked", ["BLOCKED", "阻塞"], "BLOCKED on a producer: its send() waits for buffer.memory (at most max.block.ms).", "生产者上的“阻塞”（BLOCKED）：它的 send() 正在等待 buffer.memory（最多 max.block.ms）。"],
-    ["sw-fenced", ["FENCED", "已隔离"], "FENCED on a broker: the controller fenced it (no heartbeat within broker.session.timeout.ms); it is up but may still believe it leads what the controller moved away.",
-      "broker 上的“已隔离”（FENCED）：控制器已隔离它（broker.session.timeout.ms 内没有心跳）；它还在运行，却可能仍以为自己领导着已被控制器移走的分区。"],
-    ["sw-row", "txn", "\"txn ID State eN\" on a broker: a transactional id it coordinates, the transaction's state and the producer epoch.", "broker 上的“txn ID 状态 eN”：它作为协调者管理的事务 ID、事务状态和生产者 epoch。"],
-    ["sw-kinds", "kinds", "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink.", "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色。"],
-    ["sw-streams", "streams", "A lime box: a Kafka Streams application: its guarantee, its thread's state and, under exactly_once_v2, its transaction.", "青柠色的框：Kafka Streams 应用，显示它的处理保证、线程状态，以及 exactly_once_v2 下的事务。"],
-    ["sw-row", "+2", "\"+N follower rows\" / \"…N\": replica rows or older records left out when the canvas is too small (internal topics' followers first; leaders stay).", "“+N 行副本未显示” / “…N”：画布太小时省略的副本行或较早的记录（先省略内部主题的跟随者；领导者始终保留）。"],
-    ["sw-highlight", "", "Bright outline: what the current caption, or the message selected in the ledger, is about.", "醒目的描边：当前解说或账本中选中的消息所涉及的节点。"],
+    ["sw-leader", "L", "legend.leader"],
+    ["sw-follower", "F", "legend.follower"],
+    ["sw-row", "hw 3", "legend.replicaRow"],
+    ["sw-hw", "", "legend.hw"],
+    ["sw-lso", "", "legend.lso"],
+    ["sw-group", "", "legend.group"],
+    ["sw-reader", "", "legend.reader"],
+    ["sw-cell sw-committed", "p1#3", "legend.committed"],
+    ["sw-cell sw-uncommitted", "p1#4", "legend.uncommitted"],
+    ["sw-cell sw-seq", "0:3", "legend.seq"],
+    ["sw-cell sw-control", "c1@4", "legend.control"],
+    ["sw-cell sw-commit", "COMMIT", "legend.commit"],
+    ["sw-cell sw-abort", "ABORT", "legend.abort"],
+    ["sw-cell sw-aborted", "p1#5", "legend.aborted"],
+    ["sw-cell sw-reordered", "p1#2", "legend.reordered"],
+    ["sw-truncated", "p1#6", "legend.truncated"],
+    ["sw-cell sw-dup-row", "p1#7", "legend.dupRow"],
+    ["sw-refused", "p1#7", "legend.refused"],
+    ["sw-dot", "", "legend.dot"],
+    ["sw-dot sw-bounced", "", "legend.bounced"],
+    ["sw-link", "", "legend.link"],
+    ["sw-cut", "", "legend.cut"],
+    ["sw-down", badge("legend.down.badge"), "legend.down"],
+    ["sw-paused", badge("legend.paused.badge"), "legend.paused"],
+    ["sw-blocked", badge("legend.blocked.badge"), "legend.blocked"],
+    ["sw-fenced", badge("legend.fenced.badge"), "legend.fenced"],
+    ["sw-row", "txn", "legend.txnRow"],
+    ["sw-kinds", "kinds", "legend.kinds"],
+    ["sw-streams", "streams", "legend.streams"],
+    ["sw-row", "+2", "legend.hiddenRows"],
+    ["sw-highlight", "", "legend.highlight"],
   ];
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100];
   // At ×½ every shipped scene plays end to end in 17–86 s when nobody interferes (the game
@@ -179,11 +85,14 @@
 
   const t = (key) => (STRINGS[key] ? STRINGS[key][lang] || STRINGS[key].en : key);
   const pick = (text) => (text ? text[lang] || text.en || "" : "");
-  const fateName = (f) => (FATES[f] ? FATES[f][lang] : f);
-  const verdictName = (v) => (VERDICTS[v] ? VERDICTS[v][lang] : v);
+  const fateName = (f) => (STRINGS[`fate.${f}`] ? t(`fate.${f}`) : f);
+  const verdictName = (v) => (STRINGS[`verdict.${v}`] ? t(`verdict.${v}`) : v);
   const errorText = (r) => (r ? (lang === "zh" && r.errorZh) || r.error || "" : "");
-  // untimed drops a leading "120 ms: " from a text the page shows beside its own time.
-  const untimed = (text) => text.replace(/^\d+ (ms|毫秒)\s*[:：]\s*/, "");
+  // untimed drops a leading "120 ms: " (or its Chinese form) from a text the page shows
+  // beside its own time, whatever the page's language: the core's text may be in either.
+  const either = (key) => [STRINGS[key].en.trim(), STRINGS[key].zh.trim()];
+  const timedPrefix = new RegExp(`^\\d+ (${either("core.ms").join("|")})\\s*[${either("sep.colon").join("")}]\\s*`);
+  const untimed = (text) => text.replace(timedPrefix, "");
   const pageError = (key, detail = "") => ({ error: STRINGS[key].en + detail, errorZh: STRINGS[key].zh + detail });
 
   function setLang(l) {
@@ -628,15 +537,15 @@
 
   function renderHelp() {
     $("help-keys").replaceChildren(
-      ...KEY_HELP.flatMap(([k, en, zh]) => {
+      ...KEY_HELP.flatMap(([k, word]) => {
         const dt = document.createElement("dt");
         for (const part of k.split(/\s+/)) {
           const kbd = document.createElement("kbd");
-          kbd.textContent = part === "Space" && lang === "zh" ? "空格" : part;
+          kbd.textContent = part === "Space" ? t("kbd.space") : part;
           dt.append(kbd, " ");
         }
         const dd = document.createElement("dd");
-        dd.textContent = lang === "zh" ? zh : en;
+        dd.textContent = t(word);
         return [dt, dd];
       }),
     );
@@ -644,7 +553,7 @@
 
   function renderLegend() {
     $("legend-list").replaceChildren(
-      ...LEGEND.map(([cls, sample, en, zh]) => {
+      ...LEGEND.map(([cls, sample, word]) => {
         const li = document.createElement("li");
         const sw = document.createElement("span");
         sw.className = `sw ${cls}`;
@@ -656,10 +565,10 @@
             sw.append(i);
           }
         } else {
-          sw.textContent = Array.isArray(sample) ? sample[lang === "zh" ? 1 : 0] : sample;
+          sw.textContent = typeof sample === "object" ? t(sample.word) : sample;
         }
         const text = document.createElement("span");
-        text.textContent = lang === "zh" ? zh : en;
+        text.textContent = t(word);
         li.append(sw, text);
         return li;
       }),
@@ -850,7 +759,7 @@
         b.style.left = `${(100 * Math.min(m.atMs, length)) / length}%`;
         b.dataset.at = String(m.atMs);
         b.dataset.kind = m.kind;
-        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}${lang === "zh" ? "：" : ": "}${untimed(pick(m.text))}`;
+        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}${t("sep.colon")}${untimed(pick(m.text))}`;
         b.title = label;
         b.setAttribute("aria-label", label);
         b.addEventListener("click", () => report(api.seek(m.atMs)));

@@ -22,43 +22,11 @@
   const pick = (text) => (text ? text[P.lang()] || text.en || "" : "");
   const failed = (r) => !r || r.error !== undefined;
 
-  P.addStrings({
-    "tools.menuFor": { en: "Faults for", zh: "可注入的故障：" },
-    "tools.menuNothing": { en: "Nothing to break here.", zh: "这里没有可注入的故障。" },
-    "tools.syntax": { en: "Syntax", zh: "语法" },
-    "tools.syntaxTitle": { en: "The fault box's syntax", zh: "故障输入框的语法" },
-    "tools.exampleFill": { en: "Put this example in the fault box", zh: "把这个示例填入故障输入框" },
-    "tools.openFile": { en: "Open a scene file", zh: "打开场景文件" },
-    "tools.paste": { en: "Paste a scene", zh: "粘贴场景" },
-    "tools.share": { en: "Copy link", zh: "复制链接" },
-    "tools.shareLabel": { en: "Link to this run", zh: "本次运行的链接" },
-    "tools.copied": { en: "Link copied: it opens this scene, its faults and settings, at this moment.", zh: "链接已复制：打开它即可回到这个场景、这些故障和设置，以及此刻的时间。" },
-    "tools.copyByHand": { en: "Copy the link from the box (Ctrl+C).", zh: "请从框中复制链接（Ctrl+C）。" },
-    "tools.dropHere": { en: "Drop a scene file (.yaml) to open it", zh: "把场景文件（.yaml）拖放到这里即可打开" },
-    "tools.dropOne": { en: "Drop one scene file (.yaml or .yml).", zh: "请拖放一个场景文件（.yaml 或 .yml）。" },
-    "tools.pasteTitle": { en: "Paste a scene (YAML)", zh: "粘贴场景（YAML）" },
-    "tools.pasteHint": { en: "The same format as the files in scenes/ (see scenes/README.md).", zh: "格式与 scenes/ 中的文件相同（见 scenes/README.md）。" },
-    "tools.load": { en: "Load", zh: "加载" },
-    "tools.cancel": { en: "Cancel", zh: "取消" },
-    "tools.loadedOwn": { en: "Your scene is loaded:", zh: "你的场景已加载：" },
-    "tools.settings": { en: "Settings", zh: "设置" },
-    "tools.noSettings": { en: "This scene has no settings to toggle.", zh: "这个场景没有可切换的设置。" },
-    "tools.changed": { en: "changed", zh: "已改" },
-    "tools.reset": { en: "Reset", zh: "还原" },
-    "tools.resetAll": { en: "Reset all", zh: "全部还原" },
-    "tools.seed": { en: "Seed", zh: "随机种子" },
-    "tools.seedOfScene": { en: "the scene's", zh: "场景自带" },
-    "tools.settingsNote": {
-      en: "Changing a setting runs the scene again from the start with the same faults, back to the same moment.",
-      zh: "改动一项设置会带着相同的故障从头重跑这个场景，并回到同一时刻。",
-    },
-    "tools.badLink": {
-      en: "This link is damaged and cannot be opened; here is the first scene instead.",
-      zh: "这个链接已损坏，无法打开；下面改为显示第一个场景。",
-    },
-    "tools.readFailed": { en: "Could not read the file:", zh: "无法读取该文件：" },
-  });
+  // The tools' words are the "tools.*" keys of web/words.js, beside the page's own.
   const t = P.t;
+  // tf says a word with its %s filled in; a function replacement, so a "$" in a scene key
+  // is not read as a replacement pattern.
+  const tf = (key, value) => t(key).replace("%s", () => String(value));
 
   // ---- the canvas's context menu -------------------------------------------------
   const menu = $("fault-menu");
@@ -252,16 +220,15 @@
   let ownFileName = "pasted.yaml";
 
   function sceneErrorText(r) {
-    const zh = P.lang() === "zh";
     const where = [];
-    if (r.line > 0) where.push(zh ? `第 ${r.line} 行` : `line ${r.line}`);
-    if (r.key) where.push(zh ? `键 ${r.key}` : `key ${r.key}`);
+    if (r.line > 0) where.push(tf("tools.atLine", r.line));
+    if (r.key) where.push(tf("tools.atKey", r.key));
     if (!where.length) return P.errorText(r);
     // The core's text starts with where it is ("my.yaml:11: apps[0].sendd: …"): said once.
     let msg = P.errorText(r);
     if (r.line > 0) msg = msg.replace(/^[^\n:]*:\d+: /, "");
     if (r.key && msg.startsWith(`${r.key}: `)) msg = msg.slice(r.key.length + 2);
-    return where.join(zh ? "，" : ", ") + (zh ? "：" : ": ") + msg;
+    return where.join(t("sep.list")) + t("sep.colon") + msg;
   }
 
   // selectLine puts the caret on a 1-based line of the textarea, the whole line selected,

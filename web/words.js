@@ -1,0 +1,260 @@
+// Every word the DOM page says, in English and Chinese, in one table: app.js and tools.js
+// look them up by key (deliverylabPage.t), and index.html's data-i18n attributes name
+// them. One home, so a translation is checked, and a new word added, in one place; the
+// canvas's words live in wasm/view/words.go and the scenes' and the core's prose comes
+// in the bridge's JSON, already in both languages. Loaded before app.js, which reads
+// window.deliverylabWords once.
+"use strict";
+window.deliverylabWords = {
+  // The page's controls, headings, titles and aria-labels (index.html's data-i18n keys) and
+  // its own notices and refusals (app.js).
+  tagline: { en: "Kafka delivery semantics, message by message", zh: "Kafka 投递语义，逐条消息剖析" },
+  language: { en: "Language", zh: "语言" },
+  scenes: { en: "Scenes", zh: "场景" },
+  scene: { en: "Scene", zh: "场景" },
+  loadingScenes: { en: "Loading scenes…", zh: "正在加载场景…" },
+  noScene: { en: "Delivery Lab", zh: "Delivery Lab" },
+  play: { en: "Play", zh: "播放" },
+  pause: { en: "Pause", zh: "暂停" },
+  replay: { en: "Replay", zh: "重播" },
+  continue: { en: "Continue", zh: "继续" },
+  continueTitle: { en: "The caption paused the run: continue (Space)", zh: "解说暂停了运行：继续（空格）" },
+  step: { en: "Step", zh: "单步" },
+  stepTitle: { en: "One event on (→)", zh: "前进一个事件（→）" },
+  stepBack: { en: "Step back", zh: "后退" },
+  stepBackTitle: { en: "One event back (←)", zh: "后退一个事件（←）" },
+  runToEnd: { en: "Run to end", zh: "运行到结束" },
+  restart: { en: "Restart", zh: "重新开始" },
+  restartTitle: { en: "Back to 0 ms, your faults kept (R)", zh: "回到 0 毫秒，保留你的故障（R）" },
+  speed: { en: "Speed", zh: "速度" },
+  speedTitle: { en: "Speed (+ / −)", zh: "速度（+ / −）" },
+  speedNow: { en: "Speed", zh: "速度" },
+  projector: { en: "Projector", zh: "投影模式" },
+  projectorTitle: { en: "Projector mode: fullscreen, large type, high contrast (P)", zh: "投影模式：全屏、大字、高对比度（P）" },
+  helpTitle: { en: "Keys (?)", zh: "快捷键（?）" },
+  helpHeading: { en: "Keys", zh: "快捷键" },
+  close: { en: "Close (Esc)", zh: "关闭（Esc）" },
+  virtualTime: { en: "Virtual time", zh: "虚拟时间" },
+  canvasTitle: { en: "Simulation canvas", zh: "模拟画布" },
+  loadingAria: { en: "Loading", zh: "加载进度" },
+  loading: { en: "Loading the simulation…", zh: "正在加载模拟…" },
+  starting: { en: "Starting the simulation…", zh: "正在启动模拟…" },
+  hint: {
+    en: "Click a broker to crash it and again to restart it; click a message in flight to drop it; press ? for the keys.",
+    zh: "点击一个 broker 让它崩溃，再点一次让它重启；点击传输中的消息将其丢弃；按 ? 查看快捷键。",
+  },
+  legendTitle: { en: "What the canvas shows", zh: "画布图例" },
+  faultLabel: { en: "Inject a fault", zh: "注入故障" },
+  inject: { en: "Inject", zh: "注入" },
+  captions: { en: "Narration", zh: "解说" },
+  captionSeek: { en: "Jump to this moment", zh: "跳到这一刻" },
+  offScript: {
+    en: "Your faults changed the run: the captions after them follow the scene's script and may not match what you see.",
+    zh: "你注入的故障改变了这次运行：之后的解说仍按场景剧本展开，可能与你看到的不符。",
+  },
+  about: { en: "About this scene", zh: "关于本场景" },
+  faults: { en: "Your faults", zh: "你注入的故障" },
+  noFaults: { en: "None yet.", zh: "暂无。" },
+  armed: { en: "Armed:", zh: "已布置：" },
+  futureFault: { en: "Later than now: it happens again when the run reaches it", zh: "在当前时刻之后：运行到那里时会再次发生" },
+  faultMark: { en: "Your fault", zh: "你的故障" },
+  captionMark: { en: "Caption", zh: "解说" },
+  invariants: { en: "Invariant violations", zh: "不变量被破坏" },
+  ledger: { en: "Ledger", zh: "账本" },
+  ledgerHint: {
+    en: "Select a message to see its path on the canvas and jump to the moment its fate was decided.",
+    zh: "选中一条消息，可在画布上看到它走过的路径，并跳到决定它结局的那一刻。",
+  },
+  verdict: { en: "Verdict", zh: "结论" },
+  verdictPending: { en: "The verdict is known when the run ends", zh: "运行结束时才能得出结论" },
+  message: { en: "Message", zh: "消息" },
+  fate: { en: "Fate", zh: "结局" },
+  why: { en: "Why", zh: "原因" },
+  trace: { en: "Trace", zh: "事件轨迹" },
+  output: { en: "output", zh: "输出" },
+  crashed: { en: "The simulation stopped: ", zh: "模拟已停止：" },
+  noMessages: { en: "No messages yet.", zh: "还没有消息。" },
+  endWhy: { en: "Why the run stopped:", zh: "运行为何停止：" },
+  anomalies: { en: "Anomalies (Jepsen's names)", zh: "异常（Jepsen 的命名）" },
+  totalShown: { en: "Dashboard total: shown", zh: "看板总数：显示" },
+  totalExpected: { en: "expected", zh: "应为" },
+  overcounts: { en: "overcounts by", zh: "多算了" },
+  undercounts: { en: "undercounts by", zh: "少算了" },
+  stillLoading: { en: "the simulation is still loading", zh: "模拟仍在加载" },
+  hasCrashed: { en: "the simulation has crashed: ", zh: "模拟已崩溃：" },
+  notAvailable: { en: "this build of the canvas cannot do that yet: ", zh: "这一版画布还不支持：" },
+
+  // A message's fate, in the ledger and the counts (their order is app.js's COUNT_ORDER).
+  "fate.sent": { en: "sent", zh: "已发送" },
+  "fate.acked": { en: "acked", zh: "已确认" },
+  "fate.delivered": { en: "delivered", zh: "已送达" },
+  "fate.lost": { en: "lost", zh: "丢失" },
+  "fate.duplicated": { en: "duplicated", zh: "重复" },
+  "fate.unavailable": { en: "unavailable", zh: "不可用" },
+  "fate.failed": { en: "failed", zh: "失败" },
+  "fate.pending": { en: "pending", zh: "待定" },
+
+  // The verdict is the lesson's key word: in Chinese the Chinese name first, then the
+  // term the class will meet in Kafka's documentation.
+  "verdict.exactly-once": { en: "exactly-once", zh: "精确一次（exactly-once）" },
+  "verdict.at-least-once": { en: "at-least-once", zh: "至少一次（at-least-once）" },
+  "verdict.at-most-once": { en: "at-most-once", zh: "至多一次（at-most-once）" },
+  "verdict.none": { en: "none", zh: "无任何保证（none）" },
+
+  // The help overlay: what each key does (app.js's KEY_HELP lists the keys), and the one
+  // key whose name is said in words.
+  "key.space": { en: "Play or pause; continue after a caption that paused the run", zh: "播放或暂停；解说暂停运行后继续" },
+  "key.stepOn": { en: "One event on", zh: "前进一个事件" },
+  "key.stepBack": { en: "One event back", zh: "后退一个事件" },
+  "key.speed": { en: "Faster / slower (1/10× to 100×)", zh: "加速 / 减速（1/10× 到 100×）" },
+  "key.restart": { en: "Restart from 0 ms (your faults are kept)", zh: "从 0 毫秒重新开始（保留你的故障）" },
+  "key.lang": { en: "English / 中文", zh: "English / 中文" },
+  "key.projector": { en: "Projector mode: fullscreen, large type, high contrast", zh: "投影模式：全屏、大字、高对比度" },
+  "key.help": { en: "This help", zh: "本帮助" },
+  "key.close": { en: "Close this help", zh: "关闭本帮助" },
+  "kbd.space": { en: "Space", zh: "空格" },
+
+  // The legend: what each badge, line and cell the canvas draws means (app.js's LEGEND pairs
+  // each with its swatch). The badges are the canvas's own words (wasm/view/words.go).
+  "legend.leader": { en: "L: this broker's replica is the partition's leader: it takes the writes.", zh: "L：该 broker 上的副本是分区的 leader，负责接收写入。" },
+  "legend.follower": { en: "F: a follower replica: it copies the leader's log.", zh: "F：follower 副本，从 leader 复制日志。" },
+  "legend.replicaRow": {
+    en: "A replica's row: the partition, its role and leader epoch (e1), hw = high watermark (records below it are committed; consumers read up to it), leo = log end offset (the next offset to write), isr = the in-sync replicas (broker numbers), lso = last stable offset.",
+    zh: "副本的一行：分区、角色和 leader epoch（e1），hw = 高水位（之下的记录已提交，消费者最多读到这里），leo = 日志末端位移（下一条要写入的位移），isr = 同步副本集合（broker 编号），lso = 最后稳定位移。",
+  },
+  "legend.hw": { en: "Amber line in a log: the high watermark.", zh: "日志中的琥珀色竖线：高水位（hw）。" },
+  "legend.lso": {
+    en: "Green line and \"lso N\" beside hw: the last stable offset, when an open transaction holds it short of hw; a read_committed consumer reads only below it.",
+    zh: "hw 旁的绿线和“lso N”：最后稳定位移，有未完成的事务把它压在 hw 之下时出现；read_committed 的消费者只读它之下的记录。",
+  },
+  "legend.group": {
+    en: "Teal line at the bottom of a log: a consumer group's committed offset (where it resumes after a restart or rebalance).",
+    zh: "日志底部的青色竖线：消费者组已提交的位移（重启或再均衡后从这里继续）。",
+  },
+  "legend.reader": {
+    en: "Green line at the top of a log: a consumer's position (the record it fetches next).",
+    zh: "日志顶部的绿色竖线：消费者的当前位置（下一条要拉取的记录）。",
+  },
+  "legend.committed": { en: "A record below the high watermark: committed.", zh: "位于高水位之下的记录：已提交。" },
+  "legend.uncommitted": {
+    en: "A record above the high watermark: written, not yet committed. In a sink, a stored row.",
+    zh: "位于高水位之上的记录：已写入，尚未提交。在 sink 中则是一行已存储的数据。",
+  },
+  "legend.seq": {
+    en: "\"0:3\" at a cell's top right: the idempotent producer's id (0) and the record's sequence number (3).",
+    zh: "格子右上角的“0:3”：幂等生产者的 ID（0）和这条记录的序号（3）。",
+  },
+  "legend.control": {
+    en: "An internal record: an offset commit in __consumer_offsets, or a transaction-log entry.",
+    zh: "内部记录：__consumer_offsets 中的位移提交，或事务日志中的条目。",
+  },
+  "legend.commit": { en: "COMMIT: a transaction's commit marker.", zh: "COMMIT：事务的提交标记。" },
+  "legend.abort": { en: "ABORT: a transaction's abort marker.", zh: "ABORT：事务的中止标记。" },
+  "legend.aborted": { en: "Grey cell: a record of an aborted transaction; read_committed skips it.", zh: "灰色格子：被中止事务的记录，read_committed 会跳过它。" },
+  "legend.reordered": {
+    en: "Pink outline: a record that landed behind a later send with the same key (reordered).",
+    zh: "粉色描边：落在同一键后发消息之后的记录（顺序被打乱）。",
+  },
+  "legend.truncated": {
+    en: "Struck out in red after a log's end: records a truncation just cut from that replica.",
+    zh: "日志末尾之后被红线划掉的格子：该副本刚被截断掉的记录。",
+  },
+  "legend.dupRow": { en: "In a sink, a row outlined in orange: stored more than once (a duplicate).", zh: "sink 中橙色描边的行：被存了不止一次（重复）。" },
+  "legend.refused": {
+    en: "In a sink, a row struck out in orange: an insert the unique key refused as a duplicate.",
+    zh: "sink 中被橙色划掉的行：被唯一键作为重复而拒绝的插入。",
+  },
+  "legend.dot": {
+    en: "A dot on the wire: a message in flight, coloured by its API (Produce blue, Fetch violet, group and offsets green, transactions orange, controller amber, sink writes pink); answers are lighter. Click it to drop it.",
+    zh: "线路上的圆点：传输中的消息，颜色表示它的 API（Produce 蓝色、Fetch 紫色、消费者组与位移绿色、事务橙色、控制器琥珀色、写入 sink 粉色）；应答颜色更浅。点击可丢弃它。",
+  },
+  "legend.bounced": {
+    en: "Orange dot: a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset.",
+    zh: "橙色圆点：leader 对它已有批次（幂等重试）的应答，带着原来的位移弹回。",
+  },
+  "legend.link": { en: "A lane between two nodes, one per direction: click a lane to cut that direction.", zh: "两个节点之间的通道，每个方向一条：点击通道可切断该方向。" },
+  "legend.cut": {
+    en: "Dashed red with a cross: a cut link; nothing passes that way. Click it again to heal it.",
+    zh: "带叉的红色虚线：被切断的链路，这个方向什么都过不去。再点一次可恢复。",
+  },
+  "legend.down": { en: "DOWN: the node has crashed. Click it to restart it.", zh: "宕机（DOWN）：节点已崩溃。点击可重启它。" },
+  "legend.down.badge": { en: "DOWN", zh: "宕机" },
+  "legend.paused": {
+    en: "PAUSED: the process is stopped, like a long GC pause: what it receives waits, in order, until it resumes.",
+    zh: "已暂停（PAUSED）：进程被暂停，如同一次很长的 GC 停顿：它收到的消息按顺序等待，直到恢复。",
+  },
+  "legend.paused.badge": { en: "PAUSED", zh: "已暂停" },
+  "legend.blocked": {
+    en: "BLOCKED on a producer: its send() waits for buffer.memory (at most max.block.ms).",
+    zh: "生产者上的“阻塞”（BLOCKED）：它的 send() 正在等待 buffer.memory（最多 max.block.ms）。",
+  },
+  "legend.blocked.badge": { en: "BLOCKED", zh: "阻塞" },
+  "legend.fenced": {
+    en: "FENCED on a broker: the controller fenced it (no heartbeat within broker.session.timeout.ms); it is up but may still believe it leads what the controller moved away.",
+    zh: "broker 上的“已隔离”（FENCED）：控制器已隔离它（broker.session.timeout.ms 内没有心跳）；它还在运行，却可能仍以为自己领导着已被控制器移走的分区。",
+  },
+  "legend.fenced.badge": { en: "FENCED", zh: "已隔离" },
+  "legend.txnRow": {
+    en: "\"txn ID State eN\" on a broker: a transactional id it coordinates, the transaction's state and the producer epoch.",
+    zh: "broker 上的“txn ID 状态 eN”：它作为协调者管理的事务 ID、事务状态和生产者 epoch。",
+  },
+  "legend.kinds": {
+    en: "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink.",
+    zh: "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色。",
+  },
+  "legend.streams": {
+    en: "A lime box: a Kafka Streams application: its guarantee, its thread's state and, under exactly_once_v2, its transaction.",
+    zh: "青柠色的框：Kafka Streams 应用，显示它的处理保证、线程状态，以及 exactly_once_v2 下的事务。",
+  },
+  "legend.hiddenRows": {
+    en: "\"+N follower rows\" / \"…N\": replica rows or older records left out when the canvas is too small (internal topics' followers first; leaders stay).",
+    zh: "“+N 行副本未显示” / “…N”：画布太小时省略的副本行或较早的记录（先省略内部主题的跟随者；领导者始终保留）。",
+  },
+  "legend.highlight": {
+    en: "Bright outline: what the current caption, or the message selected in the ledger, is about.",
+    zh: "醒目的描边：当前解说或账本中选中的消息所涉及的节点。",
+  },
+
+  // Punctuation between the page's words and the core's text: Chinese uses full-width marks.
+  "sep.colon": { en: ": ", zh: "：" },
+  "sep.list": { en: ", ", zh: "，" },
+  // The unit in the core's timed texts ("120 ms: …", "120 毫秒：…"), which the page drops
+  // beside its own time (app.js's untimed); the page itself writes ms in both languages.
+  "core.ms": { en: "ms", zh: "毫秒" },
+
+  // web/tools.js: the canvas's fault menu, the fault syntax, a scene of one's own, the
+  // settings panel and share links. %s stands for a line number or a scene key.
+  "tools.menuFor": { en: "Faults for", zh: "可注入的故障：" },
+  "tools.menuNothing": { en: "Nothing to break here.", zh: "这里没有可注入的故障。" },
+  "tools.syntax": { en: "Syntax", zh: "语法" },
+  "tools.syntaxTitle": { en: "The fault box's syntax", zh: "故障输入框的语法" },
+  "tools.exampleFill": { en: "Put this example in the fault box", zh: "把这个示例填入故障输入框" },
+  "tools.openFile": { en: "Open a scene file", zh: "打开场景文件" },
+  "tools.paste": { en: "Paste a scene", zh: "粘贴场景" },
+  "tools.share": { en: "Copy link", zh: "复制链接" },
+  "tools.shareLabel": { en: "Link to this run", zh: "本次运行的链接" },
+  "tools.copied": { en: "Link copied: it opens this scene, its faults and settings, at this moment.", zh: "链接已复制：打开它即可回到这个场景、这些故障和设置，以及此刻的时间。" },
+  "tools.copyByHand": { en: "Copy the link from the box (Ctrl+C).", zh: "请从框中复制链接（Ctrl+C）。" },
+  "tools.dropHere": { en: "Drop a scene file (.yaml) to open it", zh: "把场景文件（.yaml）拖放到这里即可打开" },
+  "tools.dropOne": { en: "Drop one scene file (.yaml or .yml).", zh: "请拖放一个场景文件（.yaml 或 .yml）。" },
+  "tools.pasteTitle": { en: "Paste a scene (YAML)", zh: "粘贴场景（YAML）" },
+  "tools.pasteHint": { en: "The same format as the files in scenes/ (see scenes/README.md).", zh: "格式与 scenes/ 中的文件相同（见 scenes/README.md）。" },
+  "tools.load": { en: "Load", zh: "加载" },
+  "tools.cancel": { en: "Cancel", zh: "取消" },
+  "tools.loadedOwn": { en: "Your scene is loaded:", zh: "你的场景已加载：" },
+  "tools.settings": { en: "Settings", zh: "设置" },
+  "tools.noSettings": { en: "This scene has no settings to toggle.", zh: "这个场景没有可切换的设置。" },
+  "tools.changed": { en: "changed", zh: "已改" },
+  "tools.reset": { en: "Reset", zh: "还原" },
+  "tools.resetAll": { en: "Reset all", zh: "全部还原" },
+  "tools.seed": { en: "Seed", zh: "随机种子" },
+  "tools.seedOfScene": { en: "the scene's", zh: "场景自带" },
+  "tools.settingsNote": {
+    en: "Changing a setting runs the scene again from the start with the same faults, back to the same moment.",
+    zh: "改动一项设置会带着相同的故障从头重跑这个场景，并回到同一时刻。",
+  },
+  "tools.badLink": { en: "This link is damaged and cannot be opened; here is the first scene instead.", zh: "这个链接已损坏，无法打开；下面改为显示第一个场景。" },
+  "tools.readFailed": { en: "Could not read the file:", zh: "无法读取该文件：" },
+  "tools.atLine": { en: "line %s", zh: "第 %s 行" },
+  "tools.atKey": { en: "key %s", zh: "键 %s" },
+};
