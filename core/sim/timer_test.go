@@ -8,8 +8,10 @@ import (
 
 type requestTimeoutTimer struct{}
 
-func (requestTimeoutTimer) Kind() string     { return "RequestTimeout" }
-func (requestTimeoutTimer) Describe() string { return TimerLine("consumer", requestTimeoutTimer{}, "orders-0") }
+func (requestTimeoutTimer) Kind() string { return "RequestTimeout" }
+func (requestTimeoutTimer) Describe() string {
+	return TimerLine("consumer", requestTimeoutTimer{}, "orders-0")
+}
 
 // A timer's line is its Kind in kebab case, after its role's scope, before its arguments.
 func TestATimerLineComesFromItsKind(t *testing.T) {
