@@ -39,6 +39,20 @@ func TestTemplates(t *testing.T) {
 	assert.Equal(t, "p1#3", MessageID("p1", 3))
 }
 
+// producing is a world with the cluster's controller and brokers, and the producer p
+// sending three messages keyed k{n} with the value template to orders, 10 ms apart.
+func producing(cluster kafka.Cluster, value string) (*sim.World, []string) {
+	brokers := cluster.BrokerNames()
+	w := sim.NewWorld(sim.Config{Seed: 1, LatencyMs: 1})
+	w.Add(cluster.NewController(), 0)
+	for _, b := range cluster.NewBrokers() {
+		w.Add(b, 0)
+	}
+	work := Workload{Topic: "orders", Count: 3, IntervalMs: 10, Key: "k{n}", Value: value}
+	w.Add(NewProducer("p", work, Continue, false, clients.NewProducer(clients.DefaultProducerConfig(), brokers, []string{"orders"})), 0)
+	return w, brokers
+}
+
 // pipeline is one broker, the topic orders (one partition), the producer p sending
 // three keyed messages 10 ms apart, and the consumer application c writing what it
 // processes, 1000 ms a record, to the table db.
@@ -46,14 +60,7 @@ func pipeline(t *testing.T, commit CommitPolicy) *sim.World {
 	t.Helper()
 	cluster := kafka.Cluster{Brokers: 1, Config: server.DefaultConfig(), Topics: []kafka.Topic{{Name: "orders", Partitions: 1, RF: 1}},
 		Groups: []string{"g"}}
-	brokers := cluster.BrokerNames()
-	w := sim.NewWorld(sim.Config{Seed: 1, LatencyMs: 1})
-	w.Add(cluster.NewController(), 0)
-	for _, b := range cluster.NewBrokers() {
-		w.Add(b, 0)
-	}
-	work := Workload{Topic: "orders", Count: 3, IntervalMs: 10, Key: "k{n}", Value: "v{n}"}
-	w.Add(NewProducer("p", work, Continue, false, clients.NewProducer(clients.DefaultProducerConfig(), brokers, []string{"orders"})), 0)
+	w, brokers := producing(cluster, "v{n}")
 	cfg := clients.DefaultConsumerConfig()
 	cfg.EnableAutoCommit = commit == CommitAuto
 	cfg.AutoOffsetReset = clients.ResetEarliest
@@ -143,14 +150,7 @@ func TestCommitAfterProcessingProcessesTheBatchAgain(t *testing.T) {
 func TestStreamsWritesAnOutputForEachInput(t *testing.T) {
 	cluster := kafka.Cluster{Brokers: 1, Config: server.DefaultConfig(),
 		Topics: []kafka.Topic{{Name: "orders", Partitions: 1, RF: 1}, {Name: "totals", Partitions: 1, RF: 1}}, Groups: []string{"s"}}
-	brokers := cluster.BrokerNames()
-	w := sim.NewWorld(sim.Config{Seed: 1, LatencyMs: 1})
-	w.Add(cluster.NewController(), 0)
-	for _, b := range cluster.NewBrokers() {
-		w.Add(b, 0)
-	}
-	work := Workload{Topic: "orders", Count: 3, IntervalMs: 10, Key: "k{n}", Value: "{n}"}
-	w.Add(NewProducer("p", work, Continue, false, clients.NewProducer(clients.DefaultProducerConfig(), brokers, []string{"orders"})), 0)
+	w, brokers := producing(cluster, "{n}")
 	cfg := clients.DefaultConsumerConfig()
 	cfg.EnableAutoCommit, cfg.AutoOffsetReset, cfg.SessionTimeoutMs = false, clients.ResetEarliest, 6000
 	newProducer := func(string) *clients.Producer {
