@@ -105,12 +105,7 @@ public final class Run implements AutoCloseable {
             proxy.listen(cluster.controllerProxyPort(b), cluster.realAddress("controller"), "controller", b);
         }
         for (String node : cluster.nodes()) cluster.start(node);
-        Properties p = new Properties();
-        p.put("bootstrap.servers", cluster.bootstrap());
-        p.put("client.id", Network.HARNESS + "-admin");
-        p.put("request.timeout.ms", "5000");
-        p.put("default.api.timeout.ms", "10000");
-        admin = Admin.create(p);
+        admin = newAdmin();
         waitFor(Duration.ofSeconds(120), "every broker registered", () -> admin.describeCluster().nodes().get().size() == plan.brokers);
         List<NewTopic> topics = new ArrayList<>();
         Map<String, Map<Integer, List<Integer>>> byTopic = new LinkedHashMap<>();
@@ -383,8 +378,23 @@ public final class Run implements AutoCloseable {
                 boolean timedOut = e instanceof java.util.concurrent.TimeoutException
                     || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
                 if (!timedOut || attempt == 3) throw e;
+                // A client that timed out waiting for a node assignment can stay stuck on
+                // the dead brokers it knew (a run of acks-all-isr-of-one missed all three
+                // tries): the next try bootstraps a new one from every broker's address.
+                admin.close(Duration.ofSeconds(2));
+                admin = newAdmin();
             }
         }
+    }
+
+    /** The harness's admin client, bootstrapped from every broker's address. */
+    private Admin newAdmin() {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", cluster.bootstrap());
+        p.put("client.id", Network.HARNESS + "-admin");
+        p.put("request.timeout.ms", "5000");
+        p.put("default.api.timeout.ms", "10000");
+        return Admin.create(p);
     }
 
     /**
