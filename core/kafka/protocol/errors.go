@@ -26,10 +26,6 @@ func (e Error) Retriable() bool { return e.facts().retriable }
 // timed out, whose connection NetworkClient closes and whose broker it stops trusting.
 func (e Error) RefreshesMetadata() bool { return e.facts().refreshesMetadata }
 
-// Reported reports whether an application hears of the error, so a scene's
-// expect.errors may count it.
-func (e Error) Reported() bool { return e.facts().reported }
-
 func (e Error) facts() errorFacts { return errorsByName[e] }
 
 // errorFacts is one row of the error table.
@@ -137,15 +133,6 @@ var errorsByName = func() map[Error]errorFacts {
 	}
 	return m
 }()
-
-// Errors lists every error the model uses, in the table's order.
-func Errors() []Error {
-	out := make([]Error, len(errorTable))
-	for i, f := range errorTable {
-		out[i] = f.name
-	}
-	return out
-}
 
 // ErrorNames lists every error a run can report to an application, for checking
 // expect.errors.

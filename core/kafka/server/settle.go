@@ -70,12 +70,13 @@ func (b *Broker) Settled(v sim.View) bool {
 func (b *Broker) WaitsFor(v sim.View) []fate.Reason {
 	var all []brokerWait
 	b.waits(v, func(w brokerWait) bool { all = append(all, w); return true })
-	slices.SortStableFunc(all, func(x, y brokerWait) int {
-		if x.tp == (protocol.TP{}) || y.tp == (protocol.TP{}) {
-			return 0 // the coordinator's waits keep their place, after the partitions
-		}
-		return protocol.CompareTP(x.tp, y.tp)
-	})
+	// waits yields the partitions first, in map order; the coordinator's waits after
+	// them are in order already.
+	parts := 0
+	for parts < len(all) && all[parts].tp != (protocol.TP{}) {
+		parts++
+	}
+	slices.SortFunc(all[:parts], func(x, y brokerWait) int { return protocol.CompareTP(x.tp, y.tp) })
 	out := make([]fate.Reason, len(all))
 	for i, w := range all {
 		switch {
