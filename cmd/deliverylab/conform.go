@@ -63,7 +63,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		row := conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string) (scene.Report, error) {
+		row := conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string) (scene.Report, []string, error) {
 			return realRun(s, plan, *dir, runDir)
 		})
 		rows = append(rows, row)
@@ -103,19 +103,28 @@ type conformRow struct {
 	Simulator string   `json:"simulator"`
 	Real      []string `json:"real"`
 	Result    string   `json:"result"`
-	Why       []string `json:"why,omitempty"`
+	// Faults is how the scene's faults are timed (scene.FaultTiming): a reader of a
+	// one-run table knows that a disagreement of a scene with wall-clock faults may be
+	// only how real runs differ among themselves, which one run cannot show.
+	Faults string   `json:"faults"`
+	Why    []string `json:"why,omitempty"`
+	// Faulted is, per real run, how long after its protocol point each triggered fault
+	// took effect on the real process (a SIGKILL lands, a SIGSTOP is delivered): the
+	// simulator's fault is instant.
+	Faulted []string `json:"faulted,omitempty"`
 }
 
 // realRunner runs a scene's plan once against a real cluster, keeping its files in
-// runDir, and judges it.
-type realRunner func(plan scene.Plan, runDir string) (scene.Report, error)
+// runDir, and judges it; it also says how long after its protocol point each triggered
+// fault took effect.
+type realRunner func(plan scene.Plan, runDir string) (scene.Report, []string, error)
 
 // conformScene runs a scene in the simulator and then runs times with real.
 func conformScene(s *scene.Scene, runs int, work string, real realRunner) conformRow {
 	r := s.NewRun()
 	r.ToEnd()
 	simRep := r.Judge()
-	row := conformRow{Scene: s.Name, Simulator: outcome(simRep)}
+	row := conformRow{Scene: s.Name, Simulator: outcome(simRep), Faults: s.FaultTiming()}
 	plan, err := s.Plan(simRep.EndMs)
 	if err != nil {
 		row.Result, row.Why = resultSkipped, []string{err.Error()}
@@ -123,18 +132,25 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 	}
 	for i := 1; i <= runs; i++ {
 		runDir := filepath.Join(work, fmt.Sprintf("run-%d", i))
-		rep, err := real(plan, runDir)
+		rep, faulted, err := real(plan, runDir)
 		if err != nil {
 			row.Real = append(row.Real, runFailed)
 			row.Why = append(row.Why, fmt.Sprintf("run %d: %v (see %s)", i, err, runDir))
 			continue
 		}
 		row.Real = append(row.Real, outcome(rep))
+		for _, l := range faulted {
+			row.Faulted = append(row.Faulted, fmt.Sprintf("run %d: %s", i, l))
+		}
 		for _, bad := range s.Check(rep) {
 			row.Why = append(row.Why, fmt.Sprintf("run %d: %s", i, bad))
 		}
 	}
 	row.Result = judgeRow(row)
+	if row.Result == resultDisagree && runs == 1 && row.Faults == scene.FaultsAtClock {
+		row.Why = append(row.Why, "suspect: one real run of a scene with wall-clock faults (at.ms) cannot tell a disagreement "+
+			"from real runs differing among themselves; run it with --runs 3")
+	}
 	return row
 }
 
@@ -171,50 +187,53 @@ func outcome(rep scene.Report) string {
 }
 
 func printConformTable(w io.Writer, rows []conformRow, runs int) {
-	fmt.Fprintf(w, "%-30s %-16s %s\n", "scene", "result", fmt.Sprintf("simulator / real (%d run(s))", runs))
+	fmt.Fprintf(w, "%-30s %-16s %-15s %s\n", "scene", "result", "faults at", fmt.Sprintf("simulator / real (%d run(s))", runs))
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-30s %-16s sim  %s\n", r.Scene, r.Result, r.Simulator)
+		fmt.Fprintf(w, "%-30s %-16s %-15s sim  %s\n", r.Scene, r.Result, r.Faults, r.Simulator)
 		for i, real := range r.Real {
-			fmt.Fprintf(w, "%-30s %-16s real %s\n", "", fmt.Sprintf("run %d", i+1), real)
+			fmt.Fprintf(w, "%-30s %-16s %-15s real %s\n", "", fmt.Sprintf("run %d", i+1), "", real)
+		}
+		for _, l := range r.Faulted {
+			fmt.Fprintf(w, "%-30s %-16s %-15s      %s\n", "", "", "", l)
 		}
 		for _, why := range r.Why {
-			fmt.Fprintf(w, "%-30s %-16s      %s\n", "", "", why)
+			fmt.Fprintf(w, "%-30s %-16s %-15s      %s\n", "", "", "", why)
 		}
 	}
 }
 
 // realRun runs the plan once against a real cluster and judges what the runner saw with
 // the scene's own ledger.
-func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (scene.Report, error) {
+func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (scene.Report, []string, error) {
 	if err := os.RemoveAll(runDir); err != nil {
-		return scene.Report{}, err
+		return scene.Report{}, nil, err
 	}
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
-		return scene.Report{}, err
+		return scene.Report{}, nil, err
 	}
 	planFile := filepath.Join(runDir, "plan.json")
 	data, _ := json.MarshalIndent(plan, "", "  ")
 	if err := os.WriteFile(planFile, data, 0o644); err != nil {
-		return scene.Report{}, err
+		return scene.Report{}, nil, err
 	}
 	cmd := exec.Command("java", "-cp", runnerClasspath(dir), "deliverylab.conformance.Main", "run", planFile, runDir)
 	log, err := os.Create(filepath.Join(runDir, "runner.out"))
 	if err != nil {
-		return scene.Report{}, err
+		return scene.Report{}, nil, err
 	}
 	defer log.Close()
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
-		return scene.Report{}, fmt.Errorf("the runner failed: %w", err)
+		return scene.Report{}, nil, fmt.Errorf("the runner failed: %w", err)
 	}
-	facts, err := readFacts(s, runDir)
+	facts, faulted, err := readFacts(s, runDir)
 	if err != nil {
-		return scene.Report{}, err
+		return scene.Report{}, nil, err
 	}
 	rep := s.Judge(facts)
 	// The run's outcome in `deliverylab run --json`'s format, beside its facts.
 	data, _ = json.MarshalIndent(rep, "", "  ")
-	return rep, os.WriteFile(filepath.Join(runDir, "report.json"), data, 0o644)
+	return rep, faulted, os.WriteFile(filepath.Join(runDir, "report.json"), data, 0o644)
 }
 
 // realFacts is facts.json as the runner writes it.
@@ -229,31 +248,41 @@ type realFacts struct {
 	// "orders-0@3", read from the logs at the end (a zombie's transaction is aborted by
 	// the coordinator's timeout, and no application is told).
 	Aborted []string `json:"aborted"`
+	// Faulted is each fault the runner applied at a protocol point: when the point was
+	// seen and how long the fault took to take effect on the real process or link.
+	Faulted []struct {
+		Fault     string `json:"fault"`
+		Point     string `json:"point"`
+		AtMs      int64  `json:"atMs"`
+		LatencyMs int64  `json:"latencyMs"`
+	} `json:"faulted"`
 }
 
 // readFacts reads a real run's observations and facts; a message held in several places
-// keeps the first, as in the simulator (one with an effect has its fate from that).
-func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
+// keeps the first, as in the simulator (one with an effect has its fate from that). It
+// also gives each fault applied at a protocol point and its latency, as the table shows
+// them.
+func readFacts(s *scene.Scene, runDir string) (scene.Facts, []string, error) {
 	var rf realFacts
 	data, err := os.ReadFile(filepath.Join(runDir, "facts.json"))
 	if err != nil {
-		return scene.Facts{}, err
+		return scene.Facts{}, nil, err
 	}
 	if err := json.Unmarshal(data, &rf); err != nil {
-		return scene.Facts{}, fmt.Errorf("facts.json: %w", err)
+		return scene.Facts{}, nil, fmt.Errorf("facts.json: %w", err)
 	}
 	f := scene.Facts{Effects: rf.Effects, Held: map[string]map[string]fate.Reason{}, Aborted: map[sim.RecordAt]bool{}, EndMs: rf.EndMs,
 		EndNote: scene.EndNote(rf.EndNote)}
 	for _, at := range rf.Aborted {
 		rec, ok := sim.ParseRecordAt(at)
 		if !ok {
-			return scene.Facts{}, fmt.Errorf("facts.json: aborted record %q is not partition@offset", at)
+			return scene.Facts{}, nil, fmt.Errorf("facts.json: aborted record %q is not partition@offset", at)
 		}
 		f.Aborted[rec] = true
 	}
 	obs, err := os.Open(filepath.Join(runDir, "observations.jsonl"))
 	if err != nil {
-		return scene.Facts{}, err
+		return scene.Facts{}, nil, err
 	}
 	defer obs.Close()
 	sc := bufio.NewScanner(obs)
@@ -261,7 +290,7 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
 	for sc.Scan() {
 		var o sim.Observation
 		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			return scene.Facts{}, fmt.Errorf("observations.jsonl: %w", err)
+			return scene.Facts{}, nil, fmt.Errorf("observations.jsonl: %w", err)
 		}
 		f.Observations = append(f.Observations, o)
 	}
@@ -274,7 +303,11 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, error) {
 		}
 		f.Held[output] = held
 	}
-	return f, sc.Err()
+	var faulted []string
+	for _, fl := range rf.Faulted {
+		faulted = append(faulted, fmt.Sprintf("%s at %s (%d ms): took effect %d ms after the point", fl.Fault, fl.Point, fl.AtMs, fl.LatencyMs))
+	}
+	return f, faulted, sc.Err()
 }
 
 // buildRunner builds the Java runner with Maven unless it is built and newer than its

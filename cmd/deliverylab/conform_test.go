@@ -38,7 +38,7 @@ func edited(t *testing.T, file string, edit func(string) string) *scene.Scene {
 // report as `deliverylab run --json` prints.
 func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
 	s := shipped(t, "acks-1-lost")
-	facts, err := readFacts(s, realFixture)
+	facts, _, err := readFacts(s, realFixture)
 	require.NoError(t, err)
 	real := s.Judge(facts)
 
@@ -60,14 +60,14 @@ func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
 // replay is a real runner that answers with the recorded run, or with the reports given.
 func replay(t *testing.T, s *scene.Scene, reports ...scene.Report) realRunner {
 	i := 0
-	return func(scene.Plan, string) (scene.Report, error) {
+	return func(scene.Plan, string) (scene.Report, []string, error) {
 		if len(reports) > 0 {
 			i++
-			return reports[(i-1)%len(reports)], nil
+			return reports[(i-1)%len(reports)], nil, nil
 		}
-		facts, err := readFacts(s, realFixture)
+		facts, faulted, err := readFacts(s, realFixture)
 		require.NoError(t, err)
-		return s.Judge(facts), nil
+		return s.Judge(facts), faulted, nil
 	}
 }
 
@@ -93,7 +93,7 @@ func TestConformReportsAWrongExpectAsADisagreement(t *testing.T) {
 // that could not be made is an error of the harness.
 func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 	s := shipped(t, "acks-1-lost")
-	facts, err := readFacts(s, realFixture)
+	facts, _, err := readFacts(s, realFixture)
 	require.NoError(t, err)
 	one := s.Judge(facts)
 	other := one
@@ -102,7 +102,9 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 	row := conformScene(s, 2, t.TempDir(), replay(t, s, one, other))
 	assert.Equal(t, resultTiming, row.Result)
 
-	failing := func(scene.Plan, string) (scene.Report, error) { return scene.Report{}, errors.New("the runner failed") }
+	failing := func(scene.Plan, string) (scene.Report, []string, error) {
+		return scene.Report{}, nil, errors.New("the runner failed")
+	}
 	row = conformScene(s, 1, t.TempDir(), failing)
 	assert.Equal(t, resultError, row.Result, "the harness failed, not Kafka")
 	assert.Contains(t, row.Why[0], "the runner failed")
@@ -113,9 +115,9 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 	s := edited(t, "historical.yaml", func(text string) string {
 		return "simulator-only: a pre-KIP-101 toggle\n" + text
 	})
-	never := func(scene.Plan, string) (scene.Report, error) {
+	never := func(scene.Plan, string) (scene.Report, []string, error) {
 		t.Fatal("a simulator-only scene must not run against a real cluster")
-		return scene.Report{}, nil
+		return scene.Report{}, nil, nil
 	}
 	row := conformScene(s, 3, t.TempDir(), never)
 	assert.Equal(t, resultSkipped, row.Result)
@@ -124,19 +126,19 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 
 // A fault waiting for a protocol point no frame shows cannot run on a real cluster.
 func TestConformSkipsTriggersTheRunnerCannotSee(t *testing.T) {
-	s := edited(t, "elected.yaml", func(text string) string {
-		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: elected}, restart: broker-1}", 1)
+	s := edited(t, "truncated.yaml", func(text string) string {
+		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: truncated}, restart: broker-1}", 1)
 	})
 	row := conformScene(s, 1, t.TempDir(), replay(t, s))
 	assert.Equal(t, resultSkipped, row.Result)
-	assert.Contains(t, row.Why[0], "cannot see the protocol point elected")
+	assert.Contains(t, row.Why[0], "cannot see the protocol point truncated")
 }
 
 // The records of aborted transactions the runner read from the logs reach the checker,
 // as "partition@offset"; a run without any (the recorded one) has none.
 func TestRealRunsAbortedRecordsAreRead(t *testing.T) {
 	s := shipped(t, "acks-1-lost")
-	facts, err := readFacts(s, realFixture)
+	facts, _, err := readFacts(s, realFixture)
 	require.NoError(t, err)
 	assert.Empty(t, facts.Aborted)
 
@@ -151,7 +153,35 @@ func TestRealRunsAbortedRecordsAreRead(t *testing.T) {
 	raw["aborted"] = []string{"orders-0@3", "orders-1@2"}
 	data, _ = json.Marshal(raw)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "facts.json"), data, 0o644))
-	facts, err = readFacts(s, dir)
+	facts, _, err = readFacts(s, dir)
 	require.NoError(t, err)
 	assert.Equal(t, map[sim.RecordAt]bool{{Partition: "orders-0", Offset: 3}: true, {Partition: "orders-1", Offset: 2}: true}, facts.Aborted)
+}
+
+// The row says how the scene's faults are timed; a one-run disagreement of a scene with
+// a wall-clock fault is marked suspect (real runs may differ among themselves), one of a
+// scene whose faults all wait for protocol points is not.
+func TestConformRowSaysHowTheFaultsAreTimed(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	facts, _, err := readFacts(s, realFixture)
+	require.NoError(t, err)
+	other := s.Judge(facts)
+	other.Messages = map[string]int{"sent": 10, "acked": 10, "delivered": 10}
+	other.Verdict = "exactly-once"
+
+	row := conformScene(s, 1, t.TempDir(), replay(t, s, other))
+	assert.Equal(t, scene.FaultsAtClock, row.Faults, "acks-1-lost restarts broker-1 at an at.ms")
+	assert.Equal(t, resultDisagree, row.Result)
+	assert.Contains(t, strings.Join(row.Why, "\n"), "suspect: one real run of a scene with wall-clock faults")
+
+	points := edited(t, "points.yaml", func(text string) string {
+		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: acked, message: p1#8}, restart: broker-1}", 1)
+	})
+	row = conformScene(points, 1, t.TempDir(), replay(t, points, other))
+	assert.Equal(t, scene.FaultsAtPoints, row.Faults)
+	assert.NotContains(t, strings.Join(row.Why, "\n"), "suspect")
+
+	var out strings.Builder
+	printConformTable(&out, []conformRow{row}, 1)
+	assert.Contains(t, out.String(), "protocol points")
 }

@@ -219,3 +219,28 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	}
 	return p, nil
 }
+
+// How a scene's faults are timed, as the conformance table tells a reader: a fault at a
+// protocol point strikes the same record in a real run as in the simulator, one at an
+// at.ms strikes whatever the real clients are doing at that wall-clock moment, which a
+// real run's batching and scheduling can shift from one run to the next.
+const (
+	FaultsNone     = "none"            // no fault
+	FaultsAtPoints = "protocol points" // every fault waits for a protocol point
+	FaultsAtClock  = "wall clock"      // at least one fault comes at an at.ms
+)
+
+// FaultTiming says how the scene's faults are timed: FaultsNone, FaultsAtPoints or
+// FaultsAtClock. A fault at a protocol point whose undo comes for.ms later still counts
+// as at a point: the undo is timed from the point, not from the scene's 0 ms.
+func (s *Scene) FaultTiming() string {
+	if len(s.Faults) == 0 {
+		return FaultsNone
+	}
+	for _, f := range s.Faults {
+		if f.When == nil {
+			return FaultsAtClock
+		}
+	}
+	return FaultsAtPoints
+}
