@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strings"
 	"testing"
 
 	"deliverylab/core/fate"
@@ -63,15 +64,22 @@ func TestPauseResumeAndHealOnewayParse(t *testing.T) {
 	assert.ErrorContains(t, err, "only crash, pause, cut, cut-oneway, partition can be undone")
 }
 
-func TestTheConformancePlanRefusesPauseAndHealOneway(t *testing.T) {
-	for _, fault := range []string{"{at.ms: 10, pause: broker-2, for.ms: 50}", "{at.ms: 10, resume: c1}"} {
+// pause, resume and heal-oneway run on a real cluster now (SIGSTOP and SIGCONT of the
+// process, the fault proxy mending one direction of a link): they reach the plan as
+// they are. A sink, a table inside the runner, has no process to pause.
+func TestTheConformancePlanCarriesPauseAndHealOneway(t *testing.T) {
+	for _, fault := range []string{"{at.ms: 10, pause: broker-2, for.ms: 50}", "{at.ms: 10, resume: c1}", "{at.ms: 10, heal-oneway: [p1, broker-1]}"} {
 		sc, err := Parse("pause.yaml", []byte(parseGood+"faults: ["+fault+"]\n"))
 		require.NoError(t, err)
-		_, err = sc.Plan(1000)
-		assert.ErrorContains(t, err, "the conformance suite cannot pause a broker or client process yet")
+		plan, err := sc.Plan(1000)
+		require.NoError(t, err, fault)
+		require.Len(t, plan.Faults, 1)
+		assert.Equal(t, sc.Faults[0].Fault.Kind, plan.Faults[0].Kind)
 	}
-	sc, err := Parse("pause.yaml", []byte(parseGood+"faults: [{at.ms: 10, heal-oneway: [p1, broker-1]}]\n"))
+	withSink := strings.Replace(parseGood, "auto.offset.reset: earliest}", "auto.offset.reset: earliest}\n    sink: db", 1) +
+		"sinks: [{name: db, kind: table}]\n"
+	sc, err := Parse("pause.yaml", []byte(withSink+"faults: [{at.ms: 10, pause: db}]\n"))
 	require.NoError(t, err)
 	_, err = sc.Plan(1000)
-	assert.ErrorContains(t, err, "cannot heal one direction of a link yet")
+	assert.ErrorContains(t, err, "a sink has no process of its own to pause")
 }

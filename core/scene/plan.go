@@ -130,13 +130,14 @@ type PlanTrigger struct {
 }
 
 // realEvents are the protocol points the conformance runner sees on a real cluster: on
-// the wire (through its fault proxy), in the applications, in its sinks, and in what it
-// does itself. A fault waiting for another one (a leader election inside the
-// controller, say) could never fire there.
+// the wire (through its fault proxy: produce and fetch frames, and the controller's
+// metadata records the brokers fetch, whose PartitionChangeRecords are its elections),
+// in the applications, in its sinks, and in what it does itself. A fault waiting for
+// another one (a truncation inside a broker's log, say) could never fire there.
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
 	apps.TxnCommitted, apps.TxnAborted, protocol.TxnPrepared,
 	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Appended,
-	protocol.Responded, protocol.Replicated}
+	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline}
 
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a
 // real cluster, and says why.
@@ -201,11 +202,10 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		if f.Fault.WireID != 0 {
 			return Plan{}, fmt.Errorf("faults (line %d): a message named by its simulated wire id has no counterpart on a real cluster", f.Line)
 		}
-		switch f.Fault.Kind {
-		case sim.FaultPause, sim.FaultResume:
-			return Plan{}, fmt.Errorf("faults (line %d): the conformance suite cannot pause a broker or client process yet (%s)", f.Line, f.Fault.Kind)
-		case sim.FaultHealOneway:
-			return Plan{}, fmt.Errorf("faults (line %d): the conformance suite's fault proxy cannot heal one direction of a link yet (heal-oneway); use for.ms on the cut-oneway", f.Line)
+		// pause and resume are SIGSTOP and SIGCONT of the node's process; a sink is a table
+		// inside the runner, with no process of its own to stop.
+		if (f.Fault.Kind == sim.FaultPause || f.Fault.Kind == sim.FaultResume) && slices.ContainsFunc(s.Sinks, func(k SinkSpec) bool { return k.Name == f.Fault.Node }) {
+			return Plan{}, fmt.Errorf("faults (line %d): a sink has no process of its own to %s on a real cluster", f.Line, f.Fault.Kind)
 		}
 		if f.When != nil && !slices.Contains(realEvents, f.When.Event) {
 			return Plan{}, fmt.Errorf("faults (line %d): the conformance runner cannot see the protocol point %s on a real cluster", f.Line, f.When.Event)

@@ -145,6 +145,12 @@ final class Apps implements AutoCloseable {
         }
     }
 
+    /** The application's process id, or -1 when it is not running. */
+    synchronized long pid(String name) {
+        App a = apps.get(name);
+        return a.up() ? a.process.pid() : -1;
+    }
+
     /** SIGKILLs an application: its client's buffers and uncommitted work are gone. */
     synchronized void kill(String name) {
         App a = apps.get(name);

@@ -103,6 +103,12 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** SIGKILLs a node's process: nothing it had in memory survives, its log does. */
+    /** The node's process id, or -1 when it is not running. */
+    synchronized long pid(String node) {
+        Process p = processes.get(node);
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
     synchronized void kill(String node) {
         Process p = processes.get(node);
         if (p == null) return;

@@ -65,6 +65,7 @@ final class Proxy implements AutoCloseable {
 
     private final Network net;
     private final Points points;
+    private final MetadataLog metadata;
     // The markers of one transaction's end go to each leader at once, and again on a
     // retry: the first request of them, per coordinator, producer, epoch and result
     // within this long, is the point.
@@ -80,6 +81,7 @@ final class Proxy implements AutoCloseable {
     Proxy(Network net, Points points, java.nio.file.Path dir, List<String> streamsApps) throws IOException {
         this.net = net;
         this.points = points;
+        this.metadata = new MetadataLog(points);
         this.streamsApps = List.copyOf(streamsApps);
         this.trace = System.getenv("DL_PROXY_TRACE") == null ? null
             : new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(dir.resolve("proxy.trace")), true);
@@ -289,7 +291,14 @@ final class Proxy implements AutoCloseable {
             }
             String to = source == null ? Network.HARNESS : source;
             Runnable delivered = null;
-            if (sent != null && sent.api == ApiKeys.FETCH && to.startsWith("broker-")) {
+            if (sent != null && sent.api == ApiKeys.FETCH && target.equals("controller")) {
+                try {
+                    ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
+                    metadata.read((FetchResponse) AbstractResponse.parseResponse(sent.api, b, sent.version));
+                } catch (RuntimeException e) {
+                    // not decodable: forward it as it is
+                }
+            } else if (sent != null && sent.api == ApiKeys.FETCH && to.startsWith("broker-")) {
                 try {
                     ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
                     FetchResponse resp = (FetchResponse) AbstractResponse.parseResponse(sent.api, b, sent.version);

@@ -64,6 +64,8 @@ public final class Run implements AutoCloseable {
     private volatile long epochMs;
     private final java.util.concurrent.atomic.AtomicInteger pendingFaults = new java.util.concurrent.atomic.AtomicInteger();
     private final Map<String, Long> brokerCrashedAtMs = new HashMap<>();
+    /** Each fault applied at a protocol point: when the point was seen, and its latency. */
+    private final List<Map<String, Object>> faulted = java.util.Collections.synchronizedList(new ArrayList<>());
 
     public Run(Plan plan, Path planFile, Path dir) throws IOException {
         this.plan = plan;
@@ -172,7 +174,10 @@ public final class Run implements AutoCloseable {
                     net.heal(f.from, f.to);
                     net.heal(f.to, f.from);
                 }
+                case "heal-oneway" -> net.heal(f.from, f.to);
                 case "heal-all" -> net.healAll();
+                case "pause" -> signal(f.node, "STOP");
+                case "resume" -> signal(f.node, "CONT");
                 case "partition" -> {
                     List<List<String>> pairs = net.partition(f.groups, allNodes());
                     if (f.forMs > 0) schedule(nowMs() + f.forMs, () -> pairs.forEach(pr -> net.heal(pr.get(0), pr.get(1))));
@@ -188,6 +193,13 @@ public final class Run implements AutoCloseable {
                         net.heal(f.to, f.from);
                     });
                     case "cut-oneway" -> schedule(nowMs() + f.forMs, () -> net.heal(f.from, f.to));
+                    case "pause" -> schedule(nowMs() + f.forMs, () -> {
+                        try {
+                            signal(f.node, "CONT");
+                        } catch (Exception e) {
+                            recorder.note("resume " + f.node + " failed: " + e);
+                        }
+                    });
                     default -> { }
                 }
             }
@@ -203,9 +215,25 @@ public final class Run implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Pauses (SIGSTOP) or resumes (SIGCONT) a broker's, the controller's or an
+     * application's process: the simulator's pause, a node that handles nothing until it
+     * resumes (a long GC pause) while what is sent to it waits for it — here in its
+     * sockets' buffers and the proxy's.
+     */
+    private void signal(String node, String sig) throws IOException, InterruptedException {
+        long pid = apps.has(node) ? apps.pid(node) : cluster.pid(node);
+        if (pid < 0) throw new IllegalStateException(node + " has no process to " + sig);
+        int rc = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
+        if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);
+    }
+
     private void crash(String node) {
         recorder.record(new Observation(node, "crashed"));
         if (apps.has(node)) {
+            // As the simulated application, it sends nothing from this instant: frames the
+            // proxy reads from it until SIGKILL has landed are lost.
+            net.crashed(node);
             apps.kill(node);
         } else if (sinks.containsKey(node)) {
             sinks.get(node).crash();
@@ -219,6 +247,7 @@ public final class Run implements AutoCloseable {
     private void restart(String node) {
         try {
             if (apps.has(node)) {
+                net.restarted(node);
                 apps.start(node);
             } else if (sinks.containsKey(node)) {
                 sinks.get(node).start();
@@ -340,6 +369,9 @@ public final class Run implements AutoCloseable {
         facts.put("effects", effects);
         facts.put("held", retryingTimeouts(this::held));
         facts.put("aborted", retryingTimeouts(this::aborted));
+        synchronized (faulted) {
+            facts.put("faulted", new ArrayList<>(faulted));
+        }
         Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {
             for (Observation o : recorder.all()) w.println(o.line());
@@ -593,8 +625,24 @@ public final class Run implements AutoCloseable {
             return (o.msgs != null && !o.msgs.isEmpty()) || o.event.equals("crashed") || o.event.equals("restarted");
         }
 
+        /**
+         * Applies a fault at the protocol point o, seen at pointAtMs, and writes down how
+         * long it took to take effect (a SIGKILL has landed once the process is gone): the
+         * simulator's fault is instant, a real one is not.
+         */
+        private void applyAt(Plan.Fault f, Observation o, long pointAtMs) {
+            apply(f);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fault", f.describe());
+            m.put("point", o.node + " " + o.event + (o.msgs == null || o.msgs.isEmpty() ? "" : " " + o.msgs));
+            m.put("atMs", pointAtMs);
+            m.put("latencyMs", nowMs() - pointAtMs);
+            faulted.add(m);
+        }
+
         /** Fires the triggers o matches; returns what to do with the frame it is about. */
         private Proxy.Action fire(Observation o, String fromApp) {
+            long pointAtMs = o.atMs > 0 ? o.atMs : nowMs();
             Proxy.Action action = Proxy.Action.NONE;
             List<Plan.Fault> due = new ArrayList<>();
             synchronized (this) {
@@ -616,14 +664,14 @@ public final class Run implements AutoCloseable {
                             // at that instant after it (its followers' fetch answers) does.
                             net.crashedSince(f.node, System.nanoTime() - Network.SAME_INSTANT_NANOS);
                             action = action.and(new Proxy.Action(false, false, 0, true));
-                            apply(f);
+                            applyAt(f, o, pointAtMs);
                         } else if (f.node.equals(o.node) && o.event.equals("txn-prepared")) {
                             // The coordinator crashed as it sent the markers: its EndTxn
                             // answer has left, that marker request (dropped) and nothing
                             // it sends from now on does.
                             net.crashed(f.node);
                             action = action.and(new Proxy.Action(true, false, 0, false));
-                            apply(f);
+                            applyAt(f, o, pointAtMs);
                         } else if (f.node.equals(o.node) && o.event.equals("appended")) {
                             // The request has just reached the broker: nothing it sends from
                             // now on leaves it, and it is killed once it has had the time to
@@ -635,15 +683,15 @@ public final class Run implements AutoCloseable {
                                 } catch (InterruptedException e) {
                                     Thread.currentThread().interrupt();
                                 }
-                                apply(f);
+                                applyAt(f, o, pointAtMs);
                             }, "crash-" + f.node);
                             t.setDaemon(true);
                             t.start();
                         } else {
-                            apply(f);
+                            applyAt(f, o, pointAtMs);
                         }
                     }
-                    default -> apply(f);
+                    default -> applyAt(f, o, pointAtMs);
                 }
             }
             return action;

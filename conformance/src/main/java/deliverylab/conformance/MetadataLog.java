@@ -1,0 +1,89 @@
+package deliverylab.conformance;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.metadata.PartitionChangeRecord;
+import org.apache.kafka.common.metadata.PartitionRecord;
+import org.apache.kafka.common.metadata.TopicRecord;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.metadata.LeaderRecoveryState;
+import org.apache.kafka.metadata.MetadataRecordSerde;
+
+/**
+ * The controller's decisions, read off the metadata log as it reaches the brokers: every
+ * broker fetches __cluster_metadata from the controller through the fault proxy (KRaft's
+ * Fetch, KafkaRaftClient), and each record is an ApiMessage the brokers decode with
+ * MetadataRecordSerde. A PartitionChangeRecord that names a leader
+ * (leader != LeaderConstants.NO_LEADER_CHANGE) is the controller electing it: the
+ * protocol point "elected", as the simulated controller reports it, with election
+ * "unclean" when the record sets leaderRecoveryState RECOVERING (PartitionChangeBuilder
+ * does exactly then: an unclean election forces the ISR to the new leader and marks it
+ * recovering), "clean" otherwise. One naming no leader (LeaderConstants.NO_LEADER, -1) is
+ * "offline". Each record is a point once, however many brokers fetch it: it is known by
+ * its offset in the metadata log.
+ */
+final class MetadataLog {
+    private static final int NO_LEADER = -1, NO_LEADER_CHANGE = -2;
+
+    private final Proxy.Points points;
+    private final Set<Long> seen = new HashSet<>();
+    private final Map<Uuid, String> topics = new HashMap<>();
+    private final Map<String, Integer> leaderEpochs = new HashMap<>();
+
+    MetadataLog(Proxy.Points points) { this.points = points; }
+
+    /** A controller's fetch answer to a broker: the metadata records it carries. */
+    void read(FetchResponse resp) {
+        for (var topic : resp.data().responses()) {
+            for (var p : topic.partitions()) {
+                if (!(p.records() instanceof MemoryRecords records)) continue;
+                for (RecordBatch batch : records.batches()) {
+                    if (batch.isControlBatch()) continue; // KRaft's own (LeaderChange, snapshot markers)
+                    for (Record r : batch) record(r);
+                }
+            }
+        }
+    }
+
+    private synchronized void record(Record r) {
+        if (!seen.add(r.offset()) || !r.hasValue()) return;
+        ByteBuffer value = r.value();
+        ApiMessage m;
+        try {
+            m = MetadataRecordSerde.INSTANCE.read(new ByteBufferAccessor(value), value.remaining()).message();
+        } catch (RuntimeException e) {
+            return; // a record this client version does not know
+        }
+        if (m instanceof TopicRecord t) {
+            topics.put(t.topicId(), t.name());
+        } else if (m instanceof PartitionRecord pr) {
+            leaderEpochs.put(pr.topicId() + "-" + pr.partitionId(), pr.leaderEpoch());
+        } else if (m instanceof PartitionChangeRecord c && c.leader() != NO_LEADER_CHANGE) {
+            String name = topics.get(c.topicId());
+            if (name == null) return;
+            String tp = name + "-" + c.partitionId();
+            // The leader epoch goes up with every leader change (PartitionChangeBuilder).
+            int epoch = leaderEpochs.merge(c.topicId() + "-" + c.partitionId(), 1, Integer::sum);
+            if (c.leader() == NO_LEADER) {
+                Observation off = new Observation("controller", "offline");
+                off.partition = tp;
+                points.point(off, true);
+                return;
+            }
+            Observation o = new Observation("controller", "elected");
+            o.partition = tp;
+            o.epoch = epoch;
+            o.election = c.leaderRecoveryState() == LeaderRecoveryState.RECOVERING.value() ? "unclean" : "clean";
+            points.point(o, true);
+        }
+    }
+}
