@@ -272,14 +272,29 @@ func (a *recordAccumulator) tracked(tp protocol.TP) []*batch {
 	return out
 }
 
-// sendable is the partition's first batch not in flight when it may go now
-// (RecordAccumulator.ready and drainBatchesForOneNode): not backing off after a failure,
-// and full, or followed by another batch, or past linger.ms, or a send is blocked for
-// memory (the pool is exhausted). With max.in.flight.requests.per.connection 1 a
-// partition with a batch in flight sends nothing more (the partition is muted).
+// sendable is the partition's first batch not in flight when it makes its leader ready
+// (RecordAccumulator.ready, batchReady): drainable, and full, or followed by another
+// batch, or past linger.ms, or a send is blocked for memory (the pool is exhausted), or
+// a retry whose backoff has passed.
 func (a *recordAccumulator) sendable(env *sim.Env, tp protocol.TP, tm *transactionManager) *batch {
-	var first *batch
-	waiting, inflight := 0, false
+	first, waiting := a.drainable(env, tp, tm)
+	switch {
+	case first == nil:
+		return nil
+	case first.Attempts > 0, first.ReadyAtMs <= env.Now(), waiting > 1, first.full(a.sh.cfg.BatchSize), a.blocked != nil:
+		return first
+	}
+	return nil
+}
+
+// drainable is the partition's first batch not in flight when the sender may take it
+// for a leader that is ready, lingering or not (RecordAccumulator.drainBatchesForOneNode
+// takes the first batch of every partition the ready node leads): not backing off after
+// a failure, not held back by the transaction manager, and with
+// max.in.flight.requests.per.connection 1 not behind a batch in flight (the partition is
+// muted). waiting counts the partition's batches not in flight.
+func (a *recordAccumulator) drainable(env *sim.Env, tp protocol.TP, tm *transactionManager) (first *batch, waiting int) {
+	inflight := false
 	for _, b := range a.queues[tp] {
 		if b.InFlight {
 			inflight = true
@@ -292,18 +307,13 @@ func (a *recordAccumulator) sendable(env *sim.Env, tp protocol.TP, tm *transacti
 	}
 	switch {
 	case first == nil, inflight && a.sh.cfg.MaxInFlight == 1:
-		return nil
+		return nil, 0
 	case tm != nil && a.stopDrain(first, tm):
-		return nil
-	case first.Attempts > 0:
-		if first.ReadyAtMs > env.Now() {
-			return nil // backing off
-		}
-		return first
-	case first.ReadyAtMs <= env.Now(), waiting > 1, first.full(a.sh.cfg.BatchSize), a.blocked != nil:
-		return first
+		return nil, 0
+	case first.Attempts > 0 && first.ReadyAtMs > env.Now():
+		return nil, 0 // backing off
 	}
-	return nil
+	return first, waiting
 }
 
 // stopDrain reports whether a partition's first batch must wait

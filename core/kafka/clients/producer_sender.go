@@ -92,7 +92,11 @@ func (s *sender) drain(env *sim.Env) []Completion {
 		}
 	}
 	for {
-		byLeader := map[string][]*batch{}
+		// A leader is ready when one of its partitions has a sendable batch
+		// (RecordAccumulator.ready); the request to a ready leader then carries the first
+		// batch of every partition it leads that may be drained, lingering or not
+		// (RecordAccumulator.drain, drainBatchesForOneNode).
+		ready := map[string]bool{}
 		needMeta := false
 		for _, tp := range s.acc.queueTPs() {
 			b := s.acc.sendable(env, tp, s.tm)
@@ -104,7 +108,17 @@ func (s *sender) drain(env *sim.Env) []Completion {
 				needMeta = true
 				continue
 			}
-			byLeader[leader] = append(byLeader[leader], b)
+			ready[leader] = true
+		}
+		byLeader := map[string][]*batch{}
+		for _, tp := range s.acc.queueTPs() {
+			leader := s.sh.md.leader(tp)
+			if !ready[leader] || (s.tm != nil && !s.tm.sendAllowed(tp)) {
+				continue
+			}
+			if b, _ := s.acc.drainable(env, tp, s.tm); b != nil {
+				byLeader[leader] = append(byLeader[leader], b)
+			}
 		}
 		if needMeta {
 			s.sh.refreshMetadata(env)
