@@ -139,7 +139,7 @@ final class Proxy implements AutoCloseable {
 
     /** A frame on its way: who sent it to whom, when the proxy read it, when it may arrive. */
     private record Frame(byte[] bytes, long seq, long readNanos, String from, String to, long dueNanos, Runnable onDelivered,
-                         boolean keep) {}
+                         boolean keep, Runnable onLost) {}
 
     private final class Connection {
         final Socket client, server;
@@ -238,7 +238,7 @@ final class Proxy implements AutoCloseable {
             } catch (RuntimeException e) {
                 if (source == null) source = Network.HARNESS;
             }
-            up.send(new Frame(bytes, seq, readNanos, source, target, due(source, target, 0), delivered, false));
+            up.send(new Frame(bytes, seq, readNanos, source, target, due(source, target, 0), delivered, false, null));
         }
 
         /**
@@ -311,7 +311,11 @@ final class Proxy implements AutoCloseable {
                 if (sent != null) pending.put(b.getInt(0), sent); // its client still waits for it
                 return;
             }
-            Frame f = new Frame(bytes, seq, readNanos, target, to, due(target, to, action.delayMs), delivered, action.keep);
+            // An answer lost on a cut link leaves its client waiting, as a dropped one does:
+            // if the client gives up on the connection, unanswered() tells its timeout.
+            int correlation = b.getInt(0);
+            Runnable lost = sent == null ? null : () -> pending.putIfAbsent(correlation, sent);
+            Frame f = new Frame(bytes, seq, readNanos, target, to, due(target, to, action.delayMs), delivered, action.keep, lost);
             down.send(f);
             if (action.duplicate) down.send(f);
         }
@@ -387,18 +391,18 @@ final class Proxy implements AutoCloseable {
             trace("queue", f, System.nanoTime());
             long due = Math.max(f.dueNanos, lastDue);
             lastDue = due;
-            queue.add(new Frame(f.bytes, f.seq, f.readNanos, f.from, f.to, due, f.onDelivered, f.keep));
+            queue.add(new Frame(f.bytes, f.seq, f.readNanos, f.from, f.to, due, f.onDelivered, f.keep, f.onLost));
         }
 
         /** Stops at once: frames still queued are lost. */
         void stop() {
             stopped = true;
-            queue.add(new Frame(null, 0, 0, "", "", 0, null, false));
+            queue.add(new Frame(null, 0, 0, "", "", 0, null, false, null));
         }
 
         /** Delivers the frames already queued, then closes the connection. */
         void finish() {
-            queue.add(new Frame(null, 0, 0, "", "", 0, null, false));
+            queue.add(new Frame(null, 0, 0, "", "", 0, null, false, null));
         }
 
         void run() {
@@ -412,8 +416,10 @@ final class Proxy implements AutoCloseable {
                     long wait = f.dueNanos - System.nanoTime();
                     if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
                     boolean left = f.keep || net.sentBeforeCrash(f.from, f.readNanos);
-                    if (net.isCut(f.from, f.to) || !left || net.isCrashed(f.to)) {
+                    boolean cut = net.isCut(f.from, f.to);
+                    if (cut || !left || net.isCrashed(f.to)) {
                         trace("lost", f, System.nanoTime());
+                        if (cut && f.onLost != null) f.onLost.run();
                         continue;
                     }
                     trace("deliver", f, System.nanoTime());
