@@ -36,6 +36,7 @@ var lessons = []string{
 	"exactly-once-needs-read-committed",
 	"reordered-key",
 	"producer-blocked",
+	"linger-dies-with-the-producer",
 	"zombie-leader-rejoins",
 	"kip-101-leader-epochs",
 	"kip-101-truncate-to-hw",

@@ -199,7 +199,7 @@ func TestLedgerShowsAnomaliesAtTheEnd(t *testing.T) {
 func TestStateShowsABlockedProducer(t *testing.T) {
 	s, err := Load("producer-blocked")
 	require.NoError(t, err)
-	s.Advance(4000) // p1 is running, the link to broker-1 not cut yet
+	s.Advance(4000) // p1 is running; the link to broker-1 is cut (since p1#2 was acked), p1#3 in flight
 	assert.False(t, nodeNamed(s.State(), "p1").Blocked)
 	s.Advance(600) // 4600 ms: p1#4's send() has waited since 4100 ms for p1#3's batch
 	assert.True(t, nodeNamed(s.State(), "p1").Blocked)
