@@ -68,7 +68,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 		})
 		rows = append(rows, row)
 		if !*asJSON {
-			fmt.Fprintf(stderr, "%-30s %s\n", s.Name, row.Result)
+			fmt.Fprintf(stderr, "%-34s %s\n", s.Name, row.Result)
 		}
 	}
 	if *asJSON {
@@ -187,17 +187,17 @@ func outcome(rep scene.Report) string {
 }
 
 func printConformTable(w io.Writer, rows []conformRow, runs int) {
-	fmt.Fprintf(w, "%-30s %-16s %-15s %s\n", "scene", "result", "faults at", fmt.Sprintf("simulator / real (%d run(s))", runs))
+	fmt.Fprintf(w, "%-34s %-16s %-15s %s\n", "scene", "result", "faults at", fmt.Sprintf("simulator / real (%d run(s))", runs))
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-30s %-16s %-15s sim  %s\n", r.Scene, r.Result, r.Faults, r.Simulator)
+		fmt.Fprintf(w, "%-34s %-16s %-15s sim  %s\n", r.Scene, r.Result, r.Faults, r.Simulator)
 		for i, real := range r.Real {
-			fmt.Fprintf(w, "%-30s %-16s %-15s real %s\n", "", fmt.Sprintf("run %d", i+1), "", real)
+			fmt.Fprintf(w, "%-34s %-16s %-15s real %s\n", "", fmt.Sprintf("run %d", i+1), "", real)
 		}
 		for _, l := range r.Faulted {
-			fmt.Fprintf(w, "%-30s %-16s %-15s      %s\n", "", "", "", l)
+			fmt.Fprintf(w, "%-34s %-16s %-15s      %s\n", "", "", "", l)
 		}
 		for _, why := range r.Why {
-			fmt.Fprintf(w, "%-30s %-16s %-15s      %s\n", "", "", "", why)
+			fmt.Fprintf(w, "%-34s %-16s %-15s      %s\n", "", "", "", why)
 		}
 	}
 }
