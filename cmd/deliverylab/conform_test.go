@@ -26,9 +26,13 @@ func shipped(t *testing.T, name string) *scene.Scene {
 }
 
 // edited loads acks-1-lost as a teacher might have changed it, saved as file.
+// shippedRestart is acks-1-lost's restart of broker-1, which the tests below retime.
+const shippedRestart = "  - when: {node: controller, event: elected}\n    restart: broker-1\n"
+
 func edited(t *testing.T, file string, edit func(string) string) *scene.Scene {
 	data, err := os.ReadFile("../../scenes/acks-1-lost.yaml")
 	require.NoError(t, err)
+	require.Contains(t, string(data), shippedRestart, "the tests edit acks-1-lost's restart")
 	f := filepath.Join(t.TempDir(), file)
 	require.NoError(t, os.WriteFile(f, []byte(edit(string(data))), 0o644))
 	return shipped(t, f)
@@ -127,7 +131,7 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 // A fault waiting for a protocol point no frame shows cannot run on a real cluster.
 func TestConformSkipsTriggersTheRunnerCannotSee(t *testing.T) {
 	s := edited(t, "truncated.yaml", func(text string) string {
-		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: truncated}, restart: broker-1}", 1)
+		return strings.Replace(text, shippedRestart, "  - {when: {event: truncated}, restart: broker-1}\n", 1)
 	})
 	row := conformScene(s, 1, t.TempDir(), replay(t, s))
 	assert.Equal(t, resultSkipped, row.Result)
@@ -169,15 +173,15 @@ func TestConformRowSaysHowTheFaultsAreTimed(t *testing.T) {
 	other.Messages = map[string]int{"sent": 10, "acked": 10, "delivered": 10}
 	other.Verdict = "exactly-once"
 
-	row := conformScene(s, 1, t.TempDir(), replay(t, s, other))
-	assert.Equal(t, scene.FaultsAtClock, row.Faults, "acks-1-lost restarts broker-1 at an at.ms")
+	clock := edited(t, "clock.yaml", func(text string) string {
+		return strings.Replace(text, shippedRestart, "  - {at.ms: 12000, restart: broker-1}\n", 1)
+	})
+	row := conformScene(clock, 1, t.TempDir(), replay(t, clock, other))
+	assert.Equal(t, scene.FaultsAtClock, row.Faults, "the edited scene restarts broker-1 at an at.ms")
 	assert.Equal(t, resultDisagree, row.Result)
 	assert.Contains(t, strings.Join(row.Why, "\n"), "suspect: one real run of a scene with wall-clock faults")
 
-	points := edited(t, "points.yaml", func(text string) string {
-		return strings.Replace(text, "  - {at.ms: 12000, restart: broker-1}", "  - {when: {event: acked, message: p1#8}, restart: broker-1}", 1)
-	})
-	row = conformScene(points, 1, t.TempDir(), replay(t, points, other))
+	row = conformScene(s, 1, t.TempDir(), replay(t, s, other))
 	assert.Equal(t, scene.FaultsAtPoints, row.Faults)
 	assert.NotContains(t, strings.Join(row.Why, "\n"), "suspect")
 
