@@ -336,20 +336,20 @@ func (a *recordAccumulator) stopDrain(first *batch, tm *transactionManager) bool
 	return len(tracked) > 0 && first.HasSeq && first.BaseSeq != tracked[0].BaseSeq
 }
 
-// abortUndrained drops the batches never sent and the sends not yet in a batch, which
-// fail with TRANSACTION_ABORTED (RecordAccumulator.abortUndrainedBatches).
-func (a *recordAccumulator) abortUndrained() []Completion {
+// abortUndrained drops the batches never drained (no sequence yet) and the sends not yet
+// in a batch, which fail with err (RecordAccumulator.abortUndrainedBatches).
+func (a *recordAccumulator) abortUndrained(err protocol.Error) []Completion {
 	var done []Completion
 	for _, tp := range a.queueTPs() {
 		for _, b := range slices.Clone(a.queues[tp]) {
-			if !b.InFlight && b.Attempts == 0 {
+			if !b.InFlight && !b.HasSeq {
 				a.remove(b)
-				done = append(done, Completion{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: protocol.ErrTransactionAborted})
+				done = append(done, Completion{Msgs: b.msgs(), TP: b.TP, Offset: -1, Err: err})
 			}
 		}
 	}
 	for _, s := range a.waiting {
-		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: protocol.ErrTransactionAborted})
+		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: err})
 	}
 	a.waiting = nil
 	return done

@@ -110,25 +110,36 @@ func (s *idempotence) unresolved(tp protocol.TP) bool {
 	return ok
 }
 
-// prepareIdempotent runs before each drain, as Sender.runOnce does: it resolves the
-// partitions whose state is unknown (maybeResolveSequences), bumps the epoch when asked
-// (bumpIdempotentEpochAndResetIdIfNeeded) and asks for a producer id when there is none.
-// It reports whether produce requests may go out (a valid producer id).
-func (tm *transactionManager) prepareIdempotent(env *sim.Env, acc *recordAccumulator) bool {
+// resolveSequences runs first before each drain, as Sender.runOnce does
+// (maybeResolveSequences): a partition whose state is unknown and has nothing in flight
+// is resolved. If every batch sent and not acknowledged expired in the client, whether
+// the broker has them is unknown: an idempotent producer restarts the partition at a new
+// epoch; a transactional one can only abort, and the abort bumps the epoch ("It is safe
+// to abort the transaction and continue").
+func (tm *transactionManager) resolveSequences(env *sim.Env, acc *recordAccumulator) {
 	for _, tp := range slices.SortedFunc(maps.Keys(tm.Unresolved), protocol.CompareTP) {
 		if len(acc.tracked(tp)) > 0 {
 			continue
 		}
 		st := tm.part(tp)
 		if st.NextSeq-st.LastAcked != 1 {
-			// Every batch sent and not acknowledged expired in the client: whether the
-			// broker has them is unknown, so the partition starts again at a new epoch.
-			tm.requestBump(tp)
+			if tm.txn != nil {
+				tm.abortable(env, protocol.ErrKafkaException)
+			} else {
+				tm.requestBump(tp)
+			}
 		}
 		delete(tm.Unresolved, tp)
 	}
+}
+
+// prepareIdempotent runs before each drain, after the transactional requests: it bumps
+// an idempotent producer's epoch when asked (bumpIdempotentEpochAndResetIdIfNeeded) and
+// asks for a producer id when there is none. It reports whether produce requests may go
+// out (a valid producer id).
+func (tm *transactionManager) prepareIdempotent(env *sim.Env, acc *recordAccumulator) bool {
 	if tm.BumpRequired && tm.Init == initDone && tm.txn == nil {
-		// (A transactional producer's epoch is bumped by its coordinator only.)
+		// (A transactional producer's epoch is bumped by its coordinator, at the abort.)
 		tm.bump(acc)
 		env.Note(tm.describeEpochBump())
 	}
@@ -136,6 +147,15 @@ func (tm *transactionManager) prepareIdempotent(env *sim.Env, acc *recordAccumul
 		tm.sendInitProducerId(env)
 	}
 	return tm.Init == initDone
+}
+
+// resetSequences forgets every partition's sequences after a transactional producer's
+// epoch bump: each starts again at 0 (resetSequenceNumbers).
+func (s *idempotence) resetSequences() {
+	s.Parts = map[protocol.TP]*seqState{}
+	s.Unresolved = map[protocol.TP]int32{}
+	s.Rewrite = map[protocol.TP]bool{}
+	s.BumpRequired = false
 }
 
 func (s *idempotence) describeEpochBump() string {
@@ -243,8 +263,10 @@ func (s *idempotence) acked(b *batch) {
 // canRetry is TransactionManager.canRetry for a batch with a sequence and retries left.
 // For OUT_OF_ORDER_SEQUENCE_NUMBER: a batch that is not the next after the last
 // acknowledged one failed only because one before it did, and is retried as it is; the
-// next one means a real gap, and the partition's epoch is bumped before it is retried.
-func (s *idempotence) canRetry(b *batch, err protocol.Error) bool {
+// next one means a real gap: an idempotent producer bumps the partition's epoch before it
+// retries it, a transactional one does not retry it (the batch fails, and the
+// transaction can only abort).
+func (s *idempotence) canRetry(b *batch, err protocol.Error, transactional bool) bool {
 	st := s.part(b.TP)
 	if err != protocol.ErrOutOfOrderSequenceNumber {
 		return err.Retriable()
@@ -256,21 +278,40 @@ func (s *idempotence) canRetry(b *batch, err protocol.Error) bool {
 		// refused: it is retried with its new sequence (sequenceHasBeenReset).
 		return true
 	}
+	if transactional {
+		return false
+	}
 	if !unresolved || unresolvedNext == b.BaseSeq {
 		s.requestBump(b.TP)
 	}
 	return true
 }
 
-// failedForGood is handleFailedBatch for a batch that failed for good: when its
-// sequence may be lost (it had retries left, or the broker said the sequence is out of
-// order) the partition's epoch is bumped so that later batches are not refused.
-func (s *idempotence) failedForGood(b *batch, err protocol.Error, adjust bool) {
+// failedForGood is handleFailedBatch for a batch that failed for good. For an idempotent
+// producer, when its sequence may be lost (it had retries left, or the broker said the
+// sequence is out of order) the partition's epoch is bumped so that later batches are not
+// refused. A transactional producer, whose transaction can now only abort (and the abort
+// bumps the epoch), closes the gap instead when the batch was surely not written
+// (adjustSequencesDueToFailedBatch): the batches after it move down by its records.
+func (s *idempotence) failedForGood(b *batch, err protocol.Error, adjust, transactional bool, acc *recordAccumulator) {
 	if !b.HasSeq {
 		return
 	}
-	if err == protocol.ErrOutOfOrderSequenceNumber || adjust {
+	switch {
+	case !transactional && (err == protocol.ErrOutOfOrderSequenceNumber || adjust):
 		s.requestBump(b.TP)
+	case transactional && adjust:
+		st := s.part(b.TP)
+		if b.PID != st.PID || b.Epoch != st.Epoch {
+			return
+		}
+		n := int32(len(b.Records))
+		st.NextSeq -= n
+		for _, o := range acc.tracked(b.TP) {
+			if o != b && o.HasSeq && o.BaseSeq > b.BaseSeq {
+				o.BaseSeq -= n
+			}
+		}
 	}
 }
 

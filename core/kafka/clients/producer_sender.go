@@ -255,7 +255,7 @@ func (s *sender) failed(env *sim.Env, b *batch, err protocol.Error) []Completion
 	expired := env.Now()-b.CreatedMs >= cfg.DeliveryTimeoutMs
 	retriable := err.Retriable()
 	if s.tm != nil && b.HasSeq && b.Attempts <= cfg.Retries && !expired {
-		retriable = s.tm.canRetry(b, err)
+		retriable = s.tm.canRetry(b, err, s.tm.transactional())
 	}
 	if retriable && b.Attempts <= cfg.Retries && !expired {
 		wait := backoffMs(env, cfg.RetryBackoffMs, cfg.RetryBackoffMaxMs, int(b.Attempts))
@@ -266,7 +266,7 @@ func (s *sender) failed(env *sim.Env, b *batch, err protocol.Error) []Completion
 		return nil
 	}
 	if s.tm != nil {
-		s.tm.failedForGood(b, err, b.Attempts <= cfg.Retries)
+		s.tm.failedForGood(b, err, b.Attempts <= cfg.Retries, s.tm.transactional(), s.acc)
 	}
 	s.acc.remove(b)
 	if expired {

@@ -88,6 +88,12 @@ type transactions struct {
 	BackoffTill int64          // no coordinator request before this
 	Next        int            // the bootstrap broker the next FindCoordinator goes to
 	LastErr     protocol.Error // why the transaction became abortable
+	// EpochBumpRequired: a send of the transaction failed, so the abort that ends it
+	// also bumps the epoch with InitProducerId(producerId, epoch) and every sequence
+	// restarts at 0 (KIP-360; TransactionManager.epochBumpRequired). Bumping: that
+	// InitProducerId is under way, and its answer completes the abort.
+	EpochBumpRequired bool
+	Bumping           bool
 	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
 	// group's offsets partition in the transaction (TransactionManager.transactionStarted
 	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
@@ -148,6 +154,7 @@ func (tm *transactionManager) transactional() bool { return tm.txn != nil }
 // inflight: produce requests are in flight.
 func (tm *transactionManager) prepare(env *sim.Env, acc *recordAccumulator, inflight bool) ([]Completion, bool) {
 	var done []Completion
+	tm.resolveSequences(env, acc)
 	if tm.txn != nil {
 		var ok bool
 		if done, ok = tm.prepareTransactional(env, acc, inflight); !ok {
@@ -175,6 +182,24 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 	if t.Req != 0 {
 		return nil, false
 	}
+	var undrained []Completion
+	if t.State == TxnAbortableError || t.State == TxnAborting {
+		// Nothing more of a transaction that can only abort goes out: the batches not
+		// yet drained fail with the error that made it abortable, or as aborted
+		// (Sender.maybeSendAndPollTransactionalRequest → abortUndrainedBatches).
+		err := t.LastErr
+		if err == "" {
+			err = protocol.ErrTransactionAborted
+		}
+		undrained = acc.abortUndrained(err)
+	}
+	done, ok := tm.nextTransactional(env, acc, inflight)
+	return append(undrained, done...), ok
+}
+
+// nextTransactional is prepareTransactional once no coordinator request is in flight.
+func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumulator, inflight bool) ([]Completion, bool) {
+	t := tm.txn
 	if env.Now() < t.BackoffTill {
 		return nil, t.State != TxnInitializing
 	}
@@ -201,7 +226,7 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 	if t.Offsets != nil && t.State == TxnAborting {
 		// Its request was answered with an error to retry: the abort drops it.
 		t.Offsets = nil
-		done, ok := tm.prepareTransactional(env, acc, inflight)
+		done, ok := tm.nextTransactional(env, acc, inflight)
 		return append([]Completion{{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1}}, done...), ok
 	}
 	if t.Offsets != nil {
@@ -223,7 +248,12 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 	commit := t.State == TxnCommitting
 	if len(t.Added) == 0 && !t.OffsetsAdded {
 		// Nothing was sent in the transaction: it ends without a word to the
-		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted).
+		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted),
+		// unless the epoch must be bumped.
+		if !commit && t.EpochBumpRequired {
+			tm.startBump(env)
+			return nil, false
+		}
 		return tm.txnEnded(commit), true
 	}
 	if commit && t.LastErr != "" {
@@ -240,6 +270,7 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 func (tm *transactionManager) txnEnded(commit bool) []Completion {
 	t := tm.txn
 	t.State, t.Added, t.LastErr, t.OffsetsAdded = TxnReady, map[protocol.TP]bool{}, "", false
+	t.EpochBumpRequired, t.Bumping = false, false
 	if commit {
 		return []Completion{{Txn: TxnCommitted, Offset: -1}}
 	}
@@ -273,10 +304,38 @@ func (tm *transactionManager) failedTransactional(env *sim.Env, err protocol.Err
 	if t.LastErr == "" {
 		t.LastErr = err
 	}
+	if t.State != TxnCommitting && t.State != TxnAborting {
+		// (maybeTransitionToErrorState: not while completing)
+		t.EpochBumpRequired = true
+	}
 	if t.State == TxnInTransaction {
 		t.State = TxnAbortableError
 	}
 	return false
+}
+
+// abortable is transitionToAbortableError with the epoch to bump (abortableErrorIfPossible,
+// and maybeResolveSequences for a transactional producer): err is now why the
+// transaction cannot commit. A commit under way fails with it when it would send EndTxn.
+func (tm *transactionManager) abortable(env *sim.Env, err protocol.Error) {
+	t := tm.txn
+	if t == nil || t.State == TxnFatalError {
+		return
+	}
+	t.LastErr, t.EpochBumpRequired = err, true
+	if t.State == TxnInTransaction {
+		t.State = TxnAbortableError
+	}
+	env.Note("transaction manager " + t.ID + ": abortable " + err.String() + ", the abort will bump the epoch")
+}
+
+// startBump sends InitProducerId with the producer's id and epoch once the aborted
+// transaction is ended (beginCompletingTransaction → initializeTransactions(producerIdAndEpoch);
+// completeTransaction moves to INITIALIZING): the abort returns with its answer.
+func (tm *transactionManager) startBump(env *sim.Env) {
+	t := tm.txn
+	t.State, t.Bumping = TxnInitializing, true
+	tm.sendTxnRequest(env, txnInitProducerID)
 }
 
 // fire runs the transaction manager's timers.

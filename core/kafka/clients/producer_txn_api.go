@@ -144,7 +144,7 @@ func (p *Producer) AbortTransaction(env *sim.Env) ([]Completion, error) {
 	if err := t.beginAbort(); err != nil {
 		return nil, err
 	}
-	done := p.acc.abortUndrained()
+	done := p.acc.abortUndrained(protocol.ErrTransactionAborted)
 	if t.dropUnsentOffsets() {
 		done = append(done, Completion{Txn: TxnFailed, Err: protocol.ErrTransactionAborted, Offset: -1})
 	}
@@ -208,7 +208,7 @@ func (t *transactions) beginAbort() error {
 	if err := t.check(TxnInTransaction); err != nil {
 		return err
 	}
-	t.State = TxnAborting
+	t.State, t.LastErr = TxnAborting, "" // (transitionTo a state that is not an error clears lastError)
 	return nil
 }
 

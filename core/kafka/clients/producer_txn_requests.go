@@ -84,7 +84,11 @@ func (tm *transactionManager) sendTxnRequest(env *sim.Env, kind txnRequestKind) 
 		msg = protocol.FindCoordinatorRequest{KeyType: protocol.TransactionKey, TransactionalID: t.ID}
 	case txnInitProducerID:
 		t.ReqTo = t.Coordinator
-		msg = protocol.InitProducerIdRequest{ReqID: id, TransactionalID: t.ID, TransactionTimeoutMs: t.TimeoutMs}
+		req := protocol.InitProducerIdRequest{ReqID: id, TransactionalID: t.ID, TransactionTimeoutMs: t.TimeoutMs}
+		if t.Bumping {
+			req.Bump, req.ProducerID, req.ProducerEpoch = true, tm.PID, tm.Epoch
+		}
+		msg = req
 	case txnAddPartitions:
 		t.ReqTo = t.Coordinator
 		msg = protocol.AddPartitionsToTxnRequest{ReqID: id, TransactionalID: t.ID, ProducerID: tm.PID,
@@ -216,6 +220,12 @@ func (tm *transactionManager) onCoordinatorResponse(env *sim.Env, m sim.Payload)
 		// entries are of the old epoch: assignSequence starts them again).
 		tm.PID, tm.Epoch, tm.Init = r.ProducerID, r.ProducerEpoch, initDone
 		env.Note(fmt.Sprintf("producer id %d epoch %d", tm.PID, tm.Epoch))
+		if t.Bumping {
+			// The bump after a failed send (InitProducerIdHandler with isEpochBump:
+			// resetSequenceNumbers): the abort that asked for it returns.
+			tm.resetSequences()
+			return txnStep{done: tm.txnEnded(false), drain: true}
+		}
 		return txnStep{done: []Completion{{Txn: TxnInitialized, Offset: -1}}, drain: true}
 	case protocol.AddPartitionsToTxnResponse:
 		for _, res := range r.Results {
@@ -233,6 +243,10 @@ func (tm *transactionManager) onCoordinatorResponse(env *sim.Env, m sim.Payload)
 			return tm.txnError(env, txnEndTxn, r.Err)
 		}
 		t.Req = 0
+		if t.State == TxnAborting && t.EpochBumpRequired {
+			tm.startBump(env)
+			return txnStep{}
+		}
 		return txnStep{done: tm.txnEnded(t.State == TxnCommitting), drain: true}
 	}
 	return txnStep{}
@@ -248,8 +262,6 @@ func (tm *transactionManager) onAddOffsets(env *sim.Env, err protocol.Error) txn
 	case "":
 		t.Req, t.Offsets.Added, t.OffsetsAdded = 0, true, true
 		return txnStep{drain: true}
-	case protocol.ErrInvalidProducerIDMapping:
-		return tm.offsetsFailed(env, err)
 	}
 	return tm.txnError(env, txnAddOffsets, err)
 }
@@ -286,8 +298,32 @@ func (tm *transactionManager) offsetsFailed(env *sim.Env, err protocol.Error) tx
 	t := tm.txn
 	t.Req, t.Offsets = 0, nil
 	env.Note("transaction manager " + t.ID + ": abortable " + err.String())
-	tm.failedTransactional(env, err) // never fatal: err is not PRODUCER_FENCED
+	// (TxnRequestHandler.abortableError: no epoch bump, unlike a failed send)
+	if t.LastErr == "" {
+		t.LastErr = err
+	}
+	if t.State == TxnInTransaction {
+		t.State = TxnAbortableError
+	}
 	return txnStep{done: []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, drain: true}
+}
+
+// abortableCall fails the request in flight with an abortable error and an epoch bump.
+func (tm *transactionManager) abortableCall(env *sim.Env, kind txnRequestKind, err protocol.Error) txnStep {
+	t := tm.txn
+	t.Req, t.Adding = 0, nil
+	if kind == txnAddOffsets || kind == txnOffsetCommit {
+		t.Offsets = nil
+	}
+	if t.State == TxnCommitting || t.State == TxnAborting {
+		t.State = TxnInTransaction // the call that was ending it failed: it is abortable again
+	}
+	tm.abortable(env, err)
+	step := txnStep{drain: true}
+	if kind != txnAddPartitions { // AddPartitionsToTxn is no call of the application's
+		step.done = []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}
+	}
+	return step
 }
 
 // txnError handles a coordinator's error (the handlers' handleResponse): a moved or
@@ -305,14 +341,23 @@ func (tm *transactionManager) txnError(env *sim.Env, kind txnRequestKind, err pr
 		tm.retryAfter(env, false, backoff)
 	case protocol.ErrCoordinatorLoadInProgress:
 		tm.retryLater(env, false)
+	case protocol.ErrInvalidProducerIDMapping:
+		if kind != txnInitProducerID {
+			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn, TxnOffsetCommit: the
+			// coordinator does not know this producer id for the transactional id. The
+			// transaction can only be aborted, with an epoch bump
+			// (abortableErrorIfPossible); the call under way fails with it.
+			return tm.abortableCall(env, kind, err)
+		}
+		return tm.fatal(env, err)
 	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch:
 		// InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and
 		// EndTxn: a newer instance took over (ProducerFencedException; the coordinators'
 		// INVALID_PRODUCER_EPOCH is converted to it for these requests).
 		return tm.fatal(env, protocol.ErrProducerFenced)
 	default:
-		// INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING, INVALID_TRANSACTION_TIMEOUT: the
-		// call fails and the producer cannot go on (fatal for these).
+		// INVALID_TXN_STATE, INVALID_TRANSACTION_TIMEOUT: the call fails and the producer
+		// cannot go on (fatal for these).
 		return tm.fatal(env, err)
 	}
 	return txnStep{}

@@ -52,17 +52,22 @@ const (
 	ErrOffsetOutOfRange             Error = "OFFSET_OUT_OF_RANGE"
 	ErrNetworkException             Error = "NETWORK_EXCEPTION" // the connection to the broker broke
 	ErrTimeoutException             Error = "TimeoutException"  // delivery.timeout.ms expired in the producer
-	ErrNoOffsetForPartition         Error = "NoOffsetForPartitionException"
-	ErrLogTruncation                Error = "LogTruncationException" // KIP-320 found the position past a truncation, with auto.offset.reset=none
-	ErrInvalidUpdateVersion         Error = "INVALID_UPDATE_VERSION"
-	ErrDuplicateBrokerRegistration  Error = "DUPLICATE_BROKER_REGISTRATION"
-	ErrIneligibleReplica            Error = "INELIGIBLE_REPLICA"
-	ErrSinkUnavailable              Error = "SINK_UNAVAILABLE" // a write reached a sink that is down
-	ErrSinkTimeout                  Error = "SINK_TIMEOUT"     // a write got no answer from the sink in time
-	ErrOutOfOrderSequenceNumber     Error = "OUT_OF_ORDER_SEQUENCE_NUMBER"
-	ErrInvalidProducerEpoch         Error = "INVALID_PRODUCER_EPOCH"
-	ErrCoordinatorLoadInProgress    Error = "COORDINATOR_LOAD_IN_PROGRESS"
-	ErrStaleBrokerEpoch             Error = "STALE_BROKER_EPOCH"
+	// ErrKafkaException is the plain KafkaException a transactional producer raises when
+	// sends it can no longer retry leave a partition's sequences unknown
+	// (TransactionManager.maybeResolveSequences: "It is safe to abort the transaction and
+	// continue").
+	ErrKafkaException              Error = "KafkaException"
+	ErrNoOffsetForPartition        Error = "NoOffsetForPartitionException"
+	ErrLogTruncation               Error = "LogTruncationException" // KIP-320 found the position past a truncation, with auto.offset.reset=none
+	ErrInvalidUpdateVersion        Error = "INVALID_UPDATE_VERSION"
+	ErrDuplicateBrokerRegistration Error = "DUPLICATE_BROKER_REGISTRATION"
+	ErrIneligibleReplica           Error = "INELIGIBLE_REPLICA"
+	ErrSinkUnavailable             Error = "SINK_UNAVAILABLE" // a write reached a sink that is down
+	ErrSinkTimeout                 Error = "SINK_TIMEOUT"     // a write got no answer from the sink in time
+	ErrOutOfOrderSequenceNumber    Error = "OUT_OF_ORDER_SEQUENCE_NUMBER"
+	ErrInvalidProducerEpoch        Error = "INVALID_PRODUCER_EPOCH"
+	ErrCoordinatorLoadInProgress   Error = "COORDINATOR_LOAD_IN_PROGRESS"
+	ErrStaleBrokerEpoch            Error = "STALE_BROKER_EPOCH"
 	// ErrFencedInstanceID answers a static member (group.instance.id) another instance
 	// replaced; the playground has no static members, the transactional producer handles
 	// it as Kafka's does.
@@ -108,6 +113,7 @@ var errorTable = []errorFacts{
 	{name: ErrSinkUnavailable, reported: true},
 	{name: ErrSinkTimeout, reported: true},
 	{name: ErrOutOfOrderSequenceNumber, reported: true},
+	{name: ErrKafkaException, reported: true},
 	{name: ErrInvalidProducerEpoch, reported: true},
 	{name: ErrCoordinatorLoadInProgress, retriable: true, reported: true},
 	{name: ErrProducerFenced, reported: true},

@@ -11,15 +11,28 @@ import "fmt"
 //
 // With a TransactionalID it goes to the id's transaction coordinator, which keeps the
 // id's producer id and bumps its epoch, fencing any older instance (transactions.go).
+//
+// A transactional producer that aborts after a failed send bumps its own epoch (KIP-360,
+// TransactionManager.beginCompletingTransaction with epochBumpRequired): Bump is set and
+// ProducerID and ProducerEpoch are the ones it has, which the coordinator checks — only
+// the current producer may bump (InitProducerIdRequestData's ProducerId and
+// ProducerEpoch; -1 for a first InitProducerId, as here without Bump).
 type InitProducerIdRequest struct {
 	request
 	ReqID                int64
 	TransactionalID      string // "" for an idempotent producer without transactions
 	TransactionTimeoutMs int64  // transaction.timeout.ms, with a TransactionalID
+	Bump                 bool
+	ProducerID           int64
+	ProducerEpoch        int16
 }
 
 func (InitProducerIdRequest) Kind() string { return "InitProducerId" }
 func (m InitProducerIdRequest) Describe() string {
+	if m.TransactionalID != "" && m.Bump {
+		return fmt.Sprintf("InitProducerId req=%d %s timeout=%d pid=%d e%d", m.ReqID, m.TransactionalID,
+			m.TransactionTimeoutMs, m.ProducerID, m.ProducerEpoch)
+	}
 	if m.TransactionalID != "" {
 		return fmt.Sprintf("InitProducerId req=%d %s timeout=%d", m.ReqID, m.TransactionalID, m.TransactionTimeoutMs)
 	}

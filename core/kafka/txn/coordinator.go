@@ -85,6 +85,11 @@ type metadata struct {
 	// Abandoned: a partition said this coordinator's markers are stale; it sends no
 	// more of them and leaves the transaction to the coordinator that fenced it.
 	Abandoned bool
+	// LastEpoch, when HasLastEpoch, is the epoch before the producer's own last bump
+	// (TransactionMetadata.lastProducerEpoch, kept in memory only, not in the log): a
+	// retried bump whose answer was lost is answered with the current epoch.
+	LastEpoch    int16
+	HasLastEpoch bool
 }
 
 // reply is the answer a log append owes once it is durable.

@@ -23,6 +23,14 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 // broker's block at epoch 0; an id whose transaction is Ongoing is fenced — its epoch
 // bumped and its transaction aborted — and the client hears CONCURRENT_TRANSACTIONS
 // until the abort completes; an id ending a transaction answers CONCURRENT_TRANSACTIONS.
+//
+// A request that carries the producer's id and epoch (Bump: a producer bumping its own
+// epoch after a failed send, KIP-360) is the current producer's only if the id is the
+// id's, or the id was just created (prepareInitProducerIdTransit's isValidProducerId),
+// and the epoch is the current one — bumped — or the one before the last bump, a retry
+// whose answer was lost, answered with the current epoch unbumped
+// (TransactionMetadata.prepareIncrementProducerEpoch); anything else is a fenced
+// producer: PRODUCER_FENCED.
 func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req protocol.InitProducerIdRequest) {
 	fail := func(err protocol.Error) {
 		env.Send(from, protocol.InitProducerIdResponse{ReqID: req.ReqID, Err: err, ProducerID: protocol.NoProducerID,
@@ -47,7 +55,15 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 		m = &metadata{ID: req.TransactionalID, PID: pid, Epoch: -1, State: protocol.TxnEmpty, StartMs: -1}
 		c.txns[m.ID] = m
 	}
-	if m.Pending || preparing(m.State) {
+	if m.Pending {
+		fail(protocol.ErrConcurrentTransactions)
+		return
+	}
+	if req.Bump && m.Epoch != protocol.NoProducerEpoch && req.ProducerID != m.PID {
+		fail(protocol.ErrProducerFenced)
+		return
+	}
+	if preparing(m.State) {
 		fail(protocol.ErrConcurrentTransactions)
 		return
 	}
@@ -63,7 +79,21 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 		return
 	}
 	rec := m.record()
-	rec.ProducerEpoch++ // prepareIncrementProducerEpoch
+	switch {
+	case !req.Bump:
+		rec.ProducerEpoch++ // prepareIncrementProducerEpoch, no expected epoch
+		m.HasLastEpoch = false
+	case m.Epoch == protocol.NoProducerEpoch || req.ProducerEpoch == m.Epoch:
+		rec.ProducerEpoch++
+		m.LastEpoch, m.HasLastEpoch = m.Epoch, m.Epoch != protocol.NoProducerEpoch
+		env.Note("txn " + m.ID + " bumps the epoch of pid=" + itoa(m.PID) + " e" + itoa(int64(m.Epoch)) +
+			" at its producer's request")
+	case m.HasLastEpoch && req.ProducerEpoch == m.LastEpoch:
+		// a retry of a bump already made: the current epoch, not bumped again
+	default:
+		fail(protocol.ErrProducerFenced)
+		return
+	}
 	rec.TimeoutMs, rec.State, rec.Partitions, rec.StartMs = req.TransactionTimeoutMs, protocol.TxnEmpty, nil, -1
 	if err := c.write(env, h, m, rec, pendingAppend{Reply: replyInit, From: from, ReqID: req.ReqID}); err != "" {
 		fail(err)
@@ -83,7 +113,11 @@ func (c *Coordinator) check(h Host, id string, pid int64, epoch int16) (*metadat
 	switch {
 	case m == nil || m.PID != pid:
 		return nil, protocol.ErrInvalidProducerIDMapping
-	case m.Epoch != epoch:
+	case m.Epoch != epoch, m.Fencing:
+		// While the fencing abort is written the coordinator already holds the bumped
+		// epoch in memory (endTransaction sets producerEpoch before appending
+		// PrepareAbort when the pending state is PrepareEpochFence): the old producer is
+		// fenced at once, not told CONCURRENT_TRANSACTIONS first.
 		return nil, protocol.ErrProducerFenced
 	case m.Pending:
 		return nil, protocol.ErrConcurrentTransactions
@@ -180,6 +214,7 @@ func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) protocol.Error {
 	}
 	rec.State = protocol.TxnPrepareAbort
 	m.Fencing = true
+	m.HasLastEpoch = false // a fence is no bump of the producer's own: no retry of it is answered
 	err := c.write(env, h, m, rec, pendingAppend{Reply: replyNone})
 	if err != "" {
 		m.Fencing = false
