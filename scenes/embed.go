@@ -33,6 +33,7 @@ var lessons = []string{
 	"txn-coordinator-fails-over",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
+	"streams-send-timeout-revives",
 	"exactly-once-needs-read-committed",
 	"reordered-key",
 	"producer-blocked",

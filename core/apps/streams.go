@@ -432,7 +432,9 @@ func (s *Streams) inTransaction() bool {
 // idle reports whether the thread has nothing in hand: no output unacknowledged, no
 // commit or transaction under way.
 func (s *Streams) idle() bool {
-	return s.phase == streamsRunning && s.unacked == 0 && !s.inTransaction() && s.consumer.PendingCommits() == 0 &&
+	// A kept send error is work in hand: the next commit throws it and the task is
+	// processed again.
+	return s.phase == streamsRunning && s.unacked == 0 && s.sendErr == nil && !s.inTransaction() && s.consumer.PendingCommits() == 0 &&
 		(s.producer == nil || s.producer.Idle())
 }
 
