@@ -34,6 +34,7 @@ var lessons = []string{
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"streams-send-timeout-revives",
+	"streams-eos-paused-past-timeout",
 	"exactly-once-needs-read-committed",
 	"reordered-key",
 	"producer-blocked",
