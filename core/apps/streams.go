@@ -334,7 +334,7 @@ func (s *Streams) outputDone(env *sim.Env, c clients.Completion) {
 		}
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: c.Msgs})
 		if s.sendErr == nil { // RecordCollectorImpl: the first error is kept
-			s.sendErr = &streamsSendErr{Kind: classifySendErr(c.Err, s.txnID != ""), Err: c.Err}
+			s.sendErr = &streamsSendErr{Kind: classifySendErr(c.Err), Err: c.Err}
 		}
 		return
 	}
@@ -485,7 +485,7 @@ type streamsSendErr struct {
 }
 
 // classifySendErr is RecordCollectorImpl.recordSendError's choice for a send's error.
-func classifySendErr(err protocol.Error, _ bool) streamsSendErrKind {
+func classifySendErr(err protocol.Error) streamsSendErrKind {
 	switch err {
 	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch, protocol.ErrOutOfOrderSequenceNumber,
 		protocol.ErrInvalidProducerIDMapping:
