@@ -33,6 +33,8 @@ var lessons = []string{
 	"txn-coordinator-fails-over",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
+	"streams-send-timeout-revives",
+	"streams-eos-paused-past-timeout",
 	"exactly-once-needs-read-committed",
 	"reordered-key",
 	"producer-blocked",

@@ -51,11 +51,19 @@ func (s *Streams) handWait() fate.Code {
 }
 
 // Settled implements sim.Settler: nothing in hand, and the input read to its end.
-func (s *Streams) Settled(v sim.View) bool { return s.handWait() == "" && s.consumer.Settled(v) }
+func (s *Streams) Settled(v sim.View) bool {
+	if s.phase == streamsDead {
+		return true // the application shut down: nothing more will happen in it
+	}
+	return s.handWait() == "" && s.consumer.Settled(v)
+}
 
 // WaitsFor says what keeps the application from settling: a commit or a transaction
 // under way, outputs unacknowledged, then what its consumer waits for.
 func (s *Streams) WaitsFor(v sim.View) []fate.Reason {
+	if s.phase == streamsDead {
+		return nil
+	}
 	if code := s.handWait(); code != "" {
 		return []fate.Reason{fate.Because(code, "node", s.name)}
 	}

@@ -64,6 +64,10 @@ type Streams struct {
 	unacked   int      // output sends without their completion yet
 	processed []string // input identities processed since the last commit
 	txnID     string   // this process's transactional.id (exactly_once_v2)
+	// sendErr is the first failed output send since it was last thrown, classified
+	// (RecordCollectorImpl's sendException, set in the send callback by recordSendError):
+	// the next send or commit throws it before any offset is committed.
+	sendErr *streamsSendErr
 
 	// durable: the process ids used so far (a restarted process takes a new one)
 	processes int
@@ -76,15 +80,16 @@ const (
 	streamsRunning                        // polling and processing
 	streamsFlushing                       // a commit waits for the outputs to be acknowledged
 	streamsCommitting                     // commitSync, or the transaction's commit, has not returned
+	streamsDead                           // the stream thread died of a fatal error (the client shut down)
 )
 
 func (p streamsPhase) String() string {
-	return [...]string{"starting", "running", "flushing", "committing"}[p]
+	return [...]string{"starting", "running", "flushing", "committing", "dead"}[p]
 }
 
 // status is the phase's word in the application's status line.
 func (p streamsPhase) status() fate.Code {
-	return [...]fate.Code{fate.StatusStarting, fate.StatusRunning, fate.StatusFlushing, fate.StatusCommitting}[p]
+	return [...]fate.Code{fate.StatusStarting, fate.StatusRunning, fate.StatusFlushing, fate.StatusCommitting, fate.StatusDown}[p]
 }
 
 // streamsCommitTick is the thread's commit.interval.ms clock (StreamThread.maybeCommit).
@@ -133,7 +138,7 @@ func streamsTxnID(app string, id int) string { return fmt.Sprintf("%s-%d-1", app
 // coordinator's timeout aborts it), the clients, and initTransactions.
 func (s *Streams) Start(env *sim.Env) {
 	s.processes++
-	s.phase, s.unacked, s.processed = streamsRunning, 0, nil
+	s.phase, s.unacked, s.processed, s.sendErr = streamsRunning, 0, nil, nil
 	s.txnID = ""
 	if s.spec.Guarantee == ExactlyOnceV2 {
 		s.txnID = s.txnIDOf(s.processes)
@@ -159,7 +164,7 @@ func (s *Streams) Crash() {
 	if s.producer != nil {
 		s.producer.Reset()
 	}
-	s.phase, s.unacked, s.processed = streamsRunning, 0, nil
+	s.phase, s.unacked, s.processed, s.sendErr = streamsRunning, 0, nil, nil
 }
 
 // Clone implements sim.Node.
@@ -170,6 +175,10 @@ func (s *Streams) Clone() sim.Node {
 		c.producer = s.producer.Clone()
 	}
 	c.processed = slices.Clone(s.processed)
+	if s.sendErr != nil {
+		e := *s.sendErr
+		c.sendErr = &e
+	}
 	return &c
 }
 
@@ -231,6 +240,12 @@ func (s *Streams) poll(env *sim.Env) {
 		if !env.Alive() {
 			return
 		}
+		if s.sendErr != nil {
+			// RecordCollectorImpl.send: checkForException throws the earlier send's
+			// error before this record is sent.
+			s.throwSendErr(env)
+			return
+		}
 		if s.txnID != "" && !s.inTransaction() {
 			// The transaction begins with the first record sent after a commit
 			// (StreamsProducer.maybeBeginTransaction).
@@ -264,6 +279,12 @@ func (s *Streams) maybeCommit(env *sim.Env) {
 // under exactly_once_v2 the offsets go into the transaction, which then commits.
 func (s *Streams) flushed(env *sim.Env) {
 	if s.phase != streamsFlushing || s.unacked > 0 {
+		return
+	}
+	if s.sendErr != nil {
+		// RecordCollectorImpl.flush: the producer flushed, then checkForException throws
+		// the error of a failed send before any offset is committed.
+		s.throwSendErr(env)
 		return
 	}
 	s.phase = streamsCommitting
@@ -308,7 +329,13 @@ func (s *Streams) report(env *sim.Env, done []clients.Completion) {
 func (s *Streams) outputDone(env *sim.Env, c clients.Completion) {
 	s.unacked = max(0, s.unacked-max(1, len(c.Msgs)))
 	if c.Err != "" {
+		if c.Err == protocol.ErrTransactionAborted {
+			return // a batch an abort discarded: the abort's own doing, no send error
+		}
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: c.Msgs})
+		if s.sendErr == nil { // RecordCollectorImpl: the first error is kept
+			s.sendErr = &streamsSendErr{Kind: classifySendErr(c.Err), Err: c.Err}
+		}
 		return
 	}
 	for i, m := range c.Msgs {
@@ -337,7 +364,10 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 		s.committed(env)
 	case clients.TxnAborted:
 		env.Observe(sim.Observation{Event: TxnAborted, Msgs: s.processed})
-		s.committed(env)
+		// The task was closed dirty (RecordCollectorImpl.closeDirty aborts under EOS) and
+		// is revived from its committed offsets: what the transaction held is processed
+		// again.
+		s.revive(env)
 	case clients.TxnFailed:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: s.processed})
 		if s.producer.TxnState() == clients.TxnFatalError {
@@ -349,18 +379,23 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 }
 
 // migrated is Streams' answer to a fenced producer (TaskMigratedException): its tasks
-// are closed dirty, the thread leaves and rejoins the group, and its producer is made
-// again and initialized anew (StreamThread.handleTaskMigrated, handleLostAll,
-// reInitializeThreadProducer): what was processed since the last commit is processed
-// again from the committed offsets. (Here the consumer rejoins as a new member; the
-// old one is removed when its session times out.)
+// are closed dirty, the thread leaves and rejoins the group (StreamThread.handleTaskMigrated,
+// TaskManager.handleLostAll) and, under exactly_once_v2, its producer is made again and
+// initialized anew (StreamsProducer.resetProducer: the new producer's initTransactions
+// bumps the epoch, which aborts what the old one left open): what was processed since
+// the last commit is processed again from the committed offsets. (Here the consumer
+// rejoins as a new member; the old one is removed when its session times out.)
 func (s *Streams) migrated(env *sim.Env) {
-	env.Note("task migrated: rejoining with a new producer")
+	env.Note("task migrated: rejoining the group")
 	s.consumer.Reset()
-	s.producer = s.newProducer(s.txnID)
-	s.phase, s.unacked, s.processed = streamsStarting, 0, nil
+	s.phase, s.processed = streamsRunning, nil
 	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
 	s.consumer.Start(ce)
+	if s.txnID == "" {
+		return
+	}
+	s.producer = s.newProducer(s.txnID)
+	s.phase, s.unacked, s.sendErr = streamsStarting, 0, nil
 	s.producer.Start(pe)
 	done, err := s.producer.InitTransactions(pe)
 	if err != nil {
@@ -397,7 +432,9 @@ func (s *Streams) inTransaction() bool {
 // idle reports whether the thread has nothing in hand: no output unacknowledged, no
 // commit or transaction under way.
 func (s *Streams) idle() bool {
-	return s.phase == streamsRunning && s.unacked == 0 && !s.inTransaction() && s.consumer.PendingCommits() == 0 &&
+	// A kept send error is work in hand: the next commit throws it and the task is
+	// processed again.
+	return s.phase == streamsRunning && s.unacked == 0 && s.sendErr == nil && !s.inTransaction() && s.consumer.PendingCommits() == 0 &&
 		(s.producer == nil || s.producer.Idle())
 }
 
@@ -424,3 +461,89 @@ func (s *Streams) Invariants(v sim.View) []string { return s.consumer.Invariants
 
 // MemberID is the member id of the main consumer's incarnation.
 func (s *Streams) MemberID() string { return s.consumer.MemberID() }
+
+// What a failed output send becomes (RecordCollectorImpl.recordSendError).
+type streamsSendErrKind uint8
+
+const (
+	// taskMigrated: the producer is fenced (ProducerFencedException,
+	// InvalidProducerEpochException, OutOfOrderSequenceException, InvalidPidMappingException):
+	// TaskMigratedException.
+	taskMigrated streamsSendErrKind = iota
+	// taskCorrupted: a RetriableException (a TimeoutException among them):
+	// TaskCorruptedException, the task revived from its committed offsets.
+	taskCorrupted
+	// sendFatal: anything else goes to the production exception handler, whose default
+	// (DefaultProductionExceptionHandler) answers FAIL: a StreamsException that kills the
+	// stream thread.
+	sendFatal
+)
+
+type streamsSendErr struct {
+	Kind streamsSendErrKind
+	Err  protocol.Error
+}
+
+// classifySendErr is RecordCollectorImpl.recordSendError's choice for a send's error.
+func classifySendErr(err protocol.Error) streamsSendErrKind {
+	switch err {
+	case protocol.ErrProducerFenced, protocol.ErrInvalidProducerEpoch, protocol.ErrOutOfOrderSequenceNumber,
+		protocol.ErrInvalidProducerIDMapping:
+		return taskMigrated
+	}
+	if err.Retriable() {
+		return taskCorrupted
+	}
+	return sendFatal
+}
+
+// throwSendErr throws the kept send error (RecordCollectorImpl.checkForException clears it
+// as it throws) and does what the stream thread does with it (StreamThread.runLoop).
+func (s *Streams) throwSendErr(env *sim.Env) {
+	e := *s.sendErr
+	s.sendErr = nil
+	switch e.Kind {
+	case taskMigrated:
+		env.Note(fmt.Sprintf("send failed with %s: TaskMigratedException", e.Err))
+		s.migrated(env)
+	case taskCorrupted:
+		env.Note(fmt.Sprintf("send failed with %s: TaskCorruptedException", e.Err))
+		s.corrupted(env)
+	default:
+		s.die(env, e.Err)
+	}
+}
+
+// corrupted is StreamThread's answer to TaskCorruptedException (TaskManager.handleCorruption,
+// closeDirtyAndRevive): the task is closed dirty — under exactly_once_v2 its transaction
+// is aborted (RecordCollectorImpl.closeDirty) — and revived from its committed offsets:
+// what it processed since the last commit is processed again. (The thread has one task
+// per input partition; here every input partition is revived together.)
+func (s *Streams) corrupted(env *sim.Env) {
+	if s.txnID != "" && s.inTransaction() {
+		s.abort(env) // TxnAborted revives
+		return
+	}
+	s.revive(env)
+}
+
+// revive puts the input back at its committed offsets
+// (StreamTask.resetOffsetsIfNeededAndInitializeMetadata) and polls on from there.
+func (s *Streams) revive(env *sim.Env) {
+	s.phase, s.processed = streamsRunning, nil
+	s.consumer.RewindToCommitted(env.Port(streamsConsumerPort), s.consumer.Assigned())
+	s.poll(env)
+}
+
+// die is a fatal error of the stream thread: the uncaught exception handler's default,
+// SHUTDOWN_CLIENT (KafkaStreams.defaultStreamsUncaughtExceptionHandler), shuts the
+// application down; it processes nothing more.
+func (s *Streams) die(env *sim.Env, err protocol.Error) {
+	env.Note(fmt.Sprintf("send failed with %s: StreamsException, the stream thread dies", err))
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: "StreamsException"})
+	s.phase, s.processed = streamsDead, nil
+	s.consumer.Reset()
+	if s.producer != nil {
+		s.producer.Reset()
+	}
+}

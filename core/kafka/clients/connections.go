@@ -22,20 +22,30 @@ type connections map[string]conn
 type conn struct {
 	Ready      bool
 	Connecting bool
+	SinceMs    int64 // when its ApiVersions went out
 	RetryAtMs  int64
 }
 
 // ready reports whether the connection to a broker is ready, starting to open it (an
-// ApiVersions round trip) when it is not and the reconnect backoff has passed.
-func (cs connections) ready(env *sim.Env, broker string) bool {
+// ApiVersions round trip) when it is not and the reconnect backoff has passed. An
+// ApiVersions unanswered for request.timeout.ms (lost on a cut link) closes the
+// connection, as every in-flight request's timeout does (NetworkClient.handleTimedOutRequests),
+// and the client connects again after the reconnect backoff. (The check runs at the
+// sender's next drain, a send or a retry, so that a connection answered in time adds
+// nothing to a run.)
+func (cs connections) ready(env *sim.Env, broker string, timeoutMs int64) bool {
 	c := cs[broker]
 	if c.Ready {
 		return true
 	}
+	if c.Connecting && env.Now() >= c.SinceMs+timeoutMs {
+		cs.close(env, broker, firstReconnectBackoffMs)
+		return false
+	}
 	if c.Connecting || env.Now() < c.RetryAtMs {
 		return false
 	}
-	cs[broker] = conn{Connecting: true}
+	cs[broker] = conn{Connecting: true, SinceMs: env.Now()}
 	env.Send(broker, protocol.ApiVersionsRequest{})
 	return false
 }

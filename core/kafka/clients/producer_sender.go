@@ -125,7 +125,7 @@ func (s *sender) drain(env *sim.Env) []Completion {
 		}
 		sent := false
 		for _, leader := range slices.Sorted(maps.Keys(byLeader)) {
-			if !s.sh.conns.ready(env, leader) || s.inflightTo(leader) >= s.sh.cfg.MaxInFlight {
+			if !s.sh.conns.ready(env, leader, s.sh.cfg.RequestTimeoutMs) || s.inflightTo(leader) >= s.sh.cfg.MaxInFlight {
 				continue
 			}
 			done = append(done, s.sendRequest(env, leader, byLeader[leader])...)

@@ -1,0 +1,29 @@
+package clients
+
+import (
+	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
+)
+
+// RewindToCommitted puts the given owned partitions back at their committed offsets, as
+// Kafka Streams does for a corrupted task it revives (TaskManager.closeDirtyAndRevive,
+// then StreamTask.resetOffsetsIfNeededAndInitializeMetadata: KafkaConsumer.committed and
+// seek): what was fetched for them is dropped, an OffsetFetch asks the coordinator, and
+// the member is stable again (AssignedNow) once each has a position. A member that is
+// not stable does nothing here: its rejoin fetches the committed offsets anyway.
+func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
+	g := &c.coord
+	if g.state != Stable || len(tps) == 0 {
+		return
+	}
+	f := &c.fetch
+	for _, tp := range tps {
+		delete(f.positions, tp)
+		delete(f.buffer, tp)
+		delete(f.fetching, tp) // an answer in flight is no longer awaited
+		delete(f.offsetEpochs, tp)
+	}
+	f.returned = nil
+	g.setState(FetchingOffsets)
+	g.fetchOffsets(env, f.missing())
+}
