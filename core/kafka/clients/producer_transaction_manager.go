@@ -246,6 +246,12 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 		return nil, true // the end waits for every batch of the transaction to be done
 	}
 	commit := t.State == TxnCommitting
+	if commit && t.LastErr != "" {
+		// A send of the transaction failed: the commit cannot happen (nextRequest's
+		// maybeTerminateRequestWithError, before it looks at whether anything was added).
+		t.State = TxnAbortableError
+		return []Completion{{Txn: TxnFailed, Err: t.LastErr, Offset: -1}}, true
+	}
 	if len(t.Added) == 0 && !t.OffsetsAdded {
 		// Nothing was sent in the transaction: it ends without a word to the
 		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted),
@@ -255,11 +261,6 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 			return nil, false
 		}
 		return tm.txnEnded(commit), true
-	}
-	if commit && t.LastErr != "" {
-		// A send of the transaction failed: the commit cannot happen.
-		t.State = TxnAbortableError
-		return []Completion{{Txn: TxnFailed, Err: t.LastErr, Offset: -1}}, true
 	}
 	tm.sendTxnRequest(env, txnEndTxn)
 	return nil, false
