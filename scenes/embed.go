@@ -31,6 +31,7 @@ var lessons = []string{
 	"txn-timeout-aborts",
 	"txn-lso-holds-back",
 	"txn-coordinator-fails-over",
+	"txn-abort-bumps-epoch",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"streams-send-timeout-revives",
