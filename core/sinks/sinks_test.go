@@ -148,6 +148,25 @@ func TestTransactionalStoresRowsWithTheirOffsets(t *testing.T) {
 	assert.Len(t, tx.Rows, 5)
 }
 
+// A transactional sink commits a transaction once: the retry of a write whose answer was
+// lost (the same row and offset again, under a new request) finds its offset stored,
+// commits nothing and is answered done. A later record of the partition is a new row,
+// and a write without offsets stays a plain row however often it comes.
+func TestTransactionalCommitsARetriedWriteOnce(t *testing.T) {
+	w, app, db := world(t, TransactionalKind)
+	write(w, Write{ReqID: 1, Msg: "p#1", Group: "g", Partition: "orders-0", Next: 1},
+		Write{ReqID: 2, Msg: "p#1", Group: "g", Partition: "orders-0", Next: 1}, // the retry
+		Write{ReqID: 3, Msg: "p#2", Group: "g", Partition: "orders-0", Next: 2},
+		Write{ReqID: 4, Msg: "p#1", Group: "other", Partition: "orders-0", Next: 1}, // another group's transaction
+		Write{ReqID: 5, Msg: "p#9"}, Write{ReqID: 6, Msg: "p#9"})
+	tx := db.(*Transactional)
+	assert.Equal(t, []string{"p#1", "p#2", "p#1", "p#9", "p#9"}, rowNames(tx.Rows))
+	assert.Equal(t, []StoredOffset{{Partition: "orders-0", Next: 2}}, tx.Stored("g"))
+	assert.Equal(t, []WriteAck{{ReqID: 1}, {ReqID: 2}, {ReqID: 3}, {ReqID: 4}, {ReqID: 5}, {ReqID: 6}}, app.Acks)
+	assert.Equal(t, []string{"written/p#1", "written/p#2", "written/p#1", "written/p#9", "written/p#9"}, events(w),
+		"the retry writes nothing: no second protocol point")
+}
+
 // A counter adds each record's value: a re-delivery is added again.
 func TestCounterAddsEveryDelivery(t *testing.T) {
 	w, app, db := world(t, CounterKind)

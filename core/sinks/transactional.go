@@ -17,7 +17,9 @@ import (
 // reads its offsets here and seeks to them instead of using the group's committed
 // offset, so the row and the progress are both there or neither is — the pattern of
 // KafkaConsumer's javadoc, "Storing Offsets Outside Kafka". A write without offsets is a
-// plain row: a re-delivered record is then a duplicate row, as in a table.
+// plain row: a re-delivered record is then a duplicate row, as in a table. A write that
+// carries an offset the sink has already stored is the retry of a transaction that
+// committed (its answer was lost): it commits nothing again.
 type Transactional struct {
 	base
 	rows
@@ -40,6 +42,15 @@ func (t *Transactional) Clone() sim.Node {
 func (t *Transactional) Receive(env *sim.Env, m sim.Message) {
 	switch p := m.Payload.(type) {
 	case Write:
+		if t.committedBefore(p) {
+			// The transaction of this row committed before: its answer was lost and the
+			// application wrote again. A database commits a transaction once; the retry
+			// finds the offset it would store already stored (the offset row's update is
+			// conditional on the offset it moves from) and commits nothing, and the
+			// application is told the write is done.
+			env.Send(m.From, WriteAck{ReqID: p.ReqID})
+			return
+		}
 		t.Rows = append(t.Rows, Row{Msg: p.Msg, Key: p.Key, Value: p.Value})
 		if p.Partition != "" {
 			t.offsets[p.Group+"/"+p.Partition] = p.Next
@@ -48,6 +59,17 @@ func (t *Transactional) Receive(env *sim.Env, m sim.Message) {
 	case ReadOffsets:
 		env.Send(m.From, Offsets{ReqID: p.ReqID, Offsets: t.Stored(p.Group)})
 	}
+}
+
+// committedBefore reports whether a write that carries its offset was committed
+// already: the group's stored offset in the partition is at or past the write's. A
+// write without offsets cannot tell: it is a new row.
+func (t *Transactional) committedBefore(w Write) bool {
+	if w.Partition == "" {
+		return false
+	}
+	next, ok := t.offsets[w.Group+"/"+w.Partition]
+	return ok && next >= w.Next
 }
 
 // Stored lists the offsets a group stored, sorted by partition.

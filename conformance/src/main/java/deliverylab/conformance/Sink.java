@@ -31,7 +31,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *     value), an idempotent PUT.
  * <li>transactional: rows appended as in a table, and, when the write carries them, the
  *     consumer's offsets stored in the same transaction (both or neither): the "storing
- *     offsets outside Kafka" pattern of KafkaConsumer's javadoc.
+ *     offsets outside Kafka" pattern of KafkaConsumer's javadoc. A write whose offset is
+ *     already stored is the retry of a transaction that committed: it stores nothing and
+ *     is answered "A", with no observation.
  * <li>counter: a dashboard total; each write adds the record's value (a whole number).
  * </ul>
  * A message's effects are, for table and transactional, the rows carrying its identity;
@@ -158,21 +160,22 @@ final class Sink implements AutoCloseable {
         if (f.length != 5 && f.length != 8) throw new IOException("sink " + name + ": bad write " + String.join("\t", f));
         String id = f[1];
         String msg = f[2];
-        Boolean stored = store(s, f);
+        Stored stored = store(s, f);
         if (stored == null) return null;
-        Observation o = new Observation(name, stored ? "written" : "duplicate-refused").msgs(List.of(msg));
+        if (stored == Stored.BEFORE) return "A\t" + id; // a retried transaction: nothing new to observe
+        Observation o = new Observation(name, stored == Stored.WRITTEN ? "written" : "duplicate-refused").msgs(List.of(msg));
         o.output = name;
         recorder.record(o);
-        return (stored ? "A\t" : "D\t") + id;
+        return (stored == Stored.WRITTEN ? "A\t" : "D\t") + id;
     }
 
     /**
      * Stores a write in one critical section, which is the database's transaction: the
      * row and (transactional, with-results) the offset are stored both or neither, and a
-     * crash either comes before it (nothing stored) or after it. Returns whether it was
-     * stored (false: a unique key refused it), or null when the sink is down.
+     * crash either comes before it (nothing stored) or after it. Returns what became of
+     * it, or null when the sink is down.
      */
-    private synchronized Boolean store(Socket s, String[] f) {
+    private synchronized Stored store(Socket s, String[] f) {
         if (s.isClosed()) return null; // crashed meanwhile: the request reached a dead sink
         String msg = f[2];
         String key = f[3];
@@ -180,12 +183,19 @@ final class Sink implements AutoCloseable {
         switch (kind) {
             case "table" -> rows.add(msg);
             case "unique-key" -> {
-                if (byKey.containsKey(key)) return false; // the primary key refuses the insert
+                if (byKey.containsKey(key)) return Stored.REFUSED; // the primary key refuses the insert
                 byKey.put(key, new Row(msg, value));
             }
             case "upsert" -> byKey.put(key, new Row(msg, value));
             case "transactional" -> {
                 Long next = f.length == 8 ? Long.valueOf(f[7]) : null; // parsed first: a bad line stores neither
+                Long stored = next == null ? null : offsets.getOrDefault(f[5], Map.of()).get(f[6]);
+                if (stored != null && stored >= next) {
+                    // The retry of a transaction that committed (its answer was lost): a
+                    // database commits it once, the retry finds its offset stored and
+                    // commits nothing (core/sinks Transactional.committedBefore).
+                    return Stored.BEFORE;
+                }
                 rows.add(msg);
                 if (next != null) offsets.computeIfAbsent(f[5], g -> new HashMap<>()).put(f[6], next);
             }
@@ -195,8 +205,11 @@ final class Sink implements AutoCloseable {
             }
             default -> throw new IllegalStateException(kind);
         }
-        return true;
+        return Stored.WRITTEN;
     }
+
+    /** What became of a write: stored, refused by a unique key, or committed before (a transactional retry). */
+    private enum Stored { WRITTEN, REFUSED, BEFORE }
 
     /** A read of a group's stored offsets: the answer, or null when the sink crashed meanwhile. */
     private synchronized String read(Socket s, String[] f) throws IOException {
