@@ -13,7 +13,7 @@ import (
 // A transaction's first batch to a partition waits for the transaction coordinator to
 // verify it first (KIP-890, txn_verification.go).
 func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req protocol.ProduceRequest) {
-	if rm.startVerification(env, from, req) {
+	if rm.startVerification(env, h, from, req) {
 		return
 	}
 	rm.appendProduce(env, h, from, req, verified{})

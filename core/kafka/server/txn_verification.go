@@ -71,7 +71,7 @@ var verifyTimeoutLine = sim.TimerLine("", verifyTimeout{})
 // producer has no ongoing transaction, starts (or joins) a verification there
 // (UnifiedLog.maybeStartTransactionVerification) and waits for the coordinator. It reports
 // whether the request waits; one that does not is appended at once.
-func (rm *ReplicaManager) startVerification(env *sim.Env, from string, req protocol.ProduceRequest) bool {
+func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, req protocol.ProduceRequest) bool {
 	if req.TransactionalID == "" || !rm.cfg.TransactionPartitionVerificationEnable {
 		return false
 	}
@@ -96,7 +96,9 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, from string, req proto
 	if coordinator == "" || slices.Contains(rm.fenced, coordinator) {
 		// No live leader of the id's transaction log partition
 		// (AddPartitionsToTxnManager.getTransactionCoordinator).
-		rm.verificationDone(env, pv, allErr(tps, protocol.ErrCoordinatorNotAvailable))
+		results := allErr(tps, protocol.ErrCoordinatorNotAvailable)
+		rm.verificationDone(env, pv, results)
+		rm.appendProduce(env, h, from, req, rm.verifiedBy(pv, results))
 		return true
 	}
 	id := rm.nextReq()
