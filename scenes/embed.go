@@ -31,6 +31,8 @@ var lessons = []string{
 	"txn-timeout-aborts",
 	"txn-lso-holds-back",
 	"txn-coordinator-fails-over",
+	"kip-890-late-produce-hangs",
+	"kip-890-verification-refuses-late-produce",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"exactly-once-needs-read-committed",
