@@ -32,6 +32,8 @@ var lessons = []string{
 	"txn-lso-holds-back",
 	"txn-coordinator-fails-over",
 	"txn-abort-bumps-epoch",
+	"kip-890-late-produce-hangs",
+	"kip-890-verification-refuses-late-produce",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"streams-send-timeout-revives",

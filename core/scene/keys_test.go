@@ -227,6 +227,10 @@ var keysRows = []keysRow{
 	{key: "cluster.config.transaction.abort.timed.out.transaction.cleanup.interval.ms", pre: keysTxnLeftOpen,
 		set: keysEdit{"cluster/config/transaction.abort.timed.out.transaction.cleanup.interval.ms", "200"}},
 	{key: "cluster.config.transaction.state.log.num.partitions", pre: keysTxn, set: keysEdit{"cluster/config/transaction.state.log.num.partitions", "10"}},
+	// KIP-890 off: a transaction's first batch to a partition is appended without asking
+	// the coordinator first.
+	{key: "cluster.config.transaction.partition.verification.enable", pre: keysTxn,
+		set: keysEdit{"cluster/config/transaction.partition.verification.enable", "false"}},
 	{key: "producer.on.restart", pre: []keysEdit{{"faults", "[{at.ms: 12, crash: p1, for.ms: 100}]"}},
 		set: keysEdit{"apps/0/on.restart", "continue"}},
 	{key: "consumer.consumer", set: keysEdit{"apps/1/consumer", "c9"}},

@@ -149,6 +149,9 @@ func (s *sender) sendRequest(env *sim.Env, leader string, batches []*batch) []Co
 			s.tm.assignSequence(b, s.acc)
 			rb.ProducerID, rb.ProducerEpoch, rb.BaseSequence = b.PID, b.Epoch, b.BaseSeq
 			rb.Transactional = s.tm.transactional()
+			if rb.Transactional {
+				req.TransactionalID = cfg.TransactionalID
+			}
 		}
 		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: rb})
 	}

@@ -82,6 +82,10 @@ const (
 	// ErrTransactionCoordinatorFenced answers a marker from a coordinator older than the
 	// one that wrote the producer's last marker (ProducerAppendInfo.checkCoordinatorEpoch).
 	ErrTransactionCoordinatorFenced Error = "TRANSACTION_COORDINATOR_FENCED"
+	// ErrTransactionAbortable (KIP-890) answers a produce whose partition the transaction
+	// coordinator says is not in the producer's ongoing transaction (produce v11+; older
+	// clients hear INVALID_TXN_STATE): the client can only abort the transaction.
+	ErrTransactionAbortable Error = "TRANSACTION_ABORTABLE"
 )
 
 // IllegalState is the IllegalStateException a client throws at an application that calls
@@ -122,6 +126,7 @@ var errorTable = []errorFacts{
 	{name: ErrInvalidTransactionTimeout, reported: true},
 	{name: ErrTransactionAborted, reported: true},
 	{name: ErrTransactionCoordinatorFenced, reported: true},
+	{name: ErrTransactionAbortable, reported: true},
 	{name: ErrInvalidProducerIDMapping, reported: true},
 	{name: ErrUnstableOffsetCommit, retriable: true, reported: true},
 	{name: ErrLogTruncation, reported: true},

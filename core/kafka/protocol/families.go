@@ -32,18 +32,20 @@ func (SyncGroupResponse) Family() sim.Family       { return sim.Group }
 func (HeartbeatRequest) Family() sim.Family        { return sim.Group }
 func (HeartbeatResponse) Family() sim.Family       { return sim.Group }
 
-func (InitProducerIdRequest) Family() sim.Family      { return sim.Transaction } // an idempotent producer's too
-func (InitProducerIdResponse) Family() sim.Family     { return sim.Transaction }
-func (AddPartitionsToTxnRequest) Family() sim.Family  { return sim.Transaction }
-func (AddPartitionsToTxnResponse) Family() sim.Family { return sim.Transaction }
-func (AddOffsetsToTxnRequest) Family() sim.Family     { return sim.Transaction }
-func (AddOffsetsToTxnResponse) Family() sim.Family    { return sim.Transaction }
-func (TxnOffsetCommitRequest) Family() sim.Family     { return sim.Transaction }
-func (TxnOffsetCommitResponse) Family() sim.Family    { return sim.Transaction }
-func (EndTxnRequest) Family() sim.Family              { return sim.Transaction }
-func (EndTxnResponse) Family() sim.Family             { return sim.Transaction }
-func (WriteTxnMarkersRequest) Family() sim.Family     { return sim.Transaction }
-func (WriteTxnMarkersResponse) Family() sim.Family    { return sim.Transaction }
+func (InitProducerIdRequest) Family() sim.Family         { return sim.Transaction } // an idempotent producer's too
+func (InitProducerIdResponse) Family() sim.Family        { return sim.Transaction }
+func (AddPartitionsToTxnRequest) Family() sim.Family     { return sim.Transaction }
+func (AddPartitionsToTxnResponse) Family() sim.Family    { return sim.Transaction }
+func (AddOffsetsToTxnRequest) Family() sim.Family        { return sim.Transaction }
+func (AddOffsetsToTxnResponse) Family() sim.Family       { return sim.Transaction }
+func (TxnOffsetCommitRequest) Family() sim.Family        { return sim.Transaction }
+func (TxnOffsetCommitResponse) Family() sim.Family       { return sim.Transaction }
+func (EndTxnRequest) Family() sim.Family                 { return sim.Transaction }
+func (EndTxnResponse) Family() sim.Family                { return sim.Transaction }
+func (WriteTxnMarkersRequest) Family() sim.Family        { return sim.Transaction }
+func (WriteTxnMarkersResponse) Family() sim.Family       { return sim.Transaction }
+func (VerifyPartitionsInTxnRequest) Family() sim.Family  { return sim.Transaction } // KIP-890: a leader asks the coordinator
+func (VerifyPartitionsInTxnResponse) Family() sim.Family { return sim.Transaction }
 
 func (ApiVersionsRequest) Family() sim.Family  { return sim.Metadata }
 func (ApiVersionsResponse) Family() sim.Family { return sim.Metadata }

@@ -30,10 +30,14 @@ func (a Acks) String() string {
 // Kafka's Produce request carries its topic data.
 type ProduceRequest struct {
 	request
-	ReqID      int64
-	Acks       Acks
-	TimeoutMs  int64
-	Partitions []ProducePartition
+	ReqID int64
+	// TransactionalID is the producer's transactional.id, empty for any other producer
+	// (ProduceRequest's TransactionalId, v3+): a leader verifying a transaction's first
+	// append (KIP-890) asks that id's coordinator.
+	TransactionalID string
+	Acks            Acks
+	TimeoutMs       int64
+	Partitions      []ProducePartition
 }
 
 // ProducePartition is one partition's batch in a produce request.

@@ -27,6 +27,11 @@ type Config struct {
 	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
 	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
 	TransactionAbortIntervalMs       int64 // transaction.abort.timed.out.transaction.cleanup.interval.ms
+	// transaction.partition.verification.enable (KIP-890 part 1, true since 3.6): a
+	// leader asks the transaction coordinator before a transaction's first append to a
+	// partition (txn_verification.go). false is how brokers behaved before 3.6, when a
+	// late produce of an aborted transaction could open a transaction nobody ends.
+	TransactionPartitionVerificationEnable bool
 	// broker.truncate.to.high.watermark: not a Kafka setting but a historical toggle, the
 	// replication of Kafka before KIP-101 (0.11): a follower truncates its log to its own
 	// high watermark when it starts following, and no leader epochs are compared.
@@ -50,6 +55,8 @@ func DefaultConfig() Config {
 		TransactionStateLogNumPartitions: txn.DefaultLogPartitions,
 		TransactionMaxTimeoutMs:          900000,
 		TransactionAbortIntervalMs:       10000,
+
+		TransactionPartitionVerificationEnable: true,
 	}
 }
 
@@ -100,7 +107,11 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	}).
 	Key("transaction.state.log.num.partitions", func(c *Config, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.TransactionStateLogNumPartitions)
-	})
+	}).
+	Flag(TransactionPartitionVerificationKey, func(c *Config) *bool { return &c.TransactionPartitionVerificationEnable })
+
+// TransactionPartitionVerificationKey names KIP-890's switch.
+const TransactionPartitionVerificationKey = "transaction.partition.verification.enable"
 
 // Validate applies the broker's own start-up checks (KafkaConfig).
 func (c Config) txnConfig() txn.Config {
@@ -154,6 +165,7 @@ func (c Config) TransactionProperties() map[string]string {
 		"transaction.state.log.min.isr":                               strconv.Itoa(TransactionStateLogMinISR),
 		"transaction.max.timeout.ms":                                  ms(c.TransactionMaxTimeoutMs),
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms": ms(c.TransactionAbortIntervalMs),
+		TransactionPartitionVerificationKey:                           strconv.FormatBool(c.TransactionPartitionVerificationEnable),
 	}
 }
 

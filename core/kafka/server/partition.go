@@ -32,6 +32,9 @@ type Partition struct {
 	// what its last truncation removed, and when: the canvas shows the cells cut away
 	truncated   []protocol.RecordBatch
 	truncatedMs int64
+	// the transaction verifications started here, by producer id (KIP-890,
+	// txn_verification.go)
+	verifying map[int64]verificationEntry
 }
 
 // leaderState is what a leader knows beyond its log.
@@ -132,6 +135,7 @@ func (p *Partition) applyISR(st protocol.PartitionState) {
 
 // appendAsLeader appends a batch with the leader's epoch.
 func (p *Partition) appendAsLeader(b protocol.RecordBatch) protocol.RecordBatch {
+	p.clearVerification(b)
 	return p.Log.AppendAsLeader(b, p.state.LeaderEpoch)
 }
 
@@ -151,6 +155,7 @@ func (p *Partition) appendAsFollower(batches []protocol.RecordBatch) (int64, []p
 		fresh = append(fresh, b)
 	}
 	p.Log.AppendAsFollower(fresh)
+	p.clearVerification(fresh...)
 	return leo, fresh
 }
 
@@ -188,10 +193,12 @@ func (p *Partition) crash() {
 	p.state = protocol.PartitionState{}
 	p.leader = nil
 	p.fetch = followerFetch{}
+	p.verifying = nil
 }
 
 func (p *Partition) clone() *Partition {
 	c := *p
+	c.verifying = maps.Clone(p.verifying)
 	c.Log = p.Log.Clone()
 	c.state = p.state.Clone()
 	if p.leader != nil {

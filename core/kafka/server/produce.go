@@ -9,7 +9,18 @@ import (
 // appended unless this broker does not lead it or, with acks=all, its ISR is below
 // min.insync.replicas; acks=1 is answered at once, acks=all once the HW covers every
 // appended batch, acks=0 never.
+//
+// A transaction's first batch to a partition waits for the transaction coordinator to
+// verify it first (KIP-890, txn_verification.go).
 func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req protocol.ProduceRequest) {
+	if rm.startVerification(env, h, from, req) {
+		return
+	}
+	rm.appendProduce(env, h, from, req, verified{})
+}
+
+// appendProduce appends a produce request's batches, with what its verification said.
+func (rm *ReplicaManager) appendProduce(env *sim.Env, h hooks, from string, req protocol.ProduceRequest, v verified) {
 	parts := make([]producePart, len(req.Partitions))
 	var appended []*Partition
 	for i, pd := range req.Partitions {
@@ -18,10 +29,17 @@ func (rm *ReplicaManager) handleProduce(env *sim.Env, h hooks, from string, req 
 		switch {
 		case p == nil:
 			part.Err = protocol.ErrNotLeaderOrFollower
+		case v.Errs[pd.TP] != "":
+			part.Err = v.Errs[pd.TP] // the coordinator did not verify it
 		case req.Acks == protocol.AcksAll && len(p.state.ISR) < rm.minISR(p):
 			part.Err = protocol.ErrNotEnoughReplicas
 		default:
 			chk := p.Log.CheckProducer(pd.Batch)
+			if !chk.Duplicate {
+				if err := rm.checkVerified(p, pd.Batch, v); err != "" && (chk.Err == "" || err == protocol.ErrInvalidTxnState) {
+					chk.Err = err
+				}
+			}
 			if chk.Err != "" || chk.Duplicate {
 				part = rm.producerDecision(env, pd, part, chk)
 				if chk.Duplicate {

@@ -27,6 +27,7 @@ type ReplicaManager struct {
 	reqSeq         int64
 	produces       purgatory[delayedProduce]
 	fetches        purgatory[delayedFetch]
+	verifying      map[int64]pendingVerification // produce requests waiting for their verification (KIP-890)
 }
 
 // hooks is how the replica manager tells the broker's other roles what happened to a
@@ -95,6 +96,7 @@ func (rm *ReplicaManager) crash() {
 	rm.meta = nil
 	rm.produces = purgatory[delayedProduce]{}
 	rm.fetches = purgatory[delayedFetch]{}
+	rm.verifying = nil
 	for _, p := range rm.partitions {
 		p.crash()
 	}
@@ -113,6 +115,7 @@ func (rm *ReplicaManager) clone() ReplicaManager {
 	}
 	c.produces = rm.produces.clone()
 	c.fetches = rm.fetches.clone()
+	c.verifying = maps.Clone(rm.verifying)
 	return c
 }
 
@@ -143,9 +146,16 @@ func (rm *ReplicaManager) handle(env *sim.Env, h hooks, m sim.Message) bool {
 		rm.handleListOffsets(env, m.From, p)
 	case protocol.OffsetsForLeaderEpochRequest:
 		rm.handleOffsetsForLeaderEpoch(env, m.From, p)
+	case protocol.VerifyPartitionsInTxnResponse:
+		rm.onVerifyResponse(env, h, p)
 	case sim.Disconnected:
 		rm.onDisconnected(env, p.Peer)
+		rm.verificationsTo(env, h, p.Peer)
 	case sim.Refused:
+		if v, ok := p.Orig.(protocol.VerifyPartitionsInTxnRequest); ok {
+			rm.verificationLost(env, h, v.ReqID)
+			return true
+		}
 		f, ok := p.Orig.(protocol.FetchRequest)
 		if !ok {
 			return false
@@ -167,6 +177,8 @@ func (rm *ReplicaManager) fire(env *sim.Env, h hooks, t sim.Payload) bool {
 		rm.expireProduces(env, h)
 	case fetchExpiry:
 		rm.expireFetches(env)
+	case verifyTimeout:
+		rm.verificationLost(env, h, t.ReqID)
 	case completeDelayed:
 		rm.completeDelayed(env, h, t.TP)
 	case fetchRetry:

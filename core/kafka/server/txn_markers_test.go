@@ -33,7 +33,9 @@ func (c *markerClient) Clone() sim.Node            { n := *c; return &n }
 func TestMarkerWaitsForTheHighWatermark(t *testing.T) {
 	tp := protocol.TP{Topic: "t"}
 	other := protocol.TP{Topic: "u"}
-	w, leader := twoBrokers(DefaultConfig(), protocol.PartitionState{TP: tp, Leader: "broker-1"}, protocol.PartitionState{TP: other, Leader: "broker-2"})
+	cfg := DefaultConfig()
+	cfg.TransactionPartitionVerificationEnable = false // no coordinator here to verify the batch (KIP-890)
+	w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"}, protocol.PartitionState{TP: other, Leader: "broker-2"})
 	b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
 	w.Add(&client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, Acks: protocol.AcksAll, TimeoutMs: 30000,

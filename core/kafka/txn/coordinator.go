@@ -201,6 +201,8 @@ func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 		c.onAddPartitions(env, h, m.From, p.ReqID, p.TransactionalID, p.ProducerID, p.ProducerEpoch, []protocol.TP{tp}, replyAddOffsets)
 	case protocol.EndTxnRequest:
 		c.onEndTxn(env, h, m.From, p)
+	case protocol.VerifyPartitionsInTxnRequest: // KIP-890: a leader asks (verify.go)
+		c.onVerifyPartitions(env, h, m.From, p)
 	case protocol.WriteTxnMarkersResponse:
 		c.onMarkersResponse(env, h, p)
 	case sim.Refused:

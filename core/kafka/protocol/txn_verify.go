@@ -1,0 +1,53 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// KIP-890 part 1, transaction partition verification (on by default since Kafka 3.6,
+// transaction.partition.verification.enable): before a transactional producer's first
+// append to a partition in a transaction, the partition's leader asks the transaction
+// coordinator whether the partition is in the producer's ongoing transaction at that
+// epoch. The question is an AddPartitionsToTxn request of version 4 or later, sent
+// broker to broker with verifyOnly set (AddPartitionsToTxnManager.verifyTransaction);
+// the coordinator adds nothing, it only answers
+// (TransactionCoordinator.handleVerifyPartitionsInTransaction).
+
+// VerifyPartitionsInTxnRequest is the leader's AddPartitionsToTxn with verifyOnly=true
+// for one transactional id (AddPartitionsToTxnTransaction): the partitions a produce
+// request would open the producer's transaction on.
+type VerifyPartitionsInTxnRequest struct {
+	request
+	ReqID           int64
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
+	Partitions      []TP
+}
+
+func (VerifyPartitionsInTxnRequest) Kind() string { return "AddPartitionsToTxn" }
+func (m VerifyPartitionsInTxnRequest) Describe() string {
+	return fmt.Sprintf("AddPartitionsToTxn req=%d verifyOnly %s pid=%d e%d [%s]", m.ReqID, m.TransactionalID,
+		m.ProducerID, m.ProducerEpoch, TPsText(m.Partitions))
+}
+func (VerifyPartitionsInTxnRequest) Label() string { return "verify partitions" }
+
+// VerifyPartitionsInTxnResponse answers per partition
+// (AddPartitionsToTxnResponse.resultForTransaction): no error for a partition in the
+// ongoing transaction, TRANSACTION_ABORTABLE for one that is not; a check the whole
+// transaction fails (not the coordinator, another producer id, an older epoch, a
+// transaction being ended) answers every partition with that error.
+type VerifyPartitionsInTxnResponse struct {
+	ReqID   int64
+	Results []TPError
+}
+
+func (VerifyPartitionsInTxnResponse) Kind() string { return "AddPartitionsToTxnResponse" }
+func (m VerifyPartitionsInTxnResponse) Describe() string {
+	parts := make([]string, len(m.Results))
+	for i, r := range m.Results {
+		parts[i] = r.TP.String() + "=" + r.Err.OrNone()
+	}
+	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d verifyOnly %s", m.ReqID, strings.Join(parts, " "))
+}

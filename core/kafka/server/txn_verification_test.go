@@ -1,0 +1,42 @@
+package server
+
+import (
+	"testing"
+
+	"deliverylab/core/kafka/protocol"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// KIP-890: with transaction.partition.verification.enable (3.9's default) a transaction's
+// first batch to a partition is appended only once its coordinator verifies it; here no
+// broker leads the id's __transaction_state partition, so the leader cannot ask
+// (COORDINATOR_NOT_AVAILABLE) and answers NOT_ENOUGH_REPLICAS, which the producer
+// retries, appending nothing. With the setting off the batch is appended at once and
+// opens a transaction no coordinator knows of.
+func TestTransactionVerificationSetting(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		cfg := DefaultConfig()
+		cfg.TransactionPartitionVerificationEnable = on
+		tp := protocol.TP{Topic: "t"}
+		w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
+		b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
+		c := &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", Acks: protocol.AcksAll,
+			TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
+		w.Add(c, 20)
+		w.RunUntil(200, nil)
+		require.Len(t, c.answers, 1)
+		p := leader.replicas.partitions[tp]
+		if on {
+			assert.Equal(t, protocol.ErrNotEnoughReplicas, c.answers[0].Err)
+			assert.Equal(t, int64(0), p.LEO(), "not appended")
+			assert.False(t, p.ongoingTxn(7))
+		} else {
+			assert.Empty(t, c.answers[0].Err)
+			assert.Equal(t, int64(1), p.LEO())
+			assert.True(t, p.ongoingTxn(7), "an open transaction nobody coordinates")
+		}
+	}
+}
