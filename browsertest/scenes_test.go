@@ -21,6 +21,9 @@ var replicationAndProducerScenes = []string{
 	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction", "txn-commit-and-abort", "txn-zombie-fenced",
 	"txn-timeout-aborts", "txn-lso-holds-back", "streams-at-least-once-duplicates",
 	"txn-coordinator-fails-over", "streams-exactly-once", "exactly-once-needs-read-committed",
+	// the recovery paths after a failed send (issue 19)
+	"txn-abort-bumps-epoch", "streams-send-timeout-revives", "streams-eos-paused-past-timeout",
+	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {
