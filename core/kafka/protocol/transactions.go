@@ -96,11 +96,16 @@ type AddPartitionsToTxnResponse struct {
 
 func (AddPartitionsToTxnResponse) Kind() string { return "AddPartitionsToTxnResponse" }
 func (m AddPartitionsToTxnResponse) Describe() string {
-	parts := make([]string, len(m.Results))
-	for i, r := range m.Results {
+	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d %s", m.ReqID, tpErrorsText(m.Results))
+}
+
+// tpErrorsText is per-partition answers as the trace writes them: "orders-0=NONE …".
+func tpErrorsText(results []TPError) string {
+	parts := make([]string, len(results))
+	for i, r := range results {
 		parts[i] = r.TP.String() + "=" + r.Err.OrNone()
 	}
-	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d %s", m.ReqID, strings.Join(parts, " "))
+	return strings.Join(parts, " ")
 }
 
 // AddOffsetsToTxnRequest adds the group's __consumer_offsets partition to the

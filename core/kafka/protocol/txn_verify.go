@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"fmt"
-	"strings"
 )
 
 // KIP-890 part 1, transaction partition verification (on by default since Kafka 3.6,
@@ -45,9 +44,5 @@ type VerifyPartitionsInTxnResponse struct {
 
 func (VerifyPartitionsInTxnResponse) Kind() string { return "AddPartitionsToTxnResponse" }
 func (m VerifyPartitionsInTxnResponse) Describe() string {
-	parts := make([]string, len(m.Results))
-	for i, r := range m.Results {
-		parts[i] = r.TP.String() + "=" + r.Err.OrNone()
-	}
-	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d verifyOnly %s", m.ReqID, strings.Join(parts, " "))
+	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d verifyOnly %s", m.ReqID, tpErrorsText(m.Results))
 }
