@@ -1,8 +1,6 @@
 package protocol
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // KIP-890 part 1, transaction partition verification (on by default since Kafka 3.6,
 // transaction.partition.verification.enable): before a transactional producer's first
