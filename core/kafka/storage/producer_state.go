@@ -84,8 +84,8 @@ type ProducerCheck struct {
 // first); an epoch below the producer's is INVALID_PRODUCER_EPOCH (checkProducerEpoch:
 // since 2.7 not PRODUCER_FENCED); a new epoch must start at sequence 0, and within the
 // epoch a batch must start right after the last sequence (checkSequence), else
-// OUT_OF_ORDER_SEQUENCE_NUMBER. A producer the state does not know is accepted at any
-// sequence (there is no current epoch to check against).
+// OUT_OF_ORDER_SEQUENCE_NUMBER. A producer the state does not know, or knows without an
+// epoch, is accepted at any sequence (there is no current epoch to check against).
 func (l *Log) CheckProducer(b protocol.RecordBatch) ProducerCheck {
 	if !b.HasProducerID() {
 		return ProducerCheck{}
@@ -104,7 +104,10 @@ func (l *Log) CheckProducer(b protocol.RecordBatch) ProducerCheck {
 		if b.BaseSequence != 0 {
 			return ProducerCheck{Err: protocol.ErrOutOfOrderSequenceNumber}
 		}
-	case len(e.Batches) > 0 && !inSequence(e.LastSeq(), b.BaseSequence):
+	case (len(e.Batches) > 0 || e.Epoch != protocol.NoProducerEpoch) && !inSequence(e.LastSeq(), b.BaseSequence):
+		// An entry with an epoch and no batches (a marker at a new epoch leaves one)
+		// accepts only sequence 0: its last sequence is NO_SEQUENCE (checkSequence accepts
+		// any sequence only when the entry has no epoch at all).
 		return ProducerCheck{Err: protocol.ErrOutOfOrderSequenceNumber}
 	}
 	if e.TxnFirstOffset >= 0 && !b.Transactional {

@@ -69,3 +69,26 @@ func TestCheckMarker(t *testing.T) {
 	assert.Equal(t, protocol.ErrTransactionCoordinatorFenced, l.CheckMarker(7, 2, 2))
 	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 2, 3))
 }
+
+// A marker at a new epoch leaves an entry with that epoch and no batches: it accepts only
+// sequence 0 at that epoch (ProducerAppendInfo.checkSequence: the last sequence is
+// NO_SEQUENCE, and any sequence goes only for an entry with no epoch at all).
+func TestEntryWithAnEpochAndNoBatchesAcceptsOnlySequenceZero(t *testing.T) {
+	var l Log
+	l.AppendAsLeader(txnBatch(7, 0, "a", "b"), 0) // seq 0..1 at epoch 0
+	fence := marker(7, protocol.ControlAbort)
+	fence.ProducerEpoch = 1 // the coordinator's fencing abort, at the bumped epoch
+	l.AppendAsLeader(fence, 0)
+	e, ok := l.Producer(7)
+	require.True(t, ok)
+	require.Equal(t, int16(1), e.Epoch)
+	require.Empty(t, e.Batches)
+
+	late := txnBatch(7, 2, "c")
+	late.ProducerEpoch = 1
+	assert.Equal(t, protocol.ErrOutOfOrderSequenceNumber, l.CheckProducer(late).Err)
+	first := txnBatch(7, 0, "c")
+	first.ProducerEpoch = 1
+	assert.Equal(t, protocol.Error(""), l.CheckProducer(first).Err)
+	assert.Equal(t, protocol.Error(""), l.CheckProducer(txnBatch(8, 5, "d")).Err, "an unknown producer: any sequence")
+}
