@@ -118,10 +118,3 @@ func (w *World) PausedHolding() []string {
 	}
 	return out
 }
-
-// resumeAhead reports whether a resume of the node is scheduled.
-func (w *World) resumeAhead(name string) bool {
-	return slices.ContainsFunc(w.queue, func(e event) bool {
-		return e.Kind == evFault && e.Fault.Kind == FaultResume && e.Fault.Node == name
-	})
-}
