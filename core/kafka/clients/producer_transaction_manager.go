@@ -90,10 +90,8 @@ type transactions struct {
 	LastErr     protocol.Error // why the transaction became abortable
 	// EpochBumpRequired: a send of the transaction failed, so the abort that ends it
 	// also bumps the epoch with InitProducerId(producerId, epoch) and every sequence
-	// restarts at 0 (KIP-360; TransactionManager.epochBumpRequired). Bumping: that
-	// InitProducerId is under way, and its answer completes the abort.
+	// restarts at 0 (KIP-360; TransactionManager.epochBumpRequired).
 	EpochBumpRequired bool
-	Bumping           bool
 	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
 	// group's offsets partition in the transaction (TransactionManager.transactionStarted
 	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
@@ -271,7 +269,7 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 func (tm *transactionManager) txnEnded(commit bool) []Completion {
 	t := tm.txn
 	t.State, t.Added, t.LastErr, t.OffsetsAdded = TxnReady, map[protocol.TP]bool{}, "", false
-	t.EpochBumpRequired, t.Bumping = false, false
+	t.EpochBumpRequired = false
 	if commit {
 		return []Completion{{Txn: TxnCommitted, Offset: -1}}
 	}
@@ -302,17 +300,31 @@ func (tm *transactionManager) failedTransactional(env *sim.Env, err protocol.Err
 		tm.fatal(env, err)
 		return true
 	}
-	if t.LastErr == "" {
-		t.LastErr = err
-	}
 	if t.State != TxnCommitting && t.State != TxnAborting {
 		// (maybeTransitionToErrorState: not while completing)
 		t.EpochBumpRequired = true
 	}
+	t.becomeAbortable(err, false)
+	return false
+}
+
+// bumping reports whether the InitProducerId under way is the bump of an abort (the
+// producer has its id already): its answer completes the abort.
+func (tm *transactionManager) bumping() bool {
+	return tm.txn.State == TxnInitializing && tm.Init == initDone
+}
+
+// becomeAbortable is transitionToAbortableError: err is why the transaction cannot
+// commit (the first one kept, unless overwrite: maybeResolveSequences and the
+// coordinators' errors replace it, as lastError is replaced); a transaction becomes
+// ABORTABLE_ERROR, and a commit under way fails with err when it would send EndTxn.
+func (t *transactions) becomeAbortable(err protocol.Error, overwrite bool) {
+	if t.LastErr == "" || overwrite {
+		t.LastErr = err
+	}
 	if t.State == TxnInTransaction {
 		t.State = TxnAbortableError
 	}
-	return false
 }
 
 // abortable is transitionToAbortableError with the epoch to bump (abortableErrorIfPossible,
@@ -323,10 +335,8 @@ func (tm *transactionManager) abortable(env *sim.Env, err protocol.Error) {
 	if t == nil || t.State == TxnFatalError {
 		return
 	}
-	t.LastErr, t.EpochBumpRequired = err, true
-	if t.State == TxnInTransaction {
-		t.State = TxnAbortableError
-	}
+	t.EpochBumpRequired = true
+	t.becomeAbortable(err, true)
 	env.Note("transaction manager " + t.ID + ": abortable " + err.String() + ", the abort will bump the epoch")
 }
 
@@ -335,7 +345,7 @@ func (tm *transactionManager) abortable(env *sim.Env, err protocol.Error) {
 // completeTransaction moves to INITIALIZING): the abort returns with its answer.
 func (tm *transactionManager) startBump(env *sim.Env) {
 	t := tm.txn
-	t.State, t.Bumping = TxnInitializing, true
+	t.State = TxnInitializing
 	tm.sendTxnRequest(env, txnInitProducerID)
 }
 

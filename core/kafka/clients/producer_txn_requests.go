@@ -85,7 +85,7 @@ func (tm *transactionManager) sendTxnRequest(env *sim.Env, kind txnRequestKind) 
 	case txnInitProducerID:
 		t.ReqTo = t.Coordinator
 		req := protocol.InitProducerIdRequest{ReqID: id, TransactionalID: t.ID, TransactionTimeoutMs: t.TimeoutMs}
-		if t.Bumping {
+		if tm.bumping() {
 			req.Bump, req.ProducerID, req.ProducerEpoch = true, tm.PID, tm.Epoch
 		}
 		msg = req
@@ -215,12 +215,13 @@ func (tm *transactionManager) onCoordinatorResponse(env *sim.Env, m sim.Payload)
 		if r.Err != "" {
 			return tm.txnError(env, txnInitProducerID, r.Err)
 		}
+		bump := tm.bumping()
 		t.Req, t.State = 0, TxnReady
 		// A new epoch restarts every partition's sequences at 0 (the partitions'
 		// entries are of the old epoch: assignSequence starts them again).
 		tm.PID, tm.Epoch, tm.Init = r.ProducerID, r.ProducerEpoch, initDone
 		env.Note(fmt.Sprintf("producer id %d epoch %d", tm.PID, tm.Epoch))
-		if t.Bumping {
+		if bump {
 			// The bump after a failed send (InitProducerIdHandler with isEpochBump:
 			// resetSequenceNumbers): the abort that asked for it returns.
 			tm.resetSequences()
@@ -298,13 +299,7 @@ func (tm *transactionManager) offsetsFailed(env *sim.Env, err protocol.Error) tx
 	t := tm.txn
 	t.Req, t.Offsets = 0, nil
 	env.Note("transaction manager " + t.ID + ": abortable " + err.String())
-	// (TxnRequestHandler.abortableError: no epoch bump, unlike a failed send)
-	if t.LastErr == "" {
-		t.LastErr = err
-	}
-	if t.State == TxnInTransaction {
-		t.State = TxnAbortableError
-	}
+	t.becomeAbortable(err, false) // (TxnRequestHandler.abortableError: no epoch bump, unlike a failed send)
 	return txnStep{done: []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, drain: true}
 }
 
