@@ -57,6 +57,7 @@ var lessons = []string{
 	"auto-commit-async-loses",
 	"rebalance-takeover",
 	"coordinator-follows-group-id",
+	"group-coordinator-fails-over",
 }
 
 // Names lists the shipped scenes (file names without .yaml) in lesson order.

@@ -34,11 +34,13 @@ type consumerCoordinator struct {
 	rejoinDue  bool  // the group is rebalancing: rejoin at the next Poll
 	lastAutoMs int64
 	commits    map[int64]pendingCommit // commit request id -> what it commits
-	// resume: the coordinator was lost while the member was stable; if it is found on the
-	// same broker, the member goes on with its generation and assignment, and parked
-	// commits are sent again (ConsumerCoordinator.markCoordinatorUnknown keeps both).
-	resume bool
-	parked []pendingCommit
+	// resume: the coordinator was lost while the member was stable; once it is found, on
+	// the same broker or another, the member goes on with its generation and assignment,
+	// and parked commits are sent again (ConsumerCoordinator.markCoordinatorUnknown keeps
+	// both). hbDue: a heartbeat fell due meanwhile; it goes out as soon as the coordinator
+	// is found (AbstractCoordinator.HeartbeatThread: shouldHeartbeat once it is known).
+	resume, hbDue bool
+	parked        []pendingCommit
 	// listener: the application hears of each assignment before offsets are looked up
 	// (ListenForAssignment); seeking: it has not yet said where to start.
 	listener, seeking bool
@@ -92,7 +94,7 @@ func (g *consumerCoordinator) reset() {
 	g.generation = 0
 	g.commits = map[int64]pendingCommit{}
 	g.rejoinDue = false
-	g.resume, g.parked = false, nil
+	g.resume, g.parked, g.hbDue = false, nil, false
 	g.seeking = false
 }
 
@@ -207,6 +209,9 @@ func (g *consumerCoordinator) receive(env *sim.Env, p sim.Payload) []ConsumerEve
 }
 
 func (g *consumerCoordinator) onFindCoordinator(env *sim.Env, r protocol.FindCoordinatorResponse) []ConsumerEvent {
+	if g.state != Finding {
+		return nil // the answer of an earlier lookup: the coordinator is known already
+	}
 	if r.Err != "" {
 		g.md.Next++
 		g.findLater(env)
@@ -296,10 +301,17 @@ func (g *consumerCoordinator) onDisconnected(env *sim.Env, peer string) []Consum
 	}
 	var out []ConsumerEvent
 	for _, id := range slices.Sorted(maps.Keys(g.commits)) {
-		msgs := g.commits[id].Msgs
+		pc := g.commits[id]
 		delete(g.commits, id)
-		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Msgs: msgs})
-		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs})
+		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Msgs: pc.Msgs})
+		// A DisconnectException is retriable: a stable member's commitSync parks the
+		// commit and sends it again to the coordinator it finds, which knows the member
+		// (ConsumerCoordinator.commitOffsetsSync, markCoordinatorUnknown).
+		if evs, ok := g.retryCommit(env, pc, protocol.ErrCoordinatorNotAvailable); ok {
+			out = append(out, evs...)
+			continue
+		}
+		out = append(out, ConsumerEvent{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: pc.Msgs})
 	}
 	if len(out) > 0 || g.state == Joining || g.state == Syncing || g.state == FetchingOffsets {
 		g.setState(Finding)
@@ -313,9 +325,13 @@ func (g *consumerCoordinator) onDisconnected(env *sim.Env, peer string) []Consum
 func (g *consumerCoordinator) onRefused(env *sim.Env, orig sim.Payload) []ConsumerEvent {
 	switch o := orig.(type) {
 	case protocol.OffsetCommitRequest:
-		msgs := g.commits[o.ReqID].Msgs
+		pc := g.commits[o.ReqID]
+		msgs := pc.Msgs
 		delete(g.commits, o.ReqID)
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Msgs: msgs})
+		if evs, ok := g.retryCommit(env, pc, protocol.ErrCoordinatorNotAvailable); ok {
+			return evs // retriable, as a disconnect is (onDisconnected)
+		}
 		g.setState(Finding)
 		g.findLater(env)
 		return []ConsumerEvent{{Kind: CommitFailed, Err: protocol.ErrNetworkException, Msgs: msgs}}
@@ -326,6 +342,7 @@ func (g *consumerCoordinator) onRefused(env *sim.Env, orig sim.Payload) []Consum
 	case protocol.JoinGroupRequest, protocol.SyncGroupRequest, protocol.OffsetFetchRequest, protocol.HeartbeatRequest:
 		if g.state != Finding {
 			g.md.Next++
+			g.resume = g.resume || g.state == Stable // the generation is kept (markCoordinatorUnknown)
 			g.setState(Finding)
 			g.findLater(env)
 		}
@@ -339,6 +356,8 @@ func (g *consumerCoordinator) fire(env *sim.Env, t sim.Payload) []ConsumerEvent 
 	case consumerHeartbeat:
 		if g.state == Stable || g.state == FetchingOffsets || g.state == Syncing {
 			env.Send(g.broker, protocol.HeartbeatRequest{Group: g.group, Member: g.member, Generation: g.generation})
+		} else if g.state == Finding && g.resume {
+			g.hbDue = true
 		}
 		env.After(g.cfg.HeartbeatIntervalMs, t)
 	case findRetry:

@@ -18,7 +18,9 @@ func (g *consumerCoordinator) retryCommit(env *sim.Env, pc pendingCommit, err pr
 	default:
 		return nil, false
 	}
-	if g.state != Stable {
+	// A stable member, or one already rediscovering its coordinator after another of its
+	// requests failed (a heartbeat refused a moment before): it keeps its generation either way.
+	if g.state != Stable && !(g.state == Finding && g.resume) {
 		return nil, false
 	}
 	timedOut := env.Now()-pc.SinceMs+g.cfg.RetryBackoffMs >= defaultAPITimeoutMs
@@ -32,18 +34,25 @@ func (g *consumerCoordinator) retryCommit(env *sim.Env, pc pendingCommit, err pr
 	return nil, true
 }
 
-// resumeWith ends a rediscovery: a member that lost its coordinator while stable, and
-// finds it on the same broker, goes on with its generation and assignment (a heartbeat
-// tells it if the group moved on meanwhile) and sends its parked commits again. A
-// coordinator on another broker does not know the member (this simulation keeps group
-// membership in the coordinator's memory, not in __consumer_offsets), so it rejoins.
+// resumeWith ends a rediscovery: a member that lost its coordinator while stable goes on
+// with its generation and assignment (a heartbeat tells it if the group moved on
+// meanwhile) and sends its parked commits again, on the same broker or on another one:
+// AbstractCoordinator.markCoordinatorUnknown keeps the generation, and a new coordinator
+// knows the member from the group's metadata in __consumer_offsets
+// (GroupMetadataManager.doLoadGroupsAndOffsets).
 func (g *consumerCoordinator) resumeWith(env *sim.Env, coordinator string) bool {
-	resume := g.resume && coordinator == g.broker && g.generation > 0
+	resume := g.resume && g.generation > 0
 	g.resume = false
 	if !resume {
+		g.hbDue = false
 		return false
 	}
+	g.broker = coordinator
 	g.setState(Stable)
+	if g.hbDue {
+		g.hbDue = false
+		env.Send(g.broker, protocol.HeartbeatRequest{Group: g.group, Member: g.member, Generation: g.generation})
+	}
 	parked := g.parked
 	g.parked = nil
 	for _, pc := range parked {

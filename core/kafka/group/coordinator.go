@@ -55,6 +55,7 @@ type Coordinator struct {
 	// waiting for the HW
 	txnPending map[string]map[int64]txnOffsets
 	txnAppends map[int64]pendingTxnAppend
+	stores     map[int64]pendingStore // GroupMetadata appends waiting for the HW
 	refSeq     int64
 }
 
@@ -83,6 +84,7 @@ func (c *Coordinator) Reset() {
 	c.pending = map[int64]pendingCommit{}
 	c.txnPending = map[string]map[int64]txnOffsets{}
 	c.txnAppends = map[int64]pendingTxnAppend{}
+	c.stores = map[int64]pendingStore{}
 }
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on.
@@ -111,6 +113,7 @@ func (c *Coordinator) Clone() Coordinator {
 		n.txnPending[k] = m
 	}
 	n.txnAppends = maps.Clone(c.txnAppends)
+	n.stores = maps.Clone(c.stores)
 	return n
 }
 
@@ -151,22 +154,36 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 }
 
 // OnElection is called when the broker becomes leader of a __consumer_offsets
-// partition: the coordinator loads the offsets of that partition's groups from the whole
-// log, as GroupMetadataManager.doLoadGroupsAndOffsets reads it to its end — records of
-// commits that failed or timed out included — transactional ones by their markers, in
-// log order (loadBatch).
-func (c *Coordinator) OnElection(tp protocol.TP, log *storage.Log) {
+// partition: the coordinator loads that partition's groups and their offsets from the
+// whole log, as GroupMetadataManager.doLoadGroupsAndOffsets reads it to its end —
+// records of commits that failed or timed out included — transactional offsets by their
+// markers, in log order (loadBatch), and each group's members from its last
+// GroupMetadata record (loadGroups).
+func (c *Coordinator) OnElection(env *sim.Env, tp protocol.TP, log *storage.Log) {
+	loaded := map[string]protocol.GroupMetadata{}
 	for _, b := range log.Read(0, log.LEO()) {
 		c.loadBatch(tp, b)
+		if b.Control {
+			continue
+		}
+		for _, r := range b.Records {
+			if gm, ok := r.Body.(protocol.GroupMetadata); ok && c.OffsetsPartition(gm.Group) == tp {
+				loaded[gm.Group] = gm
+			}
+		}
 	}
+	c.loadGroups(env, loaded)
 }
 
 // OnResignation is called when the broker stops leading a __consumer_offsets partition:
 // the groups living on it, and their cached offsets, go with it
 // (GroupMetadataManager.removeGroupsForPartition).
-func (c *Coordinator) OnResignation(tp protocol.TP) {
-	for name := range c.groups {
+func (c *Coordinator) OnResignation(env *sim.Env, tp protocol.TP) {
+	for _, name := range slices.Sorted(maps.Keys(c.groups)) {
 		if c.OffsetsPartition(name) == tp {
+			// GroupCoordinator.onGroupUnloaded: members waiting for their assignment are
+			// told to find the new coordinator.
+			c.groups[name].abortSyncs(env, protocol.ErrNotCoordinator)
 			delete(c.groups, name)
 		}
 	}

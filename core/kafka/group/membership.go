@@ -39,6 +39,11 @@ type group struct {
 	Assignment map[string][]protocol.TP
 	Waiting    []joinWaiter
 	New        bool // no rebalance has completed yet: the first waits group.initial.rebalance.delay.ms
+	// Storing: the generation's GroupMetadata record is appended and not yet replicated
+	// (Kafka's CompletingRebalance after the leader's SyncGroup): SyncGroups wait in
+	// Syncing for it (GroupCoordinator.doSyncGroup, storeGroup's callback).
+	Storing bool
+	Syncing []joinWaiter
 }
 
 type member struct {
@@ -87,6 +92,7 @@ func (g *group) clone() *group {
 	}
 	c.Assignment = maps.Clone(g.Assignment)
 	c.Waiting = slices.Clone(g.Waiting)
+	c.Syncing = slices.Clone(g.Syncing)
 	return &c
 }
 
@@ -131,6 +137,7 @@ func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protoco
 	g.Waiting = append(g.Waiting, joinWaiter{From: from, Member: req.Member})
 	if g.State != PreparingRebalance {
 		g.State = PreparingRebalance
+		g.abortSyncs(env, protocol.ErrRebalanceInProgress)
 		for _, o := range g.Members {
 			if o != m {
 				o.Joined = false
@@ -173,15 +180,25 @@ func (c *Coordinator) completeJoin(env *sim.Env, h Host, name string) {
 		}
 	}
 	g.New = false
+	// GroupMetadata.initNextGeneration: the generation moves on, members or none.
+	g.Generation++
 	if len(g.Members) == 0 {
 		g.State = Empty
 		g.Waiting = nil
+		g.Assignment = map[string][]protocol.TP{}
+		// GroupCoordinator.onCompleteJoin: an empty group is stored too; a failure is
+		// only warned about.
+		c.storeGroup(env, h, g)
 		return
 	}
-	g.Generation++
 	g.State = Stable
 	g.Assignment = rangeAssign(h, g)
 	env.Note(fmt.Sprintf("group %s generation %d stable", g.Name, g.Generation))
+	// GroupCoordinator.doSyncGroup → GroupMetadataManager.storeGroup: the generation, its
+	// members and their assignments are appended to the group's partition (acks=all) and
+	// the members get their assignments once it is replicated. (The playground's
+	// coordinator assigns, so it stores as the join completes.)
+	c.storeGroup(env, h, g)
 	for _, w := range g.Waiting {
 		env.Send(w.From, protocol.JoinGroupResponse{Generation: g.Generation})
 	}
@@ -227,11 +244,21 @@ func (c *Coordinator) onSyncGroup(env *sim.Env, h Host, from string, req protoco
 		env.Send(from, protocol.SyncGroupResponse{Err: err})
 		return
 	}
-	env.Send(from, protocol.SyncGroupResponse{Generation: g.Generation, Assigned: slices.Clone(g.Assignment[req.Member])})
+	if g.Storing {
+		g.Syncing = append(g.Syncing, joinWaiter{From: from, Member: req.Member})
+		return
+	}
+	c.answerSync(env, g, joinWaiter{From: from, Member: req.Member})
+}
+
+// answerSync gives a member its assignment.
+func (c *Coordinator) answerSync(env *sim.Env, g *group, w joinWaiter) {
+	env.Send(w.From, protocol.SyncGroupResponse{Generation: g.Generation, Assigned: slices.Clone(g.Assignment[w.Member])})
 	// GroupCoordinator.doSyncGroup (Stable) and propagateAssignment: the session starts
 	// again once the member has its assignment.
-	m := g.Members[req.Member]
-	touch(env, g, m, m.SessionTimeoutMs)
+	if m := g.Members[w.Member]; m != nil {
+		touch(env, g, m, m.SessionTimeoutMs)
+	}
 }
 
 func (c *Coordinator) onHeartbeat(env *sim.Env, h Host, from string, req protocol.HeartbeatRequest) {
@@ -294,7 +321,11 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 	env.Note(fmt.Sprintf("group %s removes %s: session timed out", t.Group, t.Member))
 	env.Observe(sim.Observation{Event: protocol.MemberRemoved, Group: t.Group, Member: t.Member})
 	if len(g.Members) == 0 {
-		g.State = Empty
+		// GroupCoordinator.removeMemberAndUpdateGroup → prepareRebalance: with no member
+		// left to wait for, the join completes at once (onCompleteJoin), and the group
+		// is Empty in a new generation, stored.
+		g.State = PreparingRebalance
+		c.completeJoin(env, h, g.Name)
 		return
 	}
 	if g.State == PreparingRebalance {
@@ -302,8 +333,19 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 		return
 	}
 	g.State = PreparingRebalance
+	g.abortSyncs(env, protocol.ErrRebalanceInProgress)
 	for _, o := range g.Members {
 		o.Joined = false
 	}
 	env.After(g.rebalanceTimeoutMs(), joinDeadline{Group: g.Name})
+}
+
+// abortSyncs answers the SyncGroups waiting for the generation's store with err: a
+// rebalance began (GroupCoordinator.prepareRebalance from CompletingRebalance,
+// resetAndPropagateAssignmentError), the store failed, or the coordinator moved.
+func (g *group) abortSyncs(env *sim.Env, err protocol.Error) {
+	for _, w := range g.Syncing {
+		env.Send(w.From, protocol.SyncGroupResponse{Err: err})
+	}
+	g.Syncing = nil
 }

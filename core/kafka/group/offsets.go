@@ -60,8 +60,8 @@ func commitError(err protocol.Error) protocol.Error {
 // cache (GroupMetadata.onOffsetCommitAppend); a failed one is forgotten
 // (failPendingOffsetWrite) although its record stays in the log, where a coordinator
 // that loads the partition later reads it.
-func (c *Coordinator) AppendDone(env *sim.Env, ref int64, err protocol.Error) {
-	if c.txnAppendDone(env, ref, err) {
+func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.Error) {
+	if c.txnAppendDone(env, ref, err) || c.storeDone(env, h, ref, err) {
 		return
 	}
 	pc, ok := c.pending[ref]

@@ -179,13 +179,13 @@ func (b *Broker) appendDone(env *sim.Env, ref int64, tp protocol.TP, err protoco
 		b.txns.AppendDone(env, b, ref, err)
 		return
 	}
-	b.groups.AppendDone(env, ref, err)
+	b.groups.AppendDone(env, b, ref, err)
 }
 
 func (b *Broker) becameLeader(env *sim.Env, p *Partition) {
 	switch p.TP.Topic {
 	case protocol.OffsetsTopic:
-		b.groups.OnElection(p.TP, &p.Log)
+		b.groups.OnElection(env, p.TP, &p.Log)
 	case protocol.TransactionStateTopic:
 		var records []protocol.Record
 		for _, batch := range p.Log.Read(0, p.Log.LEO()) {
@@ -195,10 +195,10 @@ func (b *Broker) becameLeader(env *sim.Env, p *Partition) {
 	}
 }
 
-func (b *Broker) resigned(_ *sim.Env, tp protocol.TP) {
+func (b *Broker) resigned(env *sim.Env, tp protocol.TP) {
 	switch tp.Topic {
 	case protocol.OffsetsTopic:
-		b.groups.OnResignation(tp)
+		b.groups.OnResignation(env, tp)
 	case protocol.TransactionStateTopic:
 		b.txns.OnResignation(tp)
 	}

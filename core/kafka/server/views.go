@@ -156,6 +156,8 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 		}
 	case protocol.OffsetCommit:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
+	case protocol.GroupMetadata:
+		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("gen %d", body.Generation) // a group's members, stored at a rebalance
 	case protocol.TxnLogRecord:
 		c.Kind, c.Note = show.TxnLog, txnCellNote[body.State] // the id and the epoch are on the broker's header
 	case protocol.ControlMarker:
