@@ -383,13 +383,15 @@ func (s *Streams) txnDone(env *sim.Env, c clients.Completion) {
 // TaskManager.handleLostAll) and, under exactly_once_v2, its producer is made again and
 // initialized anew (StreamsProducer.resetProducer: the new producer's initTransactions
 // bumps the epoch, which aborts what the old one left open): what was processed since
-// the last commit is processed again from the committed offsets. (Here the consumer
-// rejoins as a new member; the old one is removed when its session times out.)
+// the last commit is processed again from the committed offsets. The main consumer
+// unsubscribes, which sends LeaveGroup, and subscribes again as a new member
+// (mainConsumer.unsubscribe, subscribeConsumer): the coordinator rebalances at once
+// rather than when the old member's session times out.
 func (s *Streams) migrated(env *sim.Env) {
 	env.Note("task migrated: rejoining the group")
-	s.consumer.Reset()
-	s.phase, s.processed = streamsRunning, nil
 	ce, pe := env.Port(streamsConsumerPort), env.Port(streamsProducerPort)
+	s.consumer.Unsubscribe(ce, "the consumer unsubscribed from all topics")
+	s.phase, s.processed = streamsRunning, nil
 	s.consumer.Start(ce)
 	if s.txnID == "" {
 		return

@@ -15,6 +15,8 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 	case protocol.FindCoordinatorResponse, protocol.JoinGroupResponse, protocol.SyncGroupResponse,
 		protocol.OffsetFetchResponse, protocol.HeartbeatResponse, protocol.OffsetCommitResponse:
 		return c.coord.receive(env, r)
+	case protocol.LeaveGroupResponse:
+		// Leaving is best effort: nothing waits for the answer (maybeLeaveGroup).
 	case protocol.ListOffsetsResponse:
 		// A reset position may be the last one the member waited for to be stable.
 		if c.fetch.onListOffsets(env, r) {

@@ -128,6 +128,8 @@ func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 		c.onSyncGroup(env, h, m.From, p)
 	case protocol.HeartbeatRequest:
 		c.onHeartbeat(env, h, m.From, p)
+	case protocol.LeaveGroupRequest:
+		c.onLeaveGroup(env, h, m.From, p)
 	case protocol.OffsetCommitRequest:
 		c.onOffsetCommit(env, h, m.From, p)
 	case protocol.TxnOffsetCommitRequest:

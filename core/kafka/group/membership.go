@@ -317,9 +317,28 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 		env.Note(fmt.Sprintf("group %s keeps %s: it awaits the join", t.Group, t.Member))
 		return // GroupCoordinator.onExpireHeartbeat: no expiry while awaiting the join
 	}
-	delete(g.Members, t.Member)
-	env.Note(fmt.Sprintf("group %s removes %s: session timed out", t.Group, t.Member))
-	env.Observe(sim.Observation{Event: protocol.MemberRemoved, Group: t.Group, Member: t.Member})
+	c.removeMember(env, h, g, t.Member, "session timed out")
+}
+
+// removeMember takes a member out of its group, its session timed out or it left, and
+// rebalances the others (GroupCoordinator.removeMemberAndUpdateGroup): a Stable group
+// prepares a rebalance, one already rebalancing completes its join if the member was the
+// last it waited for.
+func (c *Coordinator) removeMember(env *sim.Env, h Host, g *group, name, why string) {
+	delete(g.Members, name)
+	// A join the member still waits for is answered UNKNOWN_MEMBER_ID
+	// (MemberMetadata.maybeInvokeJoinCallback with the leave's error).
+	waiting := g.Waiting[:0]
+	for _, w := range g.Waiting {
+		if w.Member == name {
+			env.Send(w.From, protocol.JoinGroupResponse{Err: protocol.ErrUnknownMemberID})
+			continue
+		}
+		waiting = append(waiting, w)
+	}
+	g.Waiting = waiting
+	env.Note(fmt.Sprintf("group %s removes %s: %s", g.Name, name, why))
+	env.Observe(sim.Observation{Event: protocol.MemberRemoved, Group: g.Name, Member: name})
 	if len(g.Members) == 0 {
 		// GroupCoordinator.removeMemberAndUpdateGroup → prepareRebalance: with no member
 		// left to wait for, the join completes at once (onCompleteJoin), and the group
@@ -338,6 +357,22 @@ func (c *Coordinator) expireMember(env *sim.Env, h Host, t memberExpiry) {
 		o.Joined = false
 	}
 	env.After(g.rebalanceTimeoutMs(), joinDeadline{Group: g.Name})
+}
+
+// onLeaveGroup removes a member that leaves (GroupCoordinator.handleLeaveGroup): the
+// coordinator must be this broker's, and the group must know the member.
+func (c *Coordinator) onLeaveGroup(env *sim.Env, h Host, from string, req protocol.LeaveGroupRequest) {
+	if !c.isCoordinator(h, req.Group) {
+		env.Send(from, protocol.LeaveGroupResponse{Err: protocol.ErrNotCoordinator})
+		return
+	}
+	g := c.groups[req.Group]
+	if g == nil || g.Members[req.Member] == nil {
+		env.Send(from, protocol.LeaveGroupResponse{Err: protocol.ErrUnknownMemberID})
+		return
+	}
+	c.removeMember(env, h, g, req.Member, "it left the group ("+req.Reason+")")
+	env.Send(from, protocol.LeaveGroupResponse{})
 }
 
 // abortSyncs answers the SyncGroups waiting for the generation's store with err: a

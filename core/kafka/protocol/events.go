@@ -55,7 +55,7 @@ func init() {
 			DetailOf: func(o sim.Observation) string {
 				return o.Group + " gen=" + itoa(int64(o.Generation)) + " [" + strings.Join(o.Assigned, ",") + "]"
 			}},
-		sim.EventSpec{Event: MemberRemoved, Where: "coordinator broker", When: "a member's session timed out",
+		sim.EventSpec{Event: MemberRemoved, Where: "coordinator broker", When: "a member's session timed out, or it left the group (LeaveGroup)",
 			Fields: []sim.Field{sim.FieldGroup, sim.FieldMember},
 			Detail: "`GROUP/MEMBER`", DetailOf: func(o sim.Observation) string { return o.Group + "/" + o.Member }},
 		sim.EventSpec{Event: Elected, Where: "`controller`", When: "a new leader was elected",

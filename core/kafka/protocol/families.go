@@ -31,6 +31,8 @@ func (SyncGroupRequest) Family() sim.Family        { return sim.Group }
 func (SyncGroupResponse) Family() sim.Family       { return sim.Group }
 func (HeartbeatRequest) Family() sim.Family        { return sim.Group }
 func (HeartbeatResponse) Family() sim.Family       { return sim.Group }
+func (LeaveGroupRequest) Family() sim.Family       { return sim.Group }
+func (LeaveGroupResponse) Family() sim.Family      { return sim.Group }
 
 func (InitProducerIdRequest) Family() sim.Family         { return sim.Transaction } // an idempotent producer's too
 func (InitProducerIdResponse) Family() sim.Family        { return sim.Transaction }
