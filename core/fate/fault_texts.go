@@ -60,4 +60,5 @@ const (
 	HelpDuplicate    Code = "help-duplicate"
 	HelpWhenNode     Code = "help-when-node"
 	HelpWhenResponse Code = "help-when-response"
+	HelpWhenRequest  Code = "help-when-request"
 )

@@ -150,6 +150,7 @@ var english = map[Code]string{
 	HelpDuplicate:    "it arrives twice",
 	HelpWhenNode:     "armed: happens at that protocol point",
 	HelpWhenResponse: "armed: the next produce response is lost",
+	HelpWhenRequest:  "armed: the next produce request arrives 500 ms late",
 
 	// The playground's refusals and notices (play_texts.go).
 	RefusedMalformed:   "{err}",

@@ -151,6 +151,7 @@ var chinese = map[Code]string{
 	HelpDuplicate:    "让它到达两次",
 	HelpWhenNode:     "预设：在该协议时刻发生",
 	HelpWhenResponse: "预设：下一个 produce 响应丢失",
+	HelpWhenRequest:  "预设：下一个 produce 请求晚 500 毫秒到达",
 
 	// The playground's refusals and notices (play_texts.go).
 	RefusedMalformed:   "故障格式有误：{err}",

@@ -54,6 +54,7 @@ func (s *Session) FaultHelp() Text {
 		{fmt.Sprintf("{duplicate: message, id: %d}", wire), fate.HelpDuplicate},
 		{"{when: {node: " + broker + ", event: appended}, crash: " + broker + "}", fate.HelpWhenNode},
 		{"{when: {event: responded}, drop: response}", fate.HelpWhenResponse},
+		{"{when: {event: requested}, delay: request, delay.ms: 500}", fate.HelpWhenRequest},
 	}
 	help := say(fate.HelpIntro)
 	for _, l := range lines {

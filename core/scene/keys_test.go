@@ -706,7 +706,7 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		keysEdit{"apps/1/config/request.timeout.ms", "1000"},
 		keysEdit{"stop.ms", "4000"})
 	situation := map[string][]keysEdit{
-		"sent": nil, "appended": nil, "replicated": nil, "responded": nil, "acked": nil,
+		"sent": nil, "requested": nil, "appended": nil, "replicated": nil, "responded": nil, "acked": nil,
 		"polled": nil, "processed": nil, "offset-committed": nil, "started": nil, "assigned": nil,
 		"written":       withSink,
 		"txn-committed": keysTxn,
@@ -751,7 +751,7 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 // filledFields lists the Observation fields that hold something.
 func filledFields(o sim.Observation) map[sim.Field]bool {
 	return map[sim.Field]bool{
-		sim.FieldMsgs: len(o.Msgs) > 0, sim.FieldWireID: o.WireID != 0, sim.FieldPartition: o.Partition != "",
+		sim.FieldMsgs: len(o.Msgs) > 0, sim.FieldWireID: o.WireID != 0, sim.FieldRequestWire: o.WireID != 0, sim.FieldPartition: o.Partition != "",
 		sim.FieldOffset: o.Partition != "", sim.FieldEpoch: o.Epoch != 0, sim.FieldErr: o.Err != "",
 		sim.FieldElection: o.Election != "", sim.FieldGroup: o.Group != "", sim.FieldMember: o.Member != "",
 		sim.FieldGeneration: o.Generation != 0, sim.FieldAssigned: o.Assigned != nil, sim.FieldCommitted: len(o.Committed) > 0,

@@ -24,10 +24,16 @@ var futureEvents = map[string]string{
 
 // responseEvents lists the events that carry the wire id of a response just sent (the
 // ones `drop: response` and the like can act on), in registration order.
-func responseEvents() []string {
+func responseEvents() []string { return eventsFilling(sim.FieldWireID) }
+
+// requestEvents lists the events whose point is a request just sent: the ones a
+// `drop|delay|duplicate: request` fault can name.
+func requestEvents() []string { return eventsFilling(sim.FieldRequestWire) }
+
+func eventsFilling(field sim.Field) []string {
 	var out []string
 	for _, e := range sim.EventSpecs() {
-		if slices.Contains(e.Fields, sim.FieldWireID) {
+		if slices.Contains(e.Fields, field) {
 			out = append(out, string(e.Event))
 		}
 	}
@@ -175,6 +181,10 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 		if carriers := responseEvents(); when == nil || !slices.Contains(carriers, string(when.Event)) {
 			p.fail(f.value, ap, "response needs when: {event: %s}: the response just sent", strings.Join(carriers, "} or {event: "))
 		}
+	case "request":
+		if carriers := requestEvents(); when == nil || !slices.Contains(carriers, string(when.Event)) {
+			p.fail(f.value, ap, "request needs when: {event: %s}: the request just sent", strings.Join(carriers, "} or {event: "))
+		}
 	case "message":
 		id, ok := m["id"]
 		if !ok {
@@ -183,7 +193,7 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 			fault.WireID = p.integer(id, path, 1, 1<<62)
 		}
 	default:
-		p.fail(f.value, ap, "expected response (with a when) or message (with an id), got %q", what)
+		p.fail(f.value, ap, "expected response or request (with a when) or message (with an id), got %q", what)
 	}
 	return fault
 }

@@ -17,21 +17,24 @@ type Field string
 
 // The Observation fields.
 const (
-	FieldMsgs       Field = "msgs"
-	FieldWireID     Field = "wire"
-	FieldPartition  Field = "partition"
-	FieldOffset     Field = "offset"
-	FieldEpoch      Field = "epoch"
-	FieldErr        Field = "err"
-	FieldElection   Field = "election"
-	FieldGroup      Field = "group"
-	FieldMember     Field = "member"
-	FieldGeneration Field = "generation"
-	FieldAssigned   Field = "assigned"
-	FieldCommitted  Field = "committed"
-	FieldOutput     Field = "output"
-	FieldValue      Field = "value"
-	FieldTxnID      Field = "txn"
+	FieldMsgs   Field = "msgs"
+	FieldWireID Field = "wire"
+	// FieldRequestWire: the point is about a request just sent, whose wire id it carries
+	// (Observation.WireID) for `drop|delay|duplicate: request`.
+	FieldRequestWire Field = "request wire"
+	FieldPartition   Field = "partition"
+	FieldOffset      Field = "offset"
+	FieldEpoch       Field = "epoch"
+	FieldErr         Field = "err"
+	FieldElection    Field = "election"
+	FieldGroup       Field = "group"
+	FieldMember      Field = "member"
+	FieldGeneration  Field = "generation"
+	FieldAssigned    Field = "assigned"
+	FieldCommitted   Field = "committed"
+	FieldOutput      Field = "output"
+	FieldValue       Field = "value"
+	FieldTxnID       Field = "txn"
 )
 
 // EventSpec describes one event for the trigger parser and the documentation.
@@ -44,6 +47,9 @@ type EventSpec struct {
 	// DetailOf computes it from the observation.
 	Detail   string
 	DetailOf func(Observation) string
+	// Background: the readable trace leaves the point out, as another line already says
+	// it (a request's send line); it is in the full trace and triggers fire on it.
+	Background bool
 }
 
 var (

@@ -155,7 +155,14 @@ func (s *sender) sendRequest(env *sim.Env, leader string, batches []*batch) []Co
 		}
 		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: rb})
 	}
-	env.Send(leader, req)
+	wire := env.Send(leader, req)
+	// The protocol point "requested", per partition: a fault there (delay: request) holds
+	// this very request on the wire.
+	defer func() {
+		for _, b := range batches {
+			env.Observe(sim.Observation{Event: protocol.Requested, Partition: b.TP.String(), Msgs: b.msgs(), WireID: wire})
+		}
+	}()
 	if cfg.Acks == protocol.AcksNone {
 		// acks=0: the send counts as done the moment it is written to the socket (R4).
 		var done []Completion

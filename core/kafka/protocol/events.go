@@ -9,6 +9,7 @@ import (
 // The protocol points Kafka's roles report (sim.Observation), registered below with what
 // they mean.
 const (
+	Requested       sim.Event = "requested"
 	Appended        sim.Event = "appended"
 	Replicated      sim.Event = "replicated"
 	Responded       sim.Event = "responded"
@@ -30,6 +31,9 @@ func errDetail(o sim.Observation) string { return o.Err }
 
 func init() {
 	sim.RegisterEvents(
+		sim.EventSpec{Event: Requested, Where: "producer",
+			When:   "a produce request carrying the message left the producer (carries the wire id `delay: request` uses)",
+			Fields: []sim.Field{sim.FieldPartition, sim.FieldMsgs, sim.FieldRequestWire}, Background: true},
 		sim.EventSpec{Event: Appended, Where: "leader broker", When: "it appended a produce batch to its log",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldOffset, sim.FieldMsgs}},
 		sim.EventSpec{Event: Replicated, Where: "follower broker", When: "it appended records fetched from the leader",

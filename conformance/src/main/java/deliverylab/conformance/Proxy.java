@@ -184,7 +184,12 @@ final class Proxy implements AutoCloseable {
             } finally {
                 if (ended.compareAndSet(false, true)) unanswered(request);
                 if (request) {
-                    shut(); // the client is gone: nothing more can reach it
+                    // The client closed its end (a request timed out, or it was killed): what
+                    // it wrote before is on the network and still reaches the node, then the
+                    // connection closes; nothing more can reach the client.
+                    close(client);
+                    down.stop();
+                    up.finish();
                 } else {
                     // The node's end closed (it died): what it sent before still arrives, then
                     // the client's connection breaks, as a reset after the last bytes.
@@ -219,6 +224,7 @@ final class Proxy implements AutoCloseable {
         private void onRequest(byte[] bytes, long seq, long readNanos) {
             ByteBuffer b = ByteBuffer.wrap(bytes);
             Runnable delivered = null;
+            Action action = Action.NONE;
             try {
                 RequestHeader h = RequestHeader.parse(b);
                 if (source == null) source = nodeOf(h.clientId(), streamsApps);
@@ -229,6 +235,7 @@ final class Proxy implements AutoCloseable {
                     msgs = messages(req);
                     expectsResponse = req.acks() != 0;
                     delivered = delivery(msgs, req.acks());
+                    action = requested(msgs);
                 }
                 if (h.apiKey() == ApiKeys.WRITE_TXN_MARKERS && source != null && source.startsWith("broker-")) {
                     WriteTxnMarkersRequest req = (WriteTxnMarkersRequest) AbstractRequest.parseRequest(h.apiKey(), h.apiVersion(), b).request;
@@ -238,7 +245,24 @@ final class Proxy implements AutoCloseable {
             } catch (RuntimeException e) {
                 if (source == null) source = Network.HARNESS;
             }
-            up.send(new Frame(bytes, seq, readNanos, source, target, due(source, target, 0), delivered, false, null));
+            // A dropped request leaves its client waiting (pending keeps it), as on a lossy link.
+            if (action.drop) return;
+            Frame f = new Frame(bytes, seq, readNanos, source, target, due(source, target, action.delayMs), delivered, false, null);
+            up.send(f);
+            if (action.duplicate) up.send(f);
+        }
+
+        /**
+         * A produce request leaving its producer: the protocol point "requested", per
+         * partition; a fault there (delay: request) holds, drops or doubles this frame.
+         */
+        private Action requested(Map<String, List<String>> msgs) {
+            Action action = Action.NONE;
+            String from = source == null ? Network.HARNESS : source;
+            for (var e : msgs.entrySet()) {
+                action = action.and(points.point(new Observation(from, "requested").msgs(e.getValue()).at(e.getKey(), -1), false));
+            }
+            return action;
         }
 
         /**
@@ -366,12 +390,6 @@ final class Proxy implements AutoCloseable {
             return action;
         }
 
-        private void shut() {
-            close(client);
-            close(server);
-            up.stop();
-            down.stop();
-        }
     }
 
     private long due(String from, String to, long extraMs) {
