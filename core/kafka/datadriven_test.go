@@ -138,7 +138,7 @@ func (h *harness) run(td *datadriven.TestData) error {
 		h.apps[name] = r
 		h.w.Add(r, h.w.NowMs())
 		h.step(h.w.NowMs())
-	case "send", "commit", "forge", "init-pid", "marker", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets",
+	case "send", "commit", "forge", "init-pid", "leave-group", "marker", "init-txn", "begin", "commit-txn", "abort-txn", "add-offsets",
 		"fetch-offsets", "txn-offsets":
 		return h.act(td)
 	case "send-offsets":
@@ -638,6 +638,12 @@ func (r *rawApp) act(env *sim.Env, t testing.TB, td *datadriven.TestData) error 
 	switch td.Cmd {
 	case "init-pid":
 		env.Send(to, protocol.InitProducerIdRequest{ReqID: r.seq})
+		return nil
+	case "leave-group":
+		var group, member string
+		td.ScanArgs(t, "group", &group)
+		td.ScanArgs(t, "member", &member)
+		env.Send(to, protocol.LeaveGroupRequest{Group: group, Member: member, Reason: "test"})
 		return nil
 	case "fetch-offsets":
 		var group string
