@@ -130,13 +130,13 @@ type PlanTrigger struct {
 }
 
 // realEvents are the protocol points the conformance runner sees on a real cluster: on
-// the wire (through its fault proxy: produce and fetch frames, and the controller's
+// the wire (through its fault proxy: produce requests leaving and answered, fetch frames, and the controller's
 // metadata records the brokers fetch, whose PartitionChangeRecords are its elections),
 // in the applications, in its sinks, and in what it does itself. A fault waiting for
 // another one (a truncation inside a broker's log, say) could never fire there.
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
 	apps.TxnCommitted, apps.TxnAborted, protocol.TxnPrepared,
-	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Appended,
+	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Requested, protocol.Appended,
 	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline}
 
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a

@@ -315,10 +315,16 @@ func (s *idempotence) failedForGood(b *batch, err protocol.Error, adjust, transa
 	}
 }
 
-// expired marks the partition unresolved when an expired batch had been sent
-// (Sender.sendProducerData: markSequenceUnresolved for a batch in retry).
+// expired marks the partition unresolved when an expired batch was in retry
+// (Sender.sendProducerData: markSequenceUnresolved only if expiredBatch.inRetry()). A
+// batch is in retry once it was re-enqueued after a failed attempt (ProducerBatch.reenqueued
+// counts attempts): here, sent once and waiting to be sent again, or in flight on a
+// second send. A batch that expires in flight on its first send leaves the partition
+// resolved: its sequence is neither resolved nor adjusted (failBatch without
+// adjustSequenceNumbers), as Kafka 3.9 does.
 func (s *idempotence) expired(b *batch) {
-	if !b.HasSeq || b.Attempts == 0 {
+	inRetry := b.Attempts >= 2 || (b.Attempts == 1 && !b.InFlight)
+	if !b.HasSeq || !inRetry {
 		return
 	}
 	next := b.lastSeq() + 1
