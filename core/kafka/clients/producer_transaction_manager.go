@@ -181,10 +181,12 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 		return nil, false
 	}
 	var undrained []Completion
-	if t.State == TxnAbortableError || t.State == TxnAborting {
+	if t.State == TxnAbortableError || t.State == TxnAborting || (t.State == TxnCommitting && t.LastErr != "") {
 		// Nothing more of a transaction that can only abort goes out: the batches not
 		// yet drained fail with the error that made it abortable, or as aborted
-		// (Sender.maybeSendAndPollTransactionalRequest → abortUndrainedBatches).
+		// (Sender.maybeSendAndPollTransactionalRequest → abortUndrainedBatches). A commit
+		// under way with an error is ABORTABLE_ERROR in TransactionManager, its EndTxn
+		// still queued, to fail with that error.
 		err := t.LastErr
 		if err == "" {
 			err = protocol.ErrTransactionAborted

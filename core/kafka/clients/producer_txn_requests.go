@@ -303,21 +303,43 @@ func (tm *transactionManager) offsetsFailed(env *sim.Env, err protocol.Error) tx
 	return txnStep{done: []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, drain: true}
 }
 
-// abortableCall fails the request in flight with an abortable error and an epoch bump.
+// abortableCall fails the request in flight with an abortable error and an epoch bump
+// (TxnRequestHandler.abortableErrorIfPossible: epochBumpRequired, then
+// transitionToAbortableError). A sendOffsetsToTransaction under way fails with it.
+// While a commit waits (COMMITTING_TRANSACTION) the transaction becomes abortable and
+// the commit fails with the error when it would send EndTxn (nextRequest's
+// maybeTerminateRequestWithError), unless it was the EndTxn that failed: then the commit
+// fails now. While aborting, transitionToAbortableError does nothing (the transaction is
+// already being aborted): only the bump is now required, and a failed EndTxn of an abort
+// that was to bump anyway goes on to its InitProducerId(producerId, epoch), queued after
+// it (Priority.EPOCH_BUMP), whose answer ends the abort.
 func (tm *transactionManager) abortableCall(env *sim.Env, kind txnRequestKind, err protocol.Error) txnStep {
 	t := tm.txn
 	t.Req, t.Adding = 0, nil
 	if kind == txnAddOffsets || kind == txnOffsetCommit {
 		t.Offsets = nil
 	}
-	if t.State == TxnCommitting || t.State == TxnAborting {
-		t.State = TxnInTransaction // the call that was ending it failed: it is abortable again
-	}
-	tm.abortable(env, err)
 	step := txnStep{drain: true}
-	if kind != txnAddPartitions { // AddPartitionsToTxn is no call of the application's
+	if kind == txnAddOffsets || kind == txnOffsetCommit || kind == txnEndTxn {
+		// AddPartitionsToTxn is no call of the application's
 		step.done = []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}
 	}
+	switch {
+	case t.State == TxnAborting && kind == txnEndTxn && t.EpochBumpRequired:
+		env.Note("transaction manager " + t.ID + ": EndTxn " + err.String() + " while aborting, the abort bumps the epoch")
+		tm.startBump(env)
+		return txnStep{}
+	case t.State == TxnAborting && kind != txnEndTxn:
+		t.EpochBumpRequired = true
+		env.Note("transaction manager " + t.ID + ": " + err.String() + " while aborting, the abort will bump the epoch")
+		return step
+	case t.State == TxnCommitting && kind != txnEndTxn:
+		tm.abortable(env, err) // (becomeAbortable keeps COMMITTING: the commit fails when it would send EndTxn)
+		return step
+	case t.State == TxnCommitting || t.State == TxnAborting:
+		t.State = TxnInTransaction // the EndTxn that was ending it failed: the call fails, the transaction is abortable
+	}
+	tm.abortable(env, err)
 	return step
 }
 
