@@ -23,7 +23,7 @@ var replicationAndProducerScenes = []string{
 	"txn-coordinator-fails-over", "streams-exactly-once", "exactly-once-needs-read-committed",
 	// the recovery paths after a failed send (issue 19)
 	"txn-abort-bumps-epoch", "streams-send-timeout-revives", "streams-eos-paused-past-timeout",
-	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce",
+	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce", "txn-id-expires",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {
