@@ -192,6 +192,13 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 			err = protocol.ErrTransactionAborted
 		}
 		undrained = acc.abortUndrained(err)
+		if err != protocol.ErrTransactionAborted {
+			// each send's callback is told the error (ProducerBatch.abort completes
+			// its futures with it)
+			for _, c := range undrained {
+				env.Observe(sim.Observation{Event: protocol.ClientError, Err: err.String(), Partition: tpText(c.TP), Msgs: c.Msgs})
+			}
+		}
 	}
 	done, ok := tm.nextTransactional(env, acc, inflight)
 	return append(undrained, done...), ok
@@ -364,4 +371,12 @@ func (tm *transactionManager) fire(env *sim.Env, timer sim.Payload) txnStep {
 		return txnStep{}
 	}
 	return tm.fireIdempotence(env, timer)
+}
+
+// tpText names a partition, "" for none (a send not yet in a batch).
+func tpText(tp protocol.TP) string {
+	if tp.Topic == "" {
+		return ""
+	}
+	return tp.String()
 }
