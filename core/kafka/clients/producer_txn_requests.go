@@ -285,6 +285,11 @@ func (tm *transactionManager) onTxnOffsetCommit(env *sim.Env, err protocol.Error
 		tm.retryLater(env, false)
 	case protocol.ErrUnknownMemberID, protocol.ErrIllegalGeneration, protocol.ErrFencedInstanceID:
 		return tm.offsetsFailed(env, err)
+	case protocol.ErrInvalidProducerIDMapping:
+		// Not among the errors TxnOffsetCommitHandler.handleResponse knows (unlike the
+		// transaction coordinator's requests): "Unexpected error in TxnOffsetCommitResponse",
+		// a fatal error.
+		return tm.fatal(env, err)
 	default:
 		// NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS, the
 		// fences: as for the transaction coordinator's requests.
@@ -360,10 +365,11 @@ func (tm *transactionManager) txnError(env *sim.Env, kind txnRequestKind, err pr
 		tm.retryLater(env, false)
 	case protocol.ErrInvalidProducerIDMapping:
 		if kind != txnInitProducerID {
-			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn, TxnOffsetCommit: the
-			// coordinator does not know this producer id for the transactional id. The
-			// transaction can only be aborted, with an epoch bump
+			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn: the coordinator does not know
+			// this producer id for the transactional id (it expired, txn/expiration.go).
+			// The transaction can only be aborted, with an epoch bump
 			// (abortableErrorIfPossible); the call under way fails with it.
+			// (TxnOffsetCommit's is fatal: onTxnOffsetCommit.)
 			return tm.abortableCall(env, kind, err)
 		}
 		return tm.fatal(env, err)
