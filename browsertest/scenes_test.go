@@ -24,6 +24,7 @@ var replicationAndProducerScenes = []string{
 	// the recovery paths after a failed send (issue 19)
 	"txn-abort-bumps-epoch", "streams-send-timeout-revives", "streams-eos-paused-past-timeout",
 	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce", "group-coordinator-fails-over",
+	"txn-id-expires",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -32,6 +32,7 @@ var lessons = []string{
 	"txn-lso-holds-back",
 	"txn-coordinator-fails-over",
 	"txn-abort-bumps-epoch",
+	"txn-id-expires",
 	"kip-890-late-produce-hangs",
 	"kip-890-verification-refuses-late-produce",
 	"streams-at-least-once-duplicates",

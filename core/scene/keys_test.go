@@ -226,6 +226,15 @@ var keysRows = []keysRow{
 	{key: "cluster.config.transaction.max.timeout.ms", pre: keysTxn, set: keysEdit{"cluster/config/transaction.max.timeout.ms", "1000"}},
 	{key: "cluster.config.transaction.abort.timed.out.transaction.cleanup.interval.ms", pre: keysTxnLeftOpen,
 		set: keysEdit{"cluster/config/transaction.abort.timed.out.transaction.cleanup.interval.ms", "200"}},
+	// an id idle for 1 ms is expired at the next sweep; the sweep runs every 10 ms
+	// instead of every hour (a tombstone in __transaction_state once the transactions end)
+	{key: "cluster.config.transactional.id.expiration.ms",
+		pre: append(append([]keysEdit(nil), keysTxn...),
+			keysEdit{"cluster/config/transaction.remove.expired.transaction.cleanup.interval.ms", "10"}),
+		set: keysEdit{"cluster/config/transactional.id.expiration.ms", "1"}},
+	{key: "cluster.config.transaction.remove.expired.transaction.cleanup.interval.ms",
+		pre: append(append([]keysEdit(nil), keysTxn...), keysEdit{"cluster/config/transactional.id.expiration.ms", "1"}),
+		set: keysEdit{"cluster/config/transaction.remove.expired.transaction.cleanup.interval.ms", "10"}},
 	{key: "cluster.config.transaction.state.log.num.partitions", pre: keysTxn, set: keysEdit{"cluster/config/transaction.state.log.num.partitions", "10"}},
 	// KIP-890 off: a transaction's first batch to a partition is appended without asking
 	// the coordinator first.

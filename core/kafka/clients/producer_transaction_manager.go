@@ -181,15 +181,24 @@ func (tm *transactionManager) prepareTransactional(env *sim.Env, acc *recordAccu
 		return nil, false
 	}
 	var undrained []Completion
-	if t.State == TxnAbortableError || t.State == TxnAborting {
+	if t.State == TxnAbortableError || t.State == TxnAborting || (t.State == TxnCommitting && t.LastErr != "") {
 		// Nothing more of a transaction that can only abort goes out: the batches not
 		// yet drained fail with the error that made it abortable, or as aborted
-		// (Sender.maybeSendAndPollTransactionalRequest → abortUndrainedBatches).
+		// (Sender.maybeSendAndPollTransactionalRequest → abortUndrainedBatches). A commit
+		// under way with an error is ABORTABLE_ERROR in TransactionManager, its EndTxn
+		// still queued, to fail with that error.
 		err := t.LastErr
 		if err == "" {
 			err = protocol.ErrTransactionAborted
 		}
 		undrained = acc.abortUndrained(err)
+		if err != protocol.ErrTransactionAborted {
+			// each send's callback is told the error (ProducerBatch.abort completes
+			// its futures with it)
+			for _, c := range undrained {
+				env.Observe(sim.Observation{Event: protocol.ClientError, Err: err.String(), Partition: tpText(c.TP), Msgs: c.Msgs})
+			}
+		}
 	}
 	done, ok := tm.nextTransactional(env, acc, inflight)
 	return append(undrained, done...), ok
@@ -362,4 +371,12 @@ func (tm *transactionManager) fire(env *sim.Env, timer sim.Payload) txnStep {
 		return txnStep{}
 	}
 	return tm.fireIdempotence(env, timer)
+}
+
+// tpText names a partition, "" for none (a send not yet in a batch).
+func tpText(tp protocol.TP) string {
+	if tp.Topic == "" {
+		return ""
+	}
+	return tp.String()
 }

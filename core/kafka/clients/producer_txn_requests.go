@@ -285,6 +285,11 @@ func (tm *transactionManager) onTxnOffsetCommit(env *sim.Env, err protocol.Error
 		tm.retryLater(env, false)
 	case protocol.ErrUnknownMemberID, protocol.ErrIllegalGeneration, protocol.ErrFencedInstanceID:
 		return tm.offsetsFailed(env, err)
+	case protocol.ErrInvalidProducerIDMapping:
+		// Not among the errors TxnOffsetCommitHandler.handleResponse knows (unlike the
+		// transaction coordinator's requests): "Unexpected error in TxnOffsetCommitResponse",
+		// a fatal error.
+		return tm.fatal(env, err)
 	default:
 		// NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS, the
 		// fences: as for the transaction coordinator's requests.
@@ -303,21 +308,43 @@ func (tm *transactionManager) offsetsFailed(env *sim.Env, err protocol.Error) tx
 	return txnStep{done: []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}, drain: true}
 }
 
-// abortableCall fails the request in flight with an abortable error and an epoch bump.
+// abortableCall fails the request in flight with an abortable error and an epoch bump
+// (TxnRequestHandler.abortableErrorIfPossible: epochBumpRequired, then
+// transitionToAbortableError). A sendOffsetsToTransaction under way fails with it.
+// While a commit waits (COMMITTING_TRANSACTION) the transaction becomes abortable and
+// the commit fails with the error when it would send EndTxn (nextRequest's
+// maybeTerminateRequestWithError), unless it was the EndTxn that failed: then the commit
+// fails now. While aborting, transitionToAbortableError does nothing (the transaction is
+// already being aborted): only the bump is now required, and a failed EndTxn of an abort
+// that was to bump anyway goes on to its InitProducerId(producerId, epoch), queued after
+// it (Priority.EPOCH_BUMP), whose answer ends the abort.
 func (tm *transactionManager) abortableCall(env *sim.Env, kind txnRequestKind, err protocol.Error) txnStep {
 	t := tm.txn
 	t.Req, t.Adding = 0, nil
 	if kind == txnAddOffsets || kind == txnOffsetCommit {
 		t.Offsets = nil
 	}
-	if t.State == TxnCommitting || t.State == TxnAborting {
-		t.State = TxnInTransaction // the call that was ending it failed: it is abortable again
-	}
-	tm.abortable(env, err)
 	step := txnStep{drain: true}
-	if kind != txnAddPartitions { // AddPartitionsToTxn is no call of the application's
+	if kind == txnAddOffsets || kind == txnOffsetCommit || kind == txnEndTxn {
+		// AddPartitionsToTxn is no call of the application's
 		step.done = []Completion{{Txn: TxnFailed, Err: err, Offset: -1}}
 	}
+	switch {
+	case t.State == TxnAborting && kind == txnEndTxn && t.EpochBumpRequired:
+		env.Note("transaction manager " + t.ID + ": EndTxn " + err.String() + " while aborting, the abort bumps the epoch")
+		tm.startBump(env)
+		return txnStep{}
+	case t.State == TxnAborting && kind != txnEndTxn:
+		t.EpochBumpRequired = true
+		env.Note("transaction manager " + t.ID + ": " + err.String() + " while aborting, the abort will bump the epoch")
+		return step
+	case t.State == TxnCommitting && kind != txnEndTxn:
+		tm.abortable(env, err) // (becomeAbortable keeps COMMITTING: the commit fails when it would send EndTxn)
+		return step
+	case t.State == TxnCommitting || t.State == TxnAborting:
+		t.State = TxnInTransaction // the EndTxn that was ending it failed: the call fails, the transaction is abortable
+	}
+	tm.abortable(env, err)
 	return step
 }
 
@@ -338,10 +365,11 @@ func (tm *transactionManager) txnError(env *sim.Env, kind txnRequestKind, err pr
 		tm.retryLater(env, false)
 	case protocol.ErrInvalidProducerIDMapping:
 		if kind != txnInitProducerID {
-			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn, TxnOffsetCommit: the
-			// coordinator does not know this producer id for the transactional id. The
-			// transaction can only be aborted, with an epoch bump
+			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn: the coordinator does not know
+			// this producer id for the transactional id (it expired, txn/expiration.go).
+			// The transaction can only be aborted, with an epoch bump
 			// (abortableErrorIfPossible); the call under way fails with it.
+			// (TxnOffsetCommit's is fatal: onTxnOffsetCommit.)
 			return tm.abortableCall(env, kind, err)
 		}
 		return tm.fatal(env, err)

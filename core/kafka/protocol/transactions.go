@@ -45,8 +45,10 @@ const (
 
 // TxnLogRecord is a record of __transaction_state: the state of one transactional id
 // after a transition (TransactionLog's value: producer id and epoch, timeout, state, the
-// partitions of the transaction, when it started). The latest record of an id is its
-// state; a coordinator that takes over a partition of the log loads it from them.
+// partitions of the transaction, when it started, when it was last updated). The latest
+// record of an id is its state; a coordinator that takes over a partition of the log
+// loads it from them. A record in state Dead is the tombstone of an expired id (Kafka's
+// record with the id's key and a null value): the id is gone.
 type TxnLogRecord struct {
 	TransactionalID string
 	ProducerID      int64
@@ -55,6 +57,7 @@ type TxnLogRecord struct {
 	State           TxnState
 	Partitions      []TP
 	StartMs         int64 // when the ongoing transaction started (-1 when none)
+	LastUpdateMs    int64 // when the coordinator made this transition (txnLastUpdateTimestamp)
 }
 
 func (r TxnLogRecord) Describe() string {

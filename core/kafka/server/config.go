@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"deliverylab/core/kafka/group"
@@ -27,6 +28,12 @@ type Config struct {
 	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
 	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
 	TransactionAbortIntervalMs       int64 // transaction.abort.timed.out.transaction.cleanup.interval.ms
+	// transactional.id.expiration.ms: a transactional id with no transaction in progress
+	// and no update for this long is expired by its coordinator, which then no longer
+	// knows its producer id; transaction.remove.expired.transaction.cleanup.interval.ms is
+	// how often it looks (TransactionStateManager.removeExpiredTransactionalIds).
+	TransactionalIDExpirationMs        int64
+	TransactionRemoveExpiredIntervalMs int64
 	// transaction.partition.verification.enable (KIP-890 part 1, true since 3.6): a
 	// leader asks the transaction coordinator before a transaction's first append to a
 	// partition (txn_verification.go). false is how brokers behaved before 3.6, when a
@@ -52,9 +59,11 @@ func DefaultConfig() Config {
 		GroupMaxSessionTimeoutMs:     1800000,
 		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
 
-		TransactionStateLogNumPartitions: txn.DefaultLogPartitions,
-		TransactionMaxTimeoutMs:          900000,
-		TransactionAbortIntervalMs:       10000,
+		TransactionStateLogNumPartitions:   txn.DefaultLogPartitions,
+		TransactionMaxTimeoutMs:            900000,
+		TransactionAbortIntervalMs:         10000,
+		TransactionalIDExpirationMs:        604800000, // 7 days
+		TransactionRemoveExpiredIntervalMs: 3600000,   // 1 hour
 
 		TransactionPartitionVerificationEnable: true,
 	}
@@ -105,6 +114,12 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("transaction.abort.timed.out.transaction.cleanup.interval.ms", func(c *Config, v props.Value) error {
 		return props.Ms(v, 1, &c.TransactionAbortIntervalMs)
 	}).
+	Key(TransactionalIDExpirationKey, func(c *Config, v props.Value) error {
+		return props.Int64(v, 1, math.MaxInt32, &c.TransactionalIDExpirationMs) // an INT, atLeast(1)
+	}).
+	Key(TransactionRemoveExpiredIntervalKey, func(c *Config, v props.Value) error {
+		return props.Int64(v, 1, math.MaxInt32, &c.TransactionRemoveExpiredIntervalMs)
+	}).
 	Key("transaction.state.log.num.partitions", func(c *Config, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.TransactionStateLogNumPartitions)
 	}).
@@ -113,11 +128,18 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 // TransactionPartitionVerificationKey names KIP-890's switch.
 const TransactionPartitionVerificationKey = "transaction.partition.verification.enable"
 
+// The transactional id expiration's keys (TransactionStateManagerConfigs).
+const (
+	TransactionalIDExpirationKey        = "transactional.id.expiration.ms"
+	TransactionRemoveExpiredIntervalKey = "transaction.remove.expired.transaction.cleanup.interval.ms"
+)
+
 // Validate applies the broker's own start-up checks (KafkaConfig).
 func (c Config) txnConfig() txn.Config {
 	return txn.Config{LogPartitions: c.TransactionStateLogNumPartitions, MaxTimeoutMs: c.TransactionMaxTimeoutMs,
 		AbortIntervalMs: c.TransactionAbortIntervalMs, OffsetsPartitions: c.OffsetsTopicNumPartitions,
-		RequestTimeoutMs: BrokerRequestTimeoutMs, RetryBackoffMs: TxnMarkerRetryBackoffMs}
+		RequestTimeoutMs: BrokerRequestTimeoutMs, RetryBackoffMs: TxnMarkerRetryBackoffMs,
+		ExpirationMs: c.TransactionalIDExpirationMs, ExpireIntervalMs: c.TransactionRemoveExpiredIntervalMs}
 }
 
 func (c Config) Validate() error {
@@ -166,6 +188,8 @@ func (c Config) TransactionProperties() map[string]string {
 		"transaction.max.timeout.ms":                                  ms(c.TransactionMaxTimeoutMs),
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms": ms(c.TransactionAbortIntervalMs),
 		TransactionPartitionVerificationKey:                           strconv.FormatBool(c.TransactionPartitionVerificationEnable),
+		TransactionalIDExpirationKey:                                  ms(c.TransactionalIDExpirationMs),
+		TransactionRemoveExpiredIntervalKey:                           ms(c.TransactionRemoveExpiredIntervalMs),
 	}
 }
 

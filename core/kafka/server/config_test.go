@@ -35,6 +35,7 @@ func TestTransactionProperties(t *testing.T) {
 	p := DefaultConfig().TransactionProperties()
 	assert.Equal(t, map[string]string{"transaction.state.log.num.partitions": "50", "transaction.state.log.min.isr": "2",
 		"transaction.max.timeout.ms": "900000", "transaction.abort.timed.out.transaction.cleanup.interval.ms": "10000",
-		"transaction.partition.verification.enable": "true"}, p)
+		"transaction.partition.verification.enable": "true", "transactional.id.expiration.ms": "604800000",
+		"transaction.remove.expired.transaction.cleanup.interval.ms": "3600000"}, p)
 	assert.NotContains(t, DefaultConfig().Properties(), "transaction.max.timeout.ms")
 }

@@ -29,6 +29,8 @@ type Config struct {
 	OffsetsPartitions int   // offsets.topic.num.partitions, for AddOffsetsToTxn
 	RequestTimeoutMs  int64 // request.timeout.ms: how long an append to the log may wait for the ISR
 	RetryBackoffMs    int64 // how long a marker whose leader is unknown or failed waits before it is sent again
+	ExpirationMs      int64 // transactional.id.expiration.ms (expiration.go)
+	ExpireIntervalMs  int64 // transaction.remove.expired.transaction.cleanup.interval.ms
 }
 
 // Host is what the coordinator needs of the broker it runs on.
@@ -54,13 +56,14 @@ type Host interface {
 // __transaction_state partitions it leads. All of it is volatile: the states live in
 // the replicated log, and a new coordinator loads them from there.
 type Coordinator struct {
-	cfg     Config
-	txns    map[string]*metadata
-	pending map[int64]pendingAppend // log appends waiting for the HW
-	markers map[int64]markerRequest // WriteTxnMarkers in flight
-	refSeq  int64
-	reqSeq  int64
-	swept   bool // the timeout sweep is armed
+	cfg      Config
+	txns     map[string]*metadata
+	pending  map[int64]pendingAppend // log appends waiting for the HW
+	markers  map[int64]markerRequest // WriteTxnMarkers in flight
+	refSeq   int64
+	reqSeq   int64
+	swept    bool // the timeout sweep is armed
+	expiring bool // the expiration sweep is armed (expiration.go)
 }
 
 // metadata is one transactional id's TransactionMetadata.
@@ -72,6 +75,9 @@ type metadata struct {
 	State      protocol.TxnState
 	Partitions []protocol.TP // sorted
 	StartMs    int64
+	// LastUpdateMs is when the last transition was made (txnLastUpdateTimestamp, kept in
+	// the log): an id idle for transactional.id.expiration.ms since expires.
+	LastUpdateMs int64
 	// Pending: a transition is being written to the log (pendingState); the id answers
 	// CONCURRENT_TRANSACTIONS meanwhile.
 	Pending bool
@@ -147,7 +153,7 @@ func (c *Coordinator) Reset() {
 	c.txns = map[string]*metadata{}
 	c.pending = map[int64]pendingAppend{}
 	c.markers = map[int64]markerRequest{}
-	c.swept = false
+	c.swept, c.expiring = false, false
 }
 
 // Clone copies the coordinator.
@@ -229,6 +235,9 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 		}
 	case markerTimeout:
 		c.markersLost(env, h, t.ReqID)
+	case expireSweep:
+		c.expireIdle(env, h)
+		env.After(c.cfg.ExpireIntervalMs, t)
 	default:
 		return false
 	}
@@ -261,13 +270,18 @@ func (c *Coordinator) isCoordinator(h Host, transactionalID string) bool {
 // record is the metadata's state as a log record.
 func (m *metadata) record() protocol.TxnLogRecord {
 	return protocol.TxnLogRecord{TransactionalID: m.ID, ProducerID: m.PID, ProducerEpoch: m.Epoch, TimeoutMs: m.TimeoutMs,
-		State: m.State, Partitions: slices.Clone(m.Partitions), StartMs: m.StartMs}
+		State: m.State, Partitions: slices.Clone(m.Partitions), StartMs: m.StartMs, LastUpdateMs: m.LastUpdateMs}
 }
 
 // write appends a transition to the id's log partition; the metadata is pending until
 // the append is durable (TransactionStateManager.appendTransactionToLog). It returns the
 // error that kept it from appending, as the client is to hear it.
 func (c *Coordinator) write(env *sim.Env, h Host, m *metadata, rec protocol.TxnLogRecord, pa pendingAppend) protocol.Error {
+	if rec.State != protocol.TxnDead {
+		// every transition but the tombstone is an update (the prepare* methods'
+		// updateTimestamp; prepareDead keeps txnLastUpdateTimestamp)
+		rec.LastUpdateMs = env.Now()
+	}
 	c.refSeq++
 	_, err := h.AppendTxnLog(env, c.refSeq, m.tp(c.cfg.LogPartitions), []protocol.Record{{Body: rec}}, c.cfg.RequestTimeoutMs)
 	if err != "" {
@@ -309,6 +323,12 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 	}
 	m.Pending = false
 	err = appendError(err)
+	if err == "" && pa.Rec.State == protocol.TxnDead {
+		// The tombstone is durable: the id is forgotten (writeTombstonesForExpiredTransactionalIds'
+		// removeFromCacheCallback).
+		delete(c.txns, m.ID)
+		return
+	}
 	if err == "" {
 		m.apply(pa.Rec)
 	} else {
@@ -358,7 +378,7 @@ func (c *Coordinator) prepared(env *sim.Env, h Host, m *metadata) {
 
 func (m *metadata) apply(rec protocol.TxnLogRecord) {
 	m.PID, m.Epoch, m.TimeoutMs, m.State = rec.ProducerID, rec.ProducerEpoch, rec.TimeoutMs, rec.State
-	m.Partitions, m.StartMs = slices.Clone(rec.Partitions), rec.StartMs
+	m.Partitions, m.StartMs, m.LastUpdateMs = slices.Clone(rec.Partitions), rec.StartMs, rec.LastUpdateMs
 }
 
 func addPartitionsAnswer(reqID int64, tps []protocol.TP, err protocol.Error) protocol.AddPartitionsToTxnResponse {
@@ -377,7 +397,12 @@ func addPartitionsAnswer(reqID int64, tps []protocol.TP, err protocol.Error) pro
 func (c *Coordinator) OnElection(env *sim.Env, h Host, tp protocol.TP, records []protocol.Record) {
 	loaded := map[string]protocol.TxnLogRecord{}
 	for _, r := range records {
-		if rec, ok := r.Body.(protocol.TxnLogRecord); ok && c.LogPartition(rec.TransactionalID) == tp {
+		rec, ok := r.Body.(protocol.TxnLogRecord)
+		switch {
+		case !ok || c.LogPartition(rec.TransactionalID) != tp:
+		case rec.State == protocol.TxnDead:
+			delete(loaded, rec.TransactionalID) // a tombstone: the id expired (expiration.go)
+		default:
 			loaded[rec.TransactionalID] = rec
 		}
 	}
@@ -396,6 +421,7 @@ func (c *Coordinator) OnElection(env *sim.Env, h Host, tp protocol.TP, records [
 		c.swept = true
 		env.After(c.cfg.AbortIntervalMs, abortSweep{})
 	}
+	c.armExpiration(env)
 }
 
 // OnResignation is called when the broker stops leading a __transaction_state

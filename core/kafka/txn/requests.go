@@ -52,7 +52,9 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 			fail(protocol.ErrCoordinatorLoadInProgress)
 			return
 		}
-		m = &metadata{ID: req.TransactionalID, PID: pid, Epoch: -1, State: protocol.TxnEmpty, StartMs: -1}
+		// a new id, or one that expired: a new producer id at epoch -1
+		// (handleInitProducerId, getTransactionState is None)
+		m = &metadata{ID: req.TransactionalID, PID: pid, Epoch: -1, State: protocol.TxnEmpty, StartMs: -1, LastUpdateMs: env.Now()}
 		c.txns[m.ID] = m
 	}
 	if m.Pending {
@@ -86,8 +88,13 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 	case m.Epoch == protocol.NoProducerEpoch || req.ProducerEpoch == m.Epoch:
 		rec.ProducerEpoch++
 		m.LastEpoch, m.HasLastEpoch = m.Epoch, m.Epoch != protocol.NoProducerEpoch
-		env.Note("txn " + m.ID + " bumps the epoch of pid=" + itoa(m.PID) + " e" + itoa(int64(m.Epoch)) +
-			" at its producer's request")
+		if m.Epoch == protocol.NoProducerEpoch && req.ProducerID != m.PID {
+			env.Note("txn " + m.ID + " does not know pid=" + itoa(req.ProducerID) + " e" + itoa(int64(req.ProducerEpoch)) +
+				": new producer id " + itoa(m.PID))
+		} else {
+			env.Note("txn " + m.ID + " bumps the epoch of pid=" + itoa(m.PID) + " e" + itoa(int64(m.Epoch)) +
+				" at its producer's request")
+		}
 	case m.HasLastEpoch && req.ProducerEpoch == m.LastEpoch:
 		// a retry of a bump already made: the current epoch, not bumped again
 	default:
