@@ -134,6 +134,9 @@ func (w *World) apply(f Fault) {
 		}
 	case FaultDelay:
 		if m, ok := w.inFlight[f.WireID]; ok {
+			if m.HeldFromMs == 0 {
+				m.HeldFromMs = m.ArriveMs
+			}
 			m.ArriveMs += f.DelayMs
 			w.inFlight[f.WireID] = m
 			w.push(event{AtMs: m.ArriveMs, Kind: evDeliver, MsgID: m.ID})

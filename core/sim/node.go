@@ -84,6 +84,8 @@ type Message struct {
 	Payload  Payload
 	SentMs   int64
 	ArriveMs int64
+	// HeldFromMs: a delay fault holds the message; it would have arrived then (0: not held).
+	HeldFromMs int64
 }
 
 // Describe is the message's stable text form.

@@ -42,8 +42,14 @@ func (w *World) Settled() bool {
 // watching at the speed of a request (a pause past a 10 s transaction timeout would hold
 // a class for minutes), and the work it holds goes out, and stops the hurry, when it is
 // resumed. (Settled still waits for it: PausedHolding, and the resume is a pending fault.)
+// Nor does a message a delay fault holds past its arrival: it only waits, drawn on its
+// link, until it arrives and stops the hurry (a produce held 2 s would hold a class for
+// minutes).
 func (w *World) Quiet() bool {
 	for _, m := range w.inFlight {
+		if m.HeldFromMs > 0 && w.nowMs >= m.HeldFromMs {
+			continue
+		}
 		if !IsBackground(m.Payload) {
 			return false
 		}

@@ -1,0 +1,38 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// oneShot sends one ping when it starts.
+type oneShot struct{ name, peer string }
+
+func (o *oneShot) Name() string          { return o.name }
+func (o *oneShot) Start(env *Env)        { env.Send(o.peer, ping{N: 1}) }
+func (o *oneShot) Receive(*Env, Message) {}
+func (o *oneShot) Fire(*Env, Payload)    {}
+func (o *oneShot) Crash()                {}
+func (o *oneShot) Clone() Node           { c := *o; return &c }
+
+// A message a delay fault holds keeps the wire busy until it would have arrived; after
+// that it only waits, and the page may hurry (Quiet), until it arrives.
+func TestAHeldMessageStopsKeepingTheWireBusyOnceItWouldHaveArrived(t *testing.T) {
+	w := NewWorld(Config{Seed: 1, LatencyMs: 5})
+	w.Add(&oneShot{name: "a", peer: "b"}, 0)
+	w.Add(&echo{name: "b"}, 0)
+	w.RunUntil(0, nil)
+	in := w.InFlight()
+	if !assert.Len(t, in, 1) {
+		return
+	}
+	w.Inject(Fault{Kind: FaultDelay, WireID: in[0].ID, DelayMs: 1000})
+	assert.False(t, w.Quiet(), "on its way: worth watching")
+	w.RunUntil(4, nil)
+	assert.False(t, w.Quiet(), "not yet due")
+	w.RunUntil(6, nil)
+	assert.True(t, w.Quiet(), "past its arrival, it only waits for the fault")
+	w.RunUntil(1006, nil)
+	assert.False(t, w.Quiet(), "delivered: the echo's answer is on the wire")
+}
