@@ -12,7 +12,7 @@ import (
 // rebalances the others without waiting for its session to time out. Start subscribes
 // again, as a new member.
 func (c *Consumer) Unsubscribe(env *sim.Env, reason string) {
-	g := c.coord
+	g := &c.coord
 	if g.state != Finding && g.broker != "" {
 		env.Send(g.broker, protocol.LeaveGroupRequest{Group: g.group, Member: g.member, Reason: reason})
 	}
