@@ -79,6 +79,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 		printConformTable(stdout, rows, *runs)
 		fmt.Fprintf(stdout, "\n%d scenes, %d real run(s) each, in %s; runs kept in %s\n", len(rows), *runs,
 			time.Since(start).Round(time.Second), *work)
+		printFailedRows(stdout, rows)
 	}
 	for _, r := range rows {
 		if r.Result == resultDisagree || r.Result == resultError {
@@ -198,6 +199,21 @@ func printConformTable(w io.Writer, rows []conformRow, runs int) {
 		}
 		for _, why := range r.Why {
 			fmt.Fprintf(w, "%-34s %-16s %-15s      %s\n", "", "", "", why)
+		}
+	}
+}
+
+// printFailedRows repeats, after the table, every row that fails the run (a
+// disagreement or a harness error) with its reasons: CI keeps only a log's tail, and a
+// table of 43 scenes pushes the failing row out of it.
+func printFailedRows(w io.Writer, rows []conformRow) {
+	for _, r := range rows {
+		if r.Result != resultDisagree && r.Result != resultError {
+			continue
+		}
+		fmt.Fprintf(w, "%s %s: sim %s; real %s\n", r.Result, r.Scene, r.Simulator, strings.Join(r.Real, " | "))
+		for _, why := range r.Why {
+			fmt.Fprintf(w, "    %s\n", why)
 		}
 	}
 }

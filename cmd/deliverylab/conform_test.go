@@ -189,3 +189,17 @@ func TestConformRowSaysHowTheFaultsAreTimed(t *testing.T) {
 	printConformTable(&out, []conformRow{row}, 1)
 	assert.Contains(t, out.String(), "protocol points")
 }
+
+// A failing row is repeated after the table with its reasons, and an agreeing one is not:
+// CI keeps only the tail of a long log.
+func TestFailedRowsAreRepeatedAfterTheTable(t *testing.T) {
+	rows := []conformRow{
+		{Scene: "fine", Result: resultAgree, Simulator: "exactly-once", Real: []string{"exactly-once"}},
+		{Scene: "broken", Result: resultDisagree, Simulator: "exactly-once", Real: []string{"at-least-once"}, Why: []string{"run 1: delivered 9, expected 10"}},
+		{Scene: "harness", Result: resultError, Simulator: "exactly-once", Real: []string{runFailed}, Why: []string{"run 1: the runner failed"}},
+	}
+	var out strings.Builder
+	printFailedRows(&out, rows)
+	assert.Equal(t, "DISAGREE broken: sim exactly-once; real at-least-once\n    run 1: delivered 9, expected 10\n"+
+		"ERROR harness: sim exactly-once; real error\n    run 1: the runner failed\n", out.String())
+}
