@@ -112,6 +112,19 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 	row = conformScene(s, 1, t.TempDir(), failing)
 	assert.Equal(t, resultError, row.Result, "the harness failed, not Kafka")
 	assert.Contains(t, row.Why[0], "the runner failed")
+	assert.Len(t, row.Retried, 1, "a run the harness could not make is made once more")
+
+	// A run made the second time counts, and the table says it was made again.
+	tries := 0
+	flaky := func(plan scene.Plan, dir string) (scene.Report, []string, error) {
+		if tries++; tries == 1 {
+			return scene.Report{}, nil, errors.New("the cluster did not start")
+		}
+		return one, nil, nil
+	}
+	row = conformScene(s, 1, t.TempDir(), flaky)
+	assert.Equal(t, resultAgree, row.Result)
+	assert.Equal(t, []string{"run 1: made again after: the cluster did not start"}, row.Retried)
 }
 
 // A scene marked simulator-only is listed as skipped, with its reason, and not run.

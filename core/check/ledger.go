@@ -249,6 +249,9 @@ func dupWhy(h *history, output string) fate.Reason {
 	// outputs are appends of their own. (A sink's own writes are the output's.)
 	for _, node := range slices.Sorted(maps.Keys(h.writtenBy)) {
 		if c := h.writtenBy[node]; node != output && c > 1 {
+			if sim.PortOf(node) != "" {
+				return fate.Because(fate.ReplayedByJob, "count", num(c), "node", node) // a Flink job's sink subtask
+			}
 			return fate.Because(fate.ProcessedAgain, "count", num(c), "node", node)
 		}
 	}

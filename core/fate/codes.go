@@ -7,7 +7,9 @@ const (
 	OneEffect     Code = "one-effect"     // {output}
 	ManyEffects   Code = "many-effects"   // {count} {output}
 	AppendedTwice Code = "appended-twice" // {count} {places}: why it was duplicated
-	PolledTwice   Code = "polled-twice"   // {count}
+	// ReplayedByJob: {node} {count}: a Flink job's sink wrote it again after a restore.
+	ReplayedByJob Code = "replayed-by-job"
+	PolledTwice   Code = "polled-twice" // {count}
 	// ProcessedAgain: a Streams application processed the input again after it lost its
 	// uncommitted work. {count} {node}
 	ProcessedAgain Code = "processed-again"

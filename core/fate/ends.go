@@ -28,6 +28,8 @@ const (
 	WaitsForWire         Code = "waits-wire"           // {count}
 	WaitsForScript       Code = "waits-script"         //
 	WaitsForResume       Code = "waits-resume"         // {node} {count}: a paused node that nothing resumes
+	WaitsForCheckpoint   Code = "waits-checkpoint"     // {node} {checkpoint}: a Flink checkpoint under way
+	WaitsForRestart      Code = "waits-restart"        // {node}: a failed Flink task waiting to be deployed again
 
 	// The punctuation of a sentence that lists reasons (the end note; play's notices):
 	// each language has its own.

@@ -39,6 +39,10 @@ const (
 	StatusTotal      Code = "status-total"      // {total}: a counting sink's sum
 	StatusPartitions Code = "status-partitions" // {count}: a broker's partition replicas
 	StatusQuorum     Code = "status-quorum"     // the controller
+	// A Flink job: its latest completed checkpoint, the one under way, a region restarting.
+	StatusJob        Code = "status-job"        // {checkpoint}: "checkpoint 3"
+	StatusCheckpoint Code = "status-checkpoint" // {checkpoint}: " · 4 pending"
+	StatusRestarting Code = "status-restarting" // " · restarting"
 
 	// What the session says of a node instead of its own line (play.NodeState).
 	StatusStartsAt Code = "status-starts-at" // {ms}: start.ms ahead
@@ -53,5 +57,6 @@ var Statuses = []Code{
 	StatusIdle, StatusProcessing, StatusCommitting, StatusStarting, StatusRunning, StatusFlushing,
 	StatusTxnInit, StatusTxnReady, StatusTxnOpen, StatusTxnAborting, StatusTxnAbortable, StatusTxnFatal, StatusTxnFenced,
 	StatusRows, StatusRewrites, StatusRefused, StatusOffsets, StatusTotal, StatusPartitions, StatusQuorum,
+	StatusJob, StatusCheckpoint, StatusRestarting,
 	StatusStartsAt, StatusHeldDown, StatusDown, StatusPaused,
 }

@@ -1,10 +1,13 @@
 package scene
 
 import (
+	"maps"
 	"slices"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/flink"
 	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 	"deliverylab/core/sinks"
 )
@@ -12,7 +15,7 @@ import (
 // Build makes the world a scene describes, with its scripted faults and narration armed.
 // It is the one place where the scene layer names the protocol packages' node types.
 func (s *Scene) Build() *sim.World {
-	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs, LinkLatencyMs: s.Links})
+	w := sim.NewWorld(sim.Config{Seed: s.Seed, LatencyMs: s.LatencyMs, JitterMs: s.JitterMs, LinkLatencyMs: s.linkLatencies()})
 	cluster := s.Cluster
 	cluster.Groups = s.groupIDs()
 	cluster.TransactionalIDs = s.transactionalIDs()
@@ -38,6 +41,9 @@ func (s *Scene) Build() *sim.World {
 	}
 	for _, k := range s.Sinks {
 		w.Add(sinks.New(k.Kind, k.Name), 0)
+	}
+	for _, j := range s.Jobs {
+		w.Add(s.newJob(j, brokers), j.StartMs)
 	}
 	for _, f := range s.Faults {
 		if f.When != nil {
@@ -83,6 +89,48 @@ func (s *Scene) groupIDs() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// newJob makes a Flink job: its source subtasks' assigned consumers and its sink
+// subtasks' producers.
+func (s *Scene) newJob(js JobSpec, brokers []string) *flink.Job {
+	spec := js.Spec
+	var partitions []protocol.TP
+	for _, t := range s.Cluster.Topics {
+		if t.Name == spec.Source.Topic {
+			for i := range t.Partitions {
+				partitions = append(partitions, protocol.TP{Topic: t.Name, Partition: int32(i)})
+			}
+		}
+	}
+	newConsumer := func(clientID string) *clients.Consumer {
+		return clients.NewAssignedConsumer(spec.Source.Consumer, clientID, brokers, []string{spec.Source.Topic})
+	}
+	newProducer := func(clientID, transactionalID string) *clients.Producer {
+		c := spec.Sink.Producer
+		c.TransactionalID = transactionalID
+		return clients.NewProducer(c, brokers, []string{spec.Sink.Topic})
+	}
+	return flink.NewJob(js.Name, spec, partitions, newConsumer, newProducer)
+}
+
+// jobLatencyMs is the latency of a job's channels and calls between its own parts: one
+// process, in memory.
+const jobLatencyMs = 1
+
+// linkLatencies is the scene's per-link latencies, with each job's own.
+func (s *Scene) linkLatencies() map[[2]string]int64 {
+	if len(s.Jobs) == 0 {
+		return s.Links
+	}
+	out := maps.Clone(s.Links)
+	if out == nil {
+		out = map[[2]string]int64{}
+	}
+	for _, j := range s.Jobs {
+		out[[2]string{j.Name, j.Name}] = jobLatencyMs
+	}
+	return out
 }
 
 // newStreams makes a Kafka Streams application: its main consumer, and a maker of the

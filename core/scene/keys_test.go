@@ -159,6 +159,14 @@ var (
 	// a Kafka Streams application s1 copies orders to a third topic.
 	keysStreams = []keysEdit{{"cluster/topics/2", "{name: third, partitions: 1, replication.factor: 3}"},
 		{"apps/2", "{streams: s1, from: orders, to: third}"}}
+	// j1 is a Flink job: it reads orders with one source subtask, checkpoints every 100 ms
+	// and writes every record to third with a KafkaSink (NONE).
+	keysJob = []keysEdit{{"cluster/topics/2", "{name: third, partitions: 1, replication.factor: 3}"},
+		{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, sink: {kafka: {topic: third}}}"}}
+	// ... and its map subtask fails at 300 ms
+	keysJobFailure = append(append([]keysEdit(nil), keysJob...), keysEdit{"faults", "[{at.ms: 300, crash: j1/map-0}]"})
+	// ... keyed, with two source subtasks
+	keysJobKeyed = append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/keyed", "true"}, keysEdit{"apps/2/source/parallelism", "2"})
 	// the first append anywhere crashes broker-3.
 	keysAppendTrigger = []keysEdit{{"faults", "[{when: {event: appended}, crash: broker-3}]"}}
 	// the first acknowledgement crashes broker-3.
@@ -259,6 +267,28 @@ var keysRows = []keysRow{
 	{key: "streams.config.commit.interval.ms", pre: keysStreams, set: keysEdit{"apps/2/config/commit.interval.ms", "200"}},
 	// a client key goes to the client that has it (here the main consumer)
 	{key: "streams.config.max.poll.records (a client key)", pre: keysStreams, set: keysEdit{"apps/2/config/max.poll.records", "1"}},
+	{key: "job.job", pre: keysJob, set: keysEdit{"apps/2/job", "j9"}},
+	{key: "job.start.ms", pre: keysJob, set: keysEdit{"apps/2/start.ms", "200"}},
+	{key: "job.checkpointing.interval.ms", pre: keysJob, set: keysEdit{"apps/2/checkpointing/interval.ms", "200"}},
+	// the sink's flush at the barrier waits for third's leader (broker-2) 100 ms away: the
+	// checkpoint expires first
+	{key: "job.checkpointing.timeout.ms", pre: append(append([]keysEdit(nil), keysJob...),
+		keysEdit{"apps/2/sink/kafka/delivery.guarantee", "AT_LEAST_ONCE"}, keysEdit{"apps/0/start.ms", "90"},
+		keysEdit{"network/links", "[{between: [j1, broker-1], latency.ms: 100}, {between: [j1, broker-2], latency.ms: 100}, {between: [j1, broker-3], latency.ms: 100}]"}),
+		set: keysEdit{"apps/2/checkpointing/timeout.ms", "50"}},
+	{key: "job.restart.delay.ms", pre: keysJobFailure, set: keysEdit{"apps/2/restart.delay.ms", "100"}},
+	{key: "job.source.topic", pre: keysJob, set: keysEdit{"apps/2/source/topic", "other"}},
+	{key: "job.source.parallelism", pre: keysJob, set: keysEdit{"apps/2/source/parallelism", "2"}},
+	{key: "job.source.starting.offsets", pre: append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/start.ms", "200"}),
+		set: keysEdit{"apps/2/source/starting.offsets", "latest"}},
+	{key: "job.source.isolation.level", pre: keysJob, set: keysEdit{"apps/2/source/isolation.level", "read_committed"}},
+	{key: "job.keyed", pre: keysJob, set: keysEdit{"apps/2/keyed", "true"}},
+	{key: "job.parallelism", pre: keysJobKeyed, set: keysEdit{"apps/2/parallelism", "1"}},
+	{key: "job.sink.kafka.topic", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/topic", "other"}},
+	// AT_LEAST_ONCE flushes the producer at each barrier (and reports pre-committed)
+	{key: "job.sink.kafka.delivery.guarantee", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/delivery.guarantee", "AT_LEAST_ONCE"}},
+	// without idempotence the sink's producer asks for no producer id
+	{key: "job.sink.kafka.config.enable.idempotence (a client key)", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/config", "{enable.idempotence: false}"}},
 	{key: "sinks[].name", set: keysEdit{"sinks/0/name", "db2"}},
 	{key: "sinks[].kind", pre: keysRedelivery, set: keysEdit{"sinks/0/kind", "unique-key"}},
 
@@ -291,6 +321,10 @@ var keysRows = []keysRow{
 	{key: "faults[].when.node", pre: keysAppendTrigger, set: keysEdit{"faults/0/when/node", "broker-2"}, effect: true},
 	{key: "faults[].when.message", pre: keysAckTrigger, set: keysEdit{"faults/0/when/message", "p1#4"}, effect: true},
 	// polled carries the record's value as its detail
+	// the application crashes when checkpoint 2 completes, not 1
+	{key: "faults[].when.checkpoint", pre: append(append([]keysEdit(nil), keysJob...),
+		keysEdit{"faults", "[{when: {event: checkpoint-completed, checkpoint: 1}, crash: c1}]"}),
+		set: keysEdit{"faults/0/when/checkpoint", "2"}, effect: true},
 	{key: "faults[].when.detail", pre: []keysEdit{{"faults", "[{when: {event: polled}, crash: c1}]"}},
 		set: keysEdit{"faults/0/when/detail", "3"}, effect: true},
 
@@ -430,7 +464,13 @@ var keysRejected = map[string]struct {
 }{
 	"explore":                   {keysEdit{"explore", "{depth: 1}"}, "not built yet"},
 	"producer.transaction.size": {keysEdit{"apps/0/transaction.size", "5"}, "needs config.transactional.id"},
-	"faults[].when.checkpoint":  {keysEdit{"faults", "[{when: {event: polled, checkpoint: 2}, crash: c1}]"}, "checkpoints come with Flink"},
+	"faults[].when.checkpoint (an event without one)": {keysEdit{"faults", "[{when: {event: polled, checkpoint: 2}, crash: c1}]"}, "polled carries no checkpoint"},
+	"job.sink.kafka.transactional.id.prefix": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+		"sink: {kafka: {topic: other, transactional.id.prefix: j1}}}"}, "only used by an EXACTLY_ONCE sink"},
+	"job.checkpointing.mode (AT_LEAST_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100, mode: AT_LEAST_ONCE}, source: {topic: orders}, " +
+		"sink: {kafka: {topic: other}}}"}, "AT_LEAST_ONCE (barriers not aligned) is not modelled yet"},
+	"job.sink.kafka.delivery.guarantee (EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+		"sink: {kafka: {topic: other, delivery.guarantee: EXACTLY_ONCE}}}"}, "EXACTLY_ONCE (the transactional KafkaSink) is not modelled yet"},
 }
 
 // keysContainers hold other keys; their keys are covered at their own level.
@@ -438,6 +478,7 @@ var keysContainers = map[string]bool{
 	"cluster": true, "cluster.config": true, "cluster.topics": true, "network": true, "apps": true,
 	"sinks": true, "expect": true, "producer.config": true, "producer.send": true,
 	"consumer.config": true, "faults[].when": true, "streams.config": true,
+	"job.checkpointing": true, "job.source": true, "job.sink": true, "job.sink.kafka": true, "job.sink.kafka.config": true,
 }
 
 // TestKeysPresentationChangesNoRun: title, summary, captions and expect leave the run
@@ -516,6 +557,11 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 		{"producer.send", nil, "apps/0/send/zz-probe"},
 		{"consumer", nil, "apps/1/zz-probe"},
 		{"streams", keysStreams, "apps/2/zz-probe"},
+		{"job", keysJob, "apps/2/zz-probe"},
+		{"job.checkpointing", keysJob, "apps/2/checkpointing/zz-probe"},
+		{"job.source", keysJob, "apps/2/source/zz-probe"},
+		{"job.sink", keysJob, "apps/2/sink/zz-probe"},
+		{"job.sink.kafka", keysJob, "apps/2/sink/kafka/zz-probe"},
 		{"sinks[]", nil, "sinks/0/zz-probe"},
 		{"faults[]", keysBrokerCrash, "faults/0/zz-probe"},
 		{"faults[].when", keysAppendTrigger, "faults/0/when/zz-probe"},
@@ -546,6 +592,10 @@ var keysExceptions = map[string]string{
 	// a scene that parses runs the same whatever they are.
 	"cluster.config.group.min.session.timeout.ms": "validation only: bounds session.timeout.ms",
 	"cluster.config.group.max.session.timeout.ms": "validation only: bounds session.timeout.ms",
+	// For now a job's operator is a map and its checkpoints are aligned: the one value each
+	// accepts is the default.
+	"job.operator":           "one value for now: map",
+	"job.checkpointing.mode": "one value for now: EXACTLY_ONCE",
 }
 
 // TestOffsetsTopicNumPartitionsPicksTheCoordinator shows what the key's row only hashes:
@@ -606,6 +656,16 @@ func TestKeysExceptions(t *testing.T) {
 	t.Run("cluster.config.group.min.session.timeout.ms", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "1000"})
 		refused(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "50000"}, "INVALID_SESSION_TIMEOUT")
+	})
+	t.Run("job.operator", func(t *testing.T) {
+		job := keysApply(t, keysBase, keysJob...)
+		same(t, job, keysEdit{"apps/2/operator", "map"})
+		refused(t, job, keysEdit{"apps/2/operator", "count"}, "expected one of map")
+	})
+	t.Run("job.checkpointing.mode", func(t *testing.T) {
+		job := keysApply(t, keysBase, keysJob...)
+		same(t, job, keysEdit{"apps/2/checkpointing/mode", "EXACTLY_ONCE"})
+		refused(t, job, keysEdit{"apps/2/checkpointing/mode", "AT_LEAST_ONCE"}, "not modelled yet")
 	})
 	t.Run("cluster.config.group.max.session.timeout.ms", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"cluster/config/group.max.session.timeout.ms", "60000"})
@@ -733,6 +793,15 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 		// the coordinator removes c1 when its session runs out
 		"member-removed":      consumerGone,
 		"truncation-detected": consumerPastTruncation,
+		// a Flink job's checkpoints, its sink's flush at a barrier, and a task failure
+		// while checkpoint 1 is under way
+		"checkpoint-triggered": keysJob,
+		"checkpoint-completed": keysJob,
+		"restored":             keysJob,
+		"pre-committed":        append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/sink/kafka/delivery.guarantee", "AT_LEAST_ONCE"}),
+		"task-failed":          keysJobFailure,
+		"checkpoint-aborted": append(append([]keysEdit(nil), keysJob...),
+			keysEdit{"faults", "[{when: {event: checkpoint-triggered, checkpoint: 1}, crash: j1/map-0}]"}),
 	}
 	for _, spec := range sim.EventSpecs() {
 		ev := string(spec.Event)
@@ -765,6 +834,7 @@ func filledFields(o sim.Observation) map[sim.Field]bool {
 		sim.FieldElection: o.Election != "", sim.FieldGroup: o.Group != "", sim.FieldMember: o.Member != "",
 		sim.FieldGeneration: o.Generation != 0, sim.FieldAssigned: o.Assigned != nil, sim.FieldCommitted: len(o.Committed) > 0,
 		sim.FieldOutput: o.Output != "", sim.FieldValue: o.Value != "", sim.FieldTxnID: o.TxnID != "",
+		sim.FieldCheckpoint: o.Checkpoint != 0,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"deliverylab/core/flink"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/protocol"
 )
@@ -27,10 +28,30 @@ func (s *Scene) nodeNames() []string {
 	for _, k := range s.Sinks {
 		out = append(out, k.Name)
 	}
+	for _, j := range s.Jobs {
+		out = append(out, j.Name)
+		for _, part := range j.Spec.Parts() {
+			out = append(out, j.Name+"/"+part)
+		}
+	}
 	return out
 }
 
 func (s *Scene) hasNode(name string) bool { return slices.Contains(s.nodeNames(), name) }
+
+// jobPart reports whether a name is a part of one of the scene's Flink jobs
+// ("totals/map-0"), and whether that part is the job manager.
+func (s *Scene) jobPart(name string) (part, jobManager bool) {
+	for _, j := range s.Jobs {
+		if name == j.Name+"/"+flink.JobManager {
+			return true, true
+		}
+		if strings.HasPrefix(name, j.Name+"/") && s.hasNode(name) {
+			return true, false
+		}
+	}
+	return false, false
+}
 
 func (s *Scene) hasMessage(id string) bool {
 	i := strings.LastIndexByte(id, '#')

@@ -192,7 +192,7 @@ func (p *parser) apps(s *Scene, f field) {
 		case "streams":
 			p.streams(s, n, path)
 		case "job":
-			p.fail(n.Content[0], path+".job", "is not modelled yet (Flink comes with a later issue)")
+			p.job(s, n, path)
 		default:
 			p.fail(n.Content[0], path, "expected the first key to be producer, consumer, streams or job, got %q", n.Content[0].Value)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"deliverylab/core/flink"
 	"deliverylab/core/sim"
 
 	"go.yaml.in/yaml/v3"
@@ -18,9 +19,7 @@ var faultActions = []string{"crash", "restart", "pause", "resume", "cut", "cut-o
 // futureEvents are protocol points of the scene format (scenes/README.md) that no
 // package reports yet, with what brings them. Every other event a trigger may name comes
 // from the protocol packages' registry (sim.EventSpecs).
-var futureEvents = map[string]string{
-	"checkpoint-triggered": "Flink", "checkpoint-completed": "Flink", "pre-committed": "Flink",
-}
+var futureEvents = map[string]string{}
 
 // responseEvents lists the events that carry the wire id of a response just sent (the
 // ones `drop: response` and the like can act on), in registration order.
@@ -124,6 +123,10 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 			p.fail(f.value, ap, "the controller is a KRaft quorum and does not %s here; %s a broker or an application", action, action)
 		} else if !s.hasNode(name) {
 			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
+		} else if part, jm := s.jobPart(name); jm {
+			p.fail(f.value, ap, "the job manager is the job's process: %s the job itself (%s)", action, strings.TrimSuffix(name, "/"+flink.JobManager))
+		} else if part && action != "crash" {
+			p.fail(f.value, ap, "a subtask can only crash (a task failure; the job restarts it itself); %s the job instead (%s)", action, sim.NodeOf(name))
 		}
 		return sim.Fault{Kind: sim.FaultKind(action), Node: name}
 	case "cut", "cut-oneway", "heal", "heal-oneway":
@@ -228,7 +231,10 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 		p.fail(d.value, wp+".detail", "expected the point's detail (see the trigger events); leave detail out to match any")
 	}
 	if c, ok := m["checkpoint"]; ok {
-		p.fail(c.keyN, wp+".checkpoint", "checkpoints come with Flink (a later issue)")
+		t.Checkpoint = p.integer(c, wp, 1, 1<<31-1)
+		if spec, _ := sim.LookupEvent(string(t.Event)); p.err == nil && !slices.Contains(spec.Fields, sim.FieldCheckpoint) {
+			p.fail(c.keyN, wp+".checkpoint", "%s carries no checkpoint; expected one of %s", t.Event, strings.Join(eventsFilling(sim.FieldCheckpoint), ", "))
+		}
 	}
 	return t
 }

@@ -173,10 +173,10 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"expected one of", "appended", "responded", `got "exploded"`},
 		},
 		{
-			name: "a trigger on an event of a later issue",
-			text: parseGood + "narration:\n  - when: {event: checkpoint-completed}\n    en: a\n    zh: b\n",
-			line: 14, key: "narration[0].when.event",
-			want: []string{"checkpoint-completed is not modelled yet", "Flink"},
+			name: "a checkpoint on a trigger event that carries none",
+			text: parseGood + "narration:\n  - when: {event: polled, checkpoint: 1}\n    en: a\n    zh: b\n",
+			line: 14, key: "narration[0].when.checkpoint",
+			want: []string{"polled carries no checkpoint", "checkpoint-completed"},
 		},
 		{
 			name: "a message the scene never sends",

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"deliverylab/core/apps"
+	"deliverylab/core/flink"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 	"deliverylab/core/sinks"
@@ -29,6 +30,7 @@ type Plan struct {
 	Producers        []PlanProducer    `json:"producers"`
 	Consumers        []PlanConsumer    `json:"consumers"`
 	Streams          []PlanStreams     `json:"streams"`
+	Jobs             []PlanJob         `json:"jobs"`
 	Sinks            []SinkSpec        `json:"sinks"`
 	Faults           []PlanFault       `json:"faults"`
 	StopMs           int64             `json:"stopMs"` // 0: until settled
@@ -108,6 +110,38 @@ type PlanStreams struct {
 	StartMs            int64             `json:"startMs"`
 }
 
+// PlanJob is a Flink job: its checkpointing, restart delay, KafkaSource, keyBy,
+// operator and KafkaSink, with their effective values.
+type PlanJob struct {
+	Name                 string        `json:"name"`
+	CheckpointIntervalMs int64         `json:"checkpointIntervalMs"`
+	CheckpointingMode    string        `json:"checkpointingMode"`
+	CheckpointTimeoutMs  int64         `json:"checkpointTimeoutMs"`
+	RestartDelayMs       int64         `json:"restartDelayMs"`
+	Source               PlanJobSource `json:"source"`
+	Keyed                bool          `json:"keyed"`
+	Operator             string        `json:"operator"`
+	Parallelism          int           `json:"parallelism"`
+	Sink                 PlanJobSink   `json:"sink"`
+	StartMs              int64         `json:"startMs"`
+}
+
+// PlanJobSource is a job's KafkaSource.
+type PlanJobSource struct {
+	Topic           string            `json:"topic"`
+	Parallelism     int               `json:"parallelism"`
+	StartingOffsets string            `json:"startingOffsets"` // earliest | latest
+	Properties      map[string]string `json:"properties"`
+}
+
+// PlanJobSink is a job's KafkaSink.
+type PlanJobSink struct {
+	Topic                 string            `json:"topic"`
+	DeliveryGuarantee     string            `json:"deliveryGuarantee"`
+	TransactionalIDPrefix string            `json:"transactionalIdPrefix,omitempty"`
+	Properties            map[string]string `json:"properties"`
+}
+
 // PlanFault is a scripted fault: at a time, or at a protocol point (When).
 type PlanFault struct {
 	AtMs    int64         `json:"atMs"`
@@ -127,6 +161,8 @@ type PlanTrigger struct {
 	Event   sim.Event `json:"event"`
 	Message string    `json:"message,omitempty"`
 	Detail  string    `json:"detail,omitempty"`
+	// Checkpoint: the trigger matches only this checkpoint (0: any).
+	Checkpoint int64 `json:"checkpoint,omitempty"`
 }
 
 // realEvents are the protocol points the conformance runner sees on a real cluster: on
@@ -137,7 +173,25 @@ type PlanTrigger struct {
 var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent, apps.Acked, apps.Failed, apps.Polled,
 	apps.TxnCommitted, apps.TxnAborted, protocol.TxnPrepared,
 	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Requested, protocol.Appended,
-	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline}
+	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline,
+	flink.CheckpointTriggered, flink.CheckpointCompleted, flink.PreCommitted, flink.Restored}
+
+// planJob resolves a Flink job for the real runner.
+func planJob(js JobSpec) PlanJob {
+	s := js.Spec
+	start := "earliest"
+	if s.Source.Latest {
+		start = "latest"
+	}
+	return PlanJob{Name: js.Name, CheckpointIntervalMs: s.Checkpointing.IntervalMs, CheckpointingMode: s.Checkpointing.Mode.String(),
+		CheckpointTimeoutMs: s.Checkpointing.TimeoutMs, RestartDelayMs: s.RestartDelayMs,
+		Source: PlanJobSource{Topic: s.Source.Topic, Parallelism: s.Source.Parallelism, StartingOffsets: start,
+			Properties: map[string]string{"isolation.level": s.Source.Consumer.Isolation.String()}},
+		Keyed: s.Keyed, Operator: s.Operator.String(), Parallelism: s.Parallelism,
+		Sink: PlanJobSink{Topic: s.Sink.Topic, DeliveryGuarantee: s.Sink.Guarantee.String(),
+			TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: s.Sink.Producer.Properties()},
+		StartMs: js.StartMs}
+}
 
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a
 // real cluster, and says why.
@@ -198,6 +252,9 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 			CommitIntervalMs: ss.Spec.CommitIntervalMs, ConsumerProperties: ss.Consumer.Properties(),
 			ProducerProperties: producer, StartMs: ss.StartMs})
 	}
+	for _, js := range s.Jobs {
+		p.Jobs = append(p.Jobs, planJob(js))
+	}
 	for _, f := range s.Faults {
 		if f.Fault.WireID != 0 {
 			return Plan{}, fmt.Errorf("faults (line %d): a message named by its simulated wire id has no counterpart on a real cluster", f.Line)
@@ -213,7 +270,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		pf := PlanFault{AtMs: f.AtMs, Kind: f.Fault.Kind, Node: f.Fault.Node, From: f.Fault.From, To: f.Fault.To,
 			Groups: f.Fault.Groups, ForMs: f.Fault.ForMs, DelayMs: f.Fault.DelayMs}
 		if t := f.When; t != nil {
-			pf.When = &PlanTrigger{Node: t.Node, Event: t.Event, Message: t.Message, Detail: t.Detail}
+			pf.When = &PlanTrigger{Node: t.Node, Event: t.Event, Message: t.Message, Detail: t.Detail, Checkpoint: t.Checkpoint}
 		}
 		p.Faults = append(p.Faults, pf)
 	}

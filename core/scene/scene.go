@@ -31,6 +31,7 @@ type Scene struct {
 	Producers []ProducerSpec
 	Consumers []ConsumerSpec
 	Streams   []StreamsSpec
+	Jobs      []JobSpec
 	Sinks     []SinkSpec
 	Faults    []FaultSpec
 	Narration []NarrationSpec

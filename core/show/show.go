@@ -20,6 +20,7 @@ const (
 	Consumer   Kind = "consumer"
 	Streams    Kind = "streams" // a Kafka Streams application: a consumer and a producer in one
 	Sink       Kind = "sink"
+	Job        Kind = "job" // a Flink job: its job manager and subtasks (Parts)
 )
 
 // Node is what one node shows.
@@ -41,6 +42,20 @@ type Node struct {
 	Rows []string // sinks: the rows' message identities, in order
 	// Refused: a unique-key sink's inserts refused as duplicates, drawn struck out.
 	Refused []string
+	// Parts: a Flink job's subtasks, in order (sources, operators, sinks).
+	Parts []Part
+}
+
+// Part is one subtask of a Flink job.
+type Part struct {
+	Name    string `json:"name"`    // "source-0", "map-1", "sink-0"
+	Running bool   `json:"running"` // false: failed, waiting for its region's restart
+	// Blocked: its task waits for the sink's flush at a barrier.
+	Blocked bool `json:"blocked,omitempty"`
+	// Offsets: a source's next offset in each partition it reads ("orders-0@4").
+	Offsets []string `json:"offsets,omitempty"`
+	// BlockedInputs: an operator's inputs held back while it aligns a checkpoint's barriers.
+	BlockedInputs []string `json:"blockedInputs,omitempty"`
 }
 
 // Txn is one transactional id as its coordinator holds it.

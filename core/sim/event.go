@@ -35,6 +35,7 @@ const (
 	FieldOutput      Field = "output"
 	FieldValue       Field = "value"
 	FieldTxnID       Field = "txn"
+	FieldCheckpoint  Field = "checkpoint"
 )
 
 // EventSpec describes one event for the trigger parser and the documentation.

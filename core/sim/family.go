@@ -16,12 +16,14 @@ const (
 	Metadata           // a client learning the cluster: ApiVersions, Metadata
 	Control            // the controller and the brokers: registration, heartbeats, metadata records, AlterPartition
 	Sink               // an application and its database
+	Stream             // a Flink job's records and barriers between its subtasks
+	Checkpoint         // a Flink job manager's checkpoint calls and its subtasks' acknowledgements
 )
 
-var familyNames = [...]string{"unknown", "produce", "fetch", "offsets", "group", "transaction", "metadata", "control", "sink"}
+var familyNames = [...]string{"unknown", "produce", "fetch", "offsets", "group", "transaction", "metadata", "control", "sink", "stream", "checkpoint"}
 
 // Families lists the known families, Unknown left out.
-var Families = []Family{Produce, Fetch, Offsets, Group, Transaction, Metadata, Control, Sink}
+var Families = []Family{Produce, Fetch, Offsets, Group, Transaction, Metadata, Control, Sink, Stream, Checkpoint}
 
 func (f Family) String() string {
 	if int(f) < len(familyNames) {

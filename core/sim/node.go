@@ -142,7 +142,9 @@ func (e *Env) Observe(o Observation) {
 	if !e.Alive() {
 		return
 	}
-	o.Node = e.node
+	if NodeOf(o.Node) != e.node {
+		o.Node = e.node // a node reports its own points; one with parts may name the part ("job/sink-0")
+	}
 	e.w.observe(o)
 }
 

@@ -28,6 +28,7 @@ type Observation struct {
 	Output     string   // the sink a record went to
 	Value      string   // a record's value; a transaction marker's kind (COMMIT, ABORT)
 	TxnID      string   // a transactional id
+	Checkpoint int64    // a Flink checkpoint's id (0: none)
 }
 
 // Describe is the observation's stable text form.
@@ -69,6 +70,9 @@ func (o Observation) Describe() string {
 	field("output", o.Output)
 	field("value", o.Value)
 	field("txn", o.TxnID)
+	if o.Checkpoint != 0 {
+		field("checkpoint", itoa(o.Checkpoint))
+	}
 	if o.WireID != 0 {
 		b.WriteString(" wire=#" + itoa(o.WireID))
 	}
@@ -96,8 +100,10 @@ type Trigger struct {
 	Event   Event
 	Message string // "" matches any; else one of Observation.Msgs
 	Detail  string // "" matches any; else Observation.Detail()
-	Fault   Fault
-	Fired   bool
+	// Checkpoint: 0 matches any; else Observation.Checkpoint.
+	Checkpoint int64
+	Fault      Fault
+	Fired      bool
 	// FiredAtMs is when it fired (valid once Fired).
 	FiredAtMs int64
 	// Tag names the trigger for whoever armed it (the playground's user faults), so it
@@ -113,6 +119,9 @@ func (t *Trigger) matches(o *Observation) bool {
 		return false
 	}
 	if t.Detail != "" && t.Detail != o.Detail() {
+		return false
+	}
+	if t.Checkpoint != 0 && t.Checkpoint != o.Checkpoint {
 		return false
 	}
 	return t.Message == "" || slices.Contains(o.Msgs, t.Message)

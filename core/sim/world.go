@@ -304,6 +304,10 @@ func (w *World) boot(name string, event Event) {
 
 func (w *World) crash(name string) {
 	s := w.slots[name]
+	if s == nil && PortOf(name) != "" {
+		w.failPart(name)
+		return
+	}
 	if s != nil && !s.started && !s.held {
 		// A crash before the node's start keeps it from starting, so that
 		// {at.ms: 0, crash: x} means "x is down from the beginning".
@@ -330,7 +334,37 @@ func (w *World) crash(name string) {
 	s.clients = nil
 }
 
-func (w *World) restart(name string) { w.boot(name, Restarted) }
+func (w *World) restart(name string) {
+	if PortOf(name) != "" {
+		return // a failed part is restarted by its own node (failPart)
+	}
+	w.boot(name, Restarted)
+}
+
+// PartFailer is a node whose parts fail on their own while the process goes on: a Flink
+// job's subtasks are tasks, and a task that throws fails over within the job. A crash of
+// "node/part" reaches the node as FailPart, with the part as the Env's port.
+type PartFailer interface {
+	FailPart(env *Env, part string)
+}
+
+// failPart fails one part of a running node: the part's crash is a protocol point of its
+// own ("node/part crashed"), and the node decides what it means.
+func (w *World) failPart(addr string) {
+	s := w.slots[NodeOf(addr)]
+	if s == nil || !s.up {
+		return
+	}
+	pf, ok := s.node.(PartFailer)
+	if !ok {
+		return
+	}
+	env := &Env{w: w, node: NodeOf(addr), port: PortOf(addr), incarnation: s.incarnation}
+	env.Observe(Observation{Node: addr, Event: Crashed})
+	if env.Alive() {
+		pf.FailPart(env, PortOf(addr))
+	}
+}
 
 // RunUntil runs every event up to and including atMs, then sets the clock to atMs.
 // stop, if not nil, is asked after each event and ends the run early when true.

@@ -42,6 +42,8 @@ type Consumer struct {
 	clientID string // client.id: the application's name
 	md       metadata
 	ids      requestIDs
+	// manual: no group; the application assigns the partitions (consumer_assign.go).
+	manual bool
 
 	coord consumerCoordinator
 	fetch fetcher
@@ -109,7 +111,7 @@ func (c *Consumer) Reset() {
 
 // Clone copies the client.
 func (c *Consumer) Clone() *Consumer {
-	n := &Consumer{cfg: c.cfg, group: c.group, clientID: c.clientID, md: c.md.clone(), ids: c.ids,
+	n := &Consumer{cfg: c.cfg, group: c.group, clientID: c.clientID, md: c.md.clone(), ids: c.ids, manual: c.manual,
 		coord: c.coord.clone(), fetch: c.fetch.clone()}
 	n.wire()
 	return n
@@ -122,6 +124,9 @@ func (c *Consumer) Clone() *Consumer {
 // member's place; the old member stays in the group until its session times out.
 func (c *Consumer) Start(env *sim.Env) {
 	c.md.refresh(env, c.cfg.RequestTimeoutMs)
+	if c.manual {
+		return // it waits for Assign
+	}
 	c.coord.start(env)
 }
 
@@ -129,7 +134,7 @@ func (c *Consumer) Start(env *sim.Env) {
 // them. With enable.auto.commit it first commits the positions of records returned by
 // earlier polls, once auto.commit.interval.ms has passed (R18).
 func (c *Consumer) Poll(env *sim.Env) []Polled {
-	if c.coord.poll(env) {
+	if !c.manual && c.coord.poll(env) {
 		return nil // it rejoins the group
 	}
 	out := c.fetch.collect()

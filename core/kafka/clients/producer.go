@@ -156,8 +156,16 @@ func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completio
 	if err := p.tm.sendRefusal(); err != "" {
 		return []Completion{{Msgs: []string{msg}, Offset: -1, Err: err}}
 	}
+	p.acc.flushing = false
 	p.acc.add(pendingSend{Topic: topic, Key: key, Value: value, Msg: msg, AtMs: env.Now()})
 	return p.assign(env)
+}
+
+// Flush is KafkaProducer.flush: every batch is sent at once, lingering or not; the
+// caller waits for Idle (flush blocks it until every send is answered).
+func (p *Producer) Flush(env *sim.Env) []Completion {
+	p.acc.flushing = true
+	return p.snd.drain(env)
 }
 
 // assign moves waiting sends into partition batches once the topic's metadata is known,

@@ -16,8 +16,11 @@ import (
 // recordAccumulator is the RecordAccumulator: the batches not done yet, per partition in
 // the order they go out, and the sends not yet in a batch.
 type recordAccumulator struct {
-	sh       *producerShared
-	queues   map[protocol.TP][]*batch
+	sh     *producerShared
+	queues map[protocol.TP][]*batch
+	// flushing: the application called flush(); every batch is ready, lingering or not
+	// (RecordAccumulator.beginFlush), until it sends again (flush blocks its caller).
+	flushing bool
 	waiting  []pendingSend // sends waiting for the topic's metadata
 	blocked  *blockedSend  // the send waiting for buffer memory, if any
 	batchSeq int64
@@ -72,6 +75,7 @@ func (blockExpiry) Describe() string { return blockExpiryLine }
 var blockExpiryLine = sim.TimerLine("", blockExpiry{})
 
 func (a *recordAccumulator) reset() {
+	a.flushing = false
 	a.queues = map[protocol.TP][]*batch{}
 	a.waiting = nil
 	a.blocked = nil
@@ -281,7 +285,7 @@ func (a *recordAccumulator) sendable(env *sim.Env, tp protocol.TP, tm *transacti
 	switch {
 	case first == nil:
 		return nil
-	case first.Attempts > 0, first.ReadyAtMs <= env.Now(), waiting > 1, first.full(a.sh.cfg.BatchSize), a.blocked != nil:
+	case first.Attempts > 0, first.ReadyAtMs <= env.Now(), waiting > 1, first.full(a.sh.cfg.BatchSize), a.blocked != nil, a.flushing:
 		return first
 	}
 	return nil

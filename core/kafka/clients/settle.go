@@ -32,6 +32,11 @@ func (c *Consumer) waits(v sim.View, yield func(consumerWait) bool) {
 		return
 	case st == FetchingOffsets && c.waitsForALeader(v):
 		return
+	case c.manual && st == Finding:
+		return // not assigned anything yet: its application decides
+	case c.manual && st != Stable:
+		yield(consumerWait{code: fate.WaitsForLeader})
+		return
 	case st != Stable:
 		if !protocol.CoordinatorAvailable(v, c.group) {
 			return

@@ -1,0 +1,61 @@
+package flink
+
+import (
+	"maps"
+	"slices"
+
+	"deliverylab/core/kafka/protocol"
+)
+
+// Snapshot is one subtask's part of a checkpoint.
+type Snapshot struct {
+	// Offsets: a source's next offset to read in each of its partitions.
+	Offsets []protocol.TPOffset
+	// Committable: an EXACTLY_ONCE sink's transaction pre-committed for the checkpoint
+	// (KafkaCommittable), to commit once the checkpoint completes or on a restore.
+	Committable *Committable
+}
+
+// Committable is a pre-committed Kafka transaction: its transactional id and the
+// producer id and epoch that wrote it (FlinkKafkaInternalProducer.resumeTransaction
+// commits it with them).
+type Committable struct {
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+}
+
+// Checkpoint is a completed checkpoint in checkpoint storage: every subtask's snapshot,
+// by part name.
+type Checkpoint struct {
+	ID    int64
+	Parts map[string]Snapshot
+}
+
+func (c Checkpoint) clone() Checkpoint {
+	n := Checkpoint{ID: c.ID, Parts: make(map[string]Snapshot, len(c.Parts))}
+	for k, v := range c.Parts {
+		v.Offsets = slices.Clone(v.Offsets)
+		if v.Committable != nil {
+			cm := *v.Committable
+			v.Committable = &cm
+		}
+		n.Parts[k] = v
+	}
+	return n
+}
+
+// pendingCheckpoint is a checkpoint triggered and not yet completed: the tasks that
+// acknowledged it and their snapshots.
+type pendingCheckpoint struct {
+	ID    int64
+	Acked map[int]bool
+	Parts map[string]Snapshot
+}
+
+func (p *pendingCheckpoint) clone() *pendingCheckpoint {
+	if p == nil {
+		return nil
+	}
+	return &pendingCheckpoint{ID: p.ID, Acked: maps.Clone(p.Acked), Parts: maps.Clone(p.Parts)}
+}

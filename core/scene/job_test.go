@@ -1,0 +1,191 @@
+package scene
+
+import (
+	"strings"
+	"testing"
+
+	"deliverylab/core/flink"
+	"deliverylab/core/sim"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// jobScene is a Flink job between orders and out, read by audit; faults and the job's
+// own keys are the test's.
+func jobScene(partitions int, job, faults string) string {
+	return `
+seed: 1
+cluster:
+  brokers: 3
+  topics:
+    - {name: orders, partitions: ` + itoa(int64(partitions)) + `, replication.factor: 3}
+    - {name: out, partitions: 1, replication.factor: 3}
+apps:
+  - producer: p1
+    send: {topic: orders, count: 10, interval.ms: 200, key: "k{n}", value: "{n}"}
+  - job: totals
+    checkpointing: {interval.ms: 5000}
+    restart.delay.ms: 1000
+` + job + `
+  - consumer: audit
+    topics: [out]
+    config: {enable.auto.commit: false, auto.offset.reset: earliest}
+faults:
+` + faults
+}
+
+func runJob(t *testing.T, text string) (*Run, Report) {
+	t.Helper()
+	s, err := Parse("job.yaml", []byte(text))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	return r, r.Judge()
+}
+
+func observed(r *Run, ev sim.Event) []sim.Observation {
+	var out []sim.Observation
+	for _, o := range r.World.Observations() {
+		if o.Event == ev {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// A task that fails before the first checkpoint completed restarts from nothing: the
+// source reads its partition from the start again, and a sink without transactions
+// writes everything it had written once more.
+func TestAJobFailingBeforeItsFirstCheckpointReplaysFromTheStart(t *testing.T) {
+	r, rep := runJob(t, jobScene(1, `    source: {topic: orders}
+    sink: {kafka: {topic: out}}`, `  - when: {node: totals/map-0, event: processed, message: p1#4}
+    crash: totals/map-0`))
+	restored := observed(r, flink.Restored)
+	require.Len(t, restored, 2, "the start, and the restart after the failure")
+	assert.Equal(t, int64(0), restored[1].Checkpoint, "no checkpoint had completed")
+	assert.Equal(t, 3, rep.Messages["duplicated"], "p1#1..p1#3 were written before the failure and again after it")
+	assert.Equal(t, 7, rep.Messages["delivered"])
+	assert.Equal(t, "settled", string(rep.EndNote))
+}
+
+// The sink's delivery guarantee decides whether a checkpoint can complete while a write
+// is unanswered. The link from the job to out's leader is cut as the job takes p1#3, and
+// the job crashes once checkpoint 1 completed: with NONE checkpoint 1 completes at once,
+// with p1#1..p1#3 behind its offsets but never written, and the restored job does not read
+// them again: lost. With AT_LEAST_ONCE the flush at the barrier waits for the link, no
+// checkpoint completes, and the restored job reads everything again.
+func TestANoneSinkLosesWhatAnAtLeastOnceSinkFlushes(t *testing.T) {
+	faults := `  - when: {node: totals/map-0, event: processed, message: p1#3}
+    cut: [totals, broker-2]
+    for.ms: 8000
+  - {at.ms: 7000, crash: totals, for.ms: 1000}`
+	scene := func(guarantee string) string {
+		return strings.Replace(jobScene(1, `    source: {topic: orders}
+    sink: {kafka: {topic: out, delivery.guarantee: `+guarantee+`}}`, faults), "interval.ms: 200", "interval.ms: 1", 1)
+	}
+	r, rep := runJob(t, scene("NONE"))
+	require.NotEmpty(t, observed(r, flink.CheckpointCompleted))
+	assert.Equal(t, int64(1), observed(r, flink.CheckpointCompleted)[0].Checkpoint)
+	assert.Positive(t, rep.Messages["lost"], "NONE: the checkpoint covered writes that never happened")
+
+	r, rep = runJob(t, scene("AT_LEAST_ONCE"))
+	for _, o := range observed(r, flink.CheckpointCompleted) {
+		assert.Greater(t, o.AtMs, int64(8000), "AT_LEAST_ONCE: no checkpoint completes while a write waits for the cut link")
+	}
+	assert.Zero(t, rep.Messages["lost"])
+	assert.Equal(t, 10, rep.Messages["delivered"]+rep.Messages["duplicated"])
+}
+
+// Without keyBy each source subtask is chained to its map and sink, a pipelined region of
+// its own: a failure of one restarts only that task. With keyBy the shuffle joins every
+// task into one region, and every task is deployed again.
+func TestAFailureRestartsItsPipelinedRegion(t *testing.T) {
+	deployed := func(r *Run, part string) int {
+		n := 0
+		for _, l := range r.World.Trace().Texts(true) {
+			if strings.Contains(l, " send ") && strings.Contains(l, "totals/"+part+"#") {
+				n++
+			}
+		}
+		return n
+	}
+	failure := `  - when: {node: totals, event: processed, message: p1#4}
+    crash: totals/map-0`
+	chained, rep := runJob(t, jobScene(2, `    source: {topic: orders, parallelism: 2}
+    sink: {kafka: {topic: out}}`, failure))
+	assert.Len(t, observed(chained, flink.Restored), 3, "two regions at the start, one after the failure")
+	assert.Equal(t, 10, rep.Messages["delivered"]+rep.Messages["duplicated"])
+	attempts := map[string]bool{}
+	for _, l := range chained.World.Trace().Texts(true) {
+		for _, p := range []string{"source-0#", "source-1#"} {
+			if i := strings.Index(l, "totals/"+p); i >= 0 {
+				attempts[l[i:i+len("totals/")+len(p)+1]] = true
+			}
+		}
+	}
+	assert.True(t, attempts["totals/source-0#3"], "source-0 was deployed again: %v", attempts)
+	assert.False(t, attempts["totals/source-1#4"] || attempts["totals/source-1#3"], "source-1 kept running: %v", attempts)
+	assert.Positive(t, deployed(chained, "source-1"))
+
+	keyed, rep := runJob(t, jobScene(2, `    source: {topic: orders, parallelism: 2}
+    keyed: true
+    parallelism: 2
+    sink: {kafka: {topic: out}}`, failure))
+	assert.Len(t, observed(keyed, flink.Restored), 2, "one region, at the start and after the failure")
+	assert.Equal(t, 10, rep.Messages["delivered"]+rep.Messages["duplicated"])
+	var records int
+	for _, l := range keyed.World.Trace().Texts(true) {
+		if strings.Contains(l, " send ") && strings.Contains(l, " Record p1#") {
+			records++
+		}
+	}
+	assert.GreaterOrEqual(t, records, 10, "every record crossed the shuffle")
+}
+
+// A checkpoint under way when a task fails is aborted and never restored from; the next
+// one gets the next id.
+func TestACheckpointUnderWayWhenATaskFailsIsNeverUsed(t *testing.T) {
+	r, _ := runJob(t, jobScene(1, `    source: {topic: orders}
+    sink: {kafka: {topic: out}}`, `  - when: {node: totals/jobmanager, event: checkpoint-triggered, checkpoint: 1}
+    crash: totals/map-0`))
+	aborted := observed(r, flink.CheckpointAborted)
+	require.Len(t, aborted, 1)
+	assert.Equal(t, int64(1), aborted[0].Checkpoint)
+	restored := observed(r, flink.Restored)
+	assert.Equal(t, int64(0), restored[len(restored)-1].Checkpoint, "checkpoint 1 never completed")
+	completed := observed(r, flink.CheckpointCompleted)
+	assert.Equal(t, int64(2), completed[0].Checkpoint, "ids go on after the aborted one")
+}
+
+// A crashed job keeps its checkpoint storage: restarted, it restores from the latest
+// completed checkpoint and counts on from its id.
+func TestACrashedJobRestoresFromCheckpointStorage(t *testing.T) {
+	r, rep := runJob(t, jobScene(1, `    source: {topic: orders}
+    sink: {kafka: {topic: out}}`, `  - when: {node: totals/jobmanager, event: checkpoint-completed, checkpoint: 1}
+    crash: totals
+    for.ms: 2000`))
+	restored := observed(r, flink.Restored)
+	require.Len(t, restored, 2)
+	assert.Equal(t, int64(1), restored[1].Checkpoint)
+	completed := observed(r, flink.CheckpointCompleted)
+	assert.Len(t, completed, 1, "restored at checkpoint 1, the job has read nothing past it: it has settled")
+	assert.Greater(t, restored[1].AtMs, completed[0].AtMs+2000-1, "down for its for.ms")
+	assert.Equal(t, 10, rep.Messages["delivered"], "everything was read and written before checkpoint 1, which covers it all")
+}
+
+// The job manager is the job's process, and a subtask only fails: the parser says so.
+func TestJobFaultsNameWhatCanFail(t *testing.T) {
+	for fault, want := range map[string]string{
+		"  - {at.ms: 10, crash: totals/jobmanager}":               "the job manager is the job's process",
+		"  - {at.ms: 10, restart: totals/map-0}":                  "a subtask can only crash",
+		"  - {at.ms: 10, pause: totals/source-0}":                 "a subtask can only crash",
+		"  - {at.ms: 10, crash: totals/map-7}":                    "expected a node of this scene",
+		"  - {when: {event: sent, checkpoint: 1}, crash: totals}": "sent carries no checkpoint",
+	} {
+		_, err := Parse("job.yaml", []byte(jobScene(1, `    source: {topic: orders}
+    sink: {kafka: {topic: out}}`, fault)))
+		require.Error(t, err, fault)
+		assert.Contains(t, err.Error(), want, fault)
+	}
+}
