@@ -25,6 +25,8 @@ var replicationAndProducerScenes = []string{
 	"txn-abort-bumps-epoch", "streams-send-timeout-revives", "streams-eos-paused-past-timeout",
 	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce", "group-coordinator-fails-over",
 	"txn-id-expires",
+	// Flink (issue 20)
+	"flink-sink-none-duplicates",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -40,6 +40,7 @@ var lessons = []string{
 	"streams-send-timeout-revives",
 	"streams-eos-paused-past-timeout",
 	"exactly-once-needs-read-committed",
+	"flink-sink-none-duplicates",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",

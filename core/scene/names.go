@@ -30,6 +30,18 @@ func (s *Scene) nodeNames() []string {
 	}
 	for _, j := range s.Jobs {
 		out = append(out, j.Name)
+	}
+	return out
+}
+
+func (s *Scene) hasNode(name string) bool { return slices.Contains(s.nodeNames(), name) }
+
+// partNames lists the parts of the scene's Flink jobs: "totals/jobmanager",
+// "totals/source-0", … A part crashes (a task failure) and reports protocol points; links,
+// pauses and restarts are its process's.
+func (s *Scene) partNames() []string {
+	var out []string
+	for _, j := range s.Jobs {
 		for _, part := range j.Spec.Parts() {
 			out = append(out, j.Name+"/"+part)
 		}
@@ -37,20 +49,18 @@ func (s *Scene) nodeNames() []string {
 	return out
 }
 
-func (s *Scene) hasNode(name string) bool { return slices.Contains(s.nodeNames(), name) }
+// hasNodeOrPart reports whether a name is a node of the scene or a part of one of its jobs.
+func (s *Scene) hasNodeOrPart(name string) bool {
+	return s.hasNode(name) || slices.Contains(s.partNames(), name)
+}
 
 // jobPart reports whether a name is a part of one of the scene's Flink jobs
 // ("totals/map-0"), and whether that part is the job manager.
 func (s *Scene) jobPart(name string) (part, jobManager bool) {
-	for _, j := range s.Jobs {
-		if name == j.Name+"/"+flink.JobManager {
-			return true, true
-		}
-		if strings.HasPrefix(name, j.Name+"/") && s.hasNode(name) {
-			return true, false
-		}
+	if !slices.Contains(s.partNames(), name) {
+		return false, false
 	}
-	return false, false
+	return true, strings.HasSuffix(name, "/"+flink.JobManager)
 }
 
 func (s *Scene) hasMessage(id string) bool {

@@ -121,8 +121,8 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 		name := p.str(f, path)
 		if name == "controller" {
 			p.fail(f.value, ap, "the controller is a KRaft quorum and does not %s here; %s a broker or an application", action, action)
-		} else if !s.hasNode(name) {
-			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), name)
+		} else if !s.hasNodeOrPart(name) {
+			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(append(s.nodeNames(), s.partNames()...), ", "), name)
 		} else if part, jm := s.jobPart(name); jm {
 			p.fail(f.value, ap, "the job manager is the job's process: %s the job itself (%s)", action, strings.TrimSuffix(name, "/"+flink.JobManager))
 		} else if part && action != "crash" {
@@ -221,8 +221,8 @@ func (p *parser) trigger(s *Scene, f field, path string) *sim.Trigger {
 	}
 	// An empty node, message or detail would match any (sim.Trigger): leaving the key
 	// out says that; an empty value is refused like any other unknown one.
-	if n, ok := m["node"]; ok && !s.hasNode(t.Node) && t.Node != "controller" {
-		p.fail(n.value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), t.Node)
+	if n, ok := m["node"]; ok && !s.hasNodeOrPart(t.Node) && t.Node != "controller" {
+		p.fail(n.value, wp+".node", "expected a node of this scene (%s), got %q", strings.Join(append(s.nodeNames(), s.partNames()...), ", "), t.Node)
 	}
 	if msg, ok := m["message"]; ok && !s.hasMessage(t.Message) {
 		p.fail(msg.value, wp+".message", "expected a message this scene sends (like %s#1), got %q", s.firstProducer(), t.Message)
