@@ -174,32 +174,35 @@ func (j *Job) regionOf(ti int) int {
 // a task's channel end. What came for an attempt that is gone is dropped, as a failed
 // task's connections and channels are.
 func (j *Job) Receive(env *sim.Env, m sim.Message) {
-	port := env.PortName()
-	if port == JobManager {
+	if env.PortName() == JobManager {
 		j.coordinatorReceive(env, m)
 		return
 	}
-	part, attempt, rest := parsePort(port)
-	t, ti := j.taskOf(part)
-	if t == nil || !t.Running || t.Attempt != attempt {
-		return
+	if ti, part, rest, ok := j.attemptOf(env.PortName()); ok {
+		j.taskReceive(env, ti, part, rest, m)
 	}
-	j.taskReceive(env, ti, part, rest, m)
 }
 
 // Fire runs the job manager's timers and the clients' own.
 func (j *Job) Fire(env *sim.Env, tm sim.Payload) {
-	port := env.PortName()
-	if port == JobManager {
+	if env.PortName() == JobManager {
 		j.coordinatorFire(env, tm)
 		return
 	}
+	if ti, part, rest, ok := j.attemptOf(env.PortName()); ok {
+		j.taskFire(env, ti, part, rest, tm)
+	}
+}
+
+// attemptOf finds the running task a port belongs to: ok is false for a port of an
+// attempt that is gone.
+func (j *Job) attemptOf(port string) (ti int, part, rest string, ok bool) {
 	part, attempt, rest := parsePort(port)
 	t, ti := j.taskOf(part)
 	if t == nil || !t.Running || t.Attempt != attempt {
-		return
+		return -1, "", "", false
 	}
-	j.taskFire(env, ti, part, rest, tm)
+	return ti, part, rest, true
 }
 
 // FailPart implements sim.PartFailer: a subtask crashed, a task failure.
