@@ -91,8 +91,10 @@ func (j *Job) Start(env *sim.Env) {
 	for r := range j.regions {
 		j.deploy(env, r)
 	}
-	// The first checkpoint comes one interval after the start.
-	env.Port(JobManager).After(j.spec.Checkpointing.IntervalMs, checkpointTick{})
+	// The first checkpoint comes after a random delay up to one interval, then one comes
+	// every interval (CheckpointCoordinator.startCheckpointScheduler, getRandomInitDelay:
+	// from the minimum pause between checkpoints, 0, to the interval; ScheduledTrigger).
+	env.Port(JobManager).After(env.Rand().Intn(j.spec.Checkpointing.IntervalMs+1), checkpointTick{})
 }
 
 // Crash loses the running job; checkpoint storage stays.

@@ -17,6 +17,16 @@ func BenchmarkKernelEventsPerSecond(b *testing.B) {
 	benchRun(b, "acks-all-safe.yaml", data)
 }
 
+// BenchmarkFlinkScene runs the Flink scene (a job reading, checkpointing, failing over
+// and writing again) to its end and reports kernel events per second.
+func BenchmarkFlinkScene(b *testing.B) {
+	data, err := scenes.Read("flink-sink-none-duplicates")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, "flink-sink-none-duplicates.yaml", data)
+}
+
 // longAutoCommitScene runs for about the given seconds of virtual time: a producer sends
 // 100 records to three replicas in two seconds, and a consumer hands them to a worker
 // that takes seconds/100 s each while it goes on polling and auto-committing every 5 ms
