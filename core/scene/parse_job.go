@@ -55,6 +55,9 @@ func (p *parser) job(s *Scene, n *yaml.Node, path string) {
 		spec.Keyed = p.boolean(f, path+".keyed")
 	}
 	if f, ok := m["operator"]; ok {
+		if v := f.value.Value; (v == "count" || v == "sum") && p.err == nil {
+			p.fail(f.value, path+".operator", "%s (keyed state) is not modelled yet; expected map", v)
+		}
 		oneOf(p, f, path+".operator", flink.Operators, &spec.Operator)
 	}
 	spec.Parallelism = spec.Source.Parallelism
@@ -124,7 +127,10 @@ func (p *parser) jobSource(s *Scene, m map[string]field, n *yaml.Node, path stri
 // (NONE, the builder's default), transactional.id.prefix and producer settings.
 func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
 	ks := flink.KafkaSinkSpec{Guarantee: flink.GuaranteeNone, Producer: clients.DefaultProducerConfig()}
-	m := p.mapping(f.value, path, "kafka")
+	m := p.mapping(f.value, path, "kafka", "db")
+	if d, ok := m["db"]; ok && p.err == nil {
+		p.fail(d.keyN, path+".db", "the two-phase-commit database sink is not modelled yet; expected kafka")
+	}
 	k, ok := m["kafka"]
 	if !ok {
 		if p.err == nil {
@@ -133,7 +139,7 @@ func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
 		return ks
 	}
 	kp := path + ".kafka"
-	km := p.mapping(k.value, kp, "topic", "delivery.guarantee", "transactional.id.prefix", "config")
+	km := p.mapping(k.value, kp, "topic", "delivery.guarantee", "transactional.id.prefix", "transaction.timeout.ms", "config")
 	ks.Topic = p.str(km["topic"], kp)
 	if _, ok := km["topic"]; !ok && p.err == nil {
 		p.fail(k.value, kp+".topic", "missing; expected the topic the sink writes")
@@ -151,6 +157,9 @@ func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
 		if p.err == nil {
 			p.fail(t.value, kp+".transactional.id.prefix", "is only used by an EXACTLY_ONCE sink, which is not modelled yet")
 		}
+	}
+	if t, ok := km["transaction.timeout.ms"]; ok && p.err == nil {
+		p.fail(t.keyN, kp+".transaction.timeout.ms", "is only used by an EXACTLY_ONCE sink, which is not modelled yet")
 	}
 	if c, ok := km["config"]; ok {
 		p.configMap(c, kp+".config", func(key string, v props.Value) error {
