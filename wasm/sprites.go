@@ -39,7 +39,7 @@ type sprites struct {
 	// bar: a checkpoint barrier (a Flink job's Barrier), upright across the channel, and
 	// barEdge the outline that keeps it apart from what it passes over.
 	bar, barEdge *ebiten.Image
-	faces map[float64]text.Face
+	faces        map[float64]text.Face
 }
 
 func newSprites(scale float64) *sprites {
