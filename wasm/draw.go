@@ -208,6 +208,11 @@ func (p *painter) drawHighlight(screen *ebiten.Image, f frame) {
 			strokeRect(screen, grow(b.Rect, 4), 6, premultiply(glow), sc)
 			strokeRect(screen, grow(b.Rect, 1), 2.5, c, sc)
 		}
+		for _, pt := range b.Parts { // a caption about a job's subtask ("totals/map-0")
+			if h.HasNode(b.Name + "/" + pt.Name) {
+				strokeRect(screen, grow(pt.Rect, 1), 2.5, c, sc)
+			}
+		}
 		if h.Message == "" {
 			continue
 		}
