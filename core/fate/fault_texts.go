@@ -41,6 +41,7 @@ const (
 	// checkpoint's trigger (the checkpoint under way).
 	MenuCrashJobCompleted  Code = "menu-crash-job-completed"
 	MenuCrashTaskTriggered Code = "menu-crash-task-triggered"
+	MenuCrashPreCommitted  Code = "menu-crash-pre-committed" // a sink subtask after its flush at the barrier
 )
 
 // The fault box's help (play.Session.FaultHelp): its first line, then what each example

@@ -138,6 +138,7 @@ var english = map[Code]string{
 	MenuCrashStored:        "crash right after it stores its next row",
 	MenuCrashJobCompleted:  "crash the job right after its next checkpoint completes",
 	MenuCrashTaskTriggered: "crash this subtask when the next checkpoint is triggered (while it is under way)",
+	MenuCrashPreCommitted:  "crash this sink subtask right after it pre-commits at the next barrier (its flush), before the checkpoint completes",
 
 	// The fault box's help (fault_texts.go).
 	HelpIntro:        "A fault is one action in the scene file's syntax (YAML or JSON); it happens now, or with when: at a protocol point:",

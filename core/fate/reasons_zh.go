@@ -139,6 +139,7 @@ var chinese = map[Code]string{
 	MenuCrashStored:        "在存下下一行之后立刻崩溃",
 	MenuCrashJobCompleted:  "在下一个检查点完成后立刻让作业崩溃",
 	MenuCrashTaskTriggered: "在下一个检查点触发时让这个子任务崩溃（检查点进行中）",
+	MenuCrashPreCommitted:  "在下一个屏障处预提交（刷写）之后、检查点完成之前，让这个 sink 子任务崩溃",
 
 	// The fault box's help (fault_texts.go).
 	HelpIntro:        "故障是场景文件语法（YAML 或 JSON）中的一个动作；立即发生，或用 when: 在某个协议时刻发生：",

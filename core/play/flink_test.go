@@ -89,6 +89,18 @@ func TestMenuOffersTheJobsFaults(t *testing.T) {
 		assert.NotEmpty(t, it.Label.En)
 		assert.NotEmpty(t, it.Label.Zh)
 	}
+	assert.NotContains(t, strings.Join(faultsOf(s.Menu(Target{Kind: "node", Name: "totals/sink-0"})), " "),
+		"pre-committed", "a NONE sink does not flush at the barrier")
+	alo, err := LoadSource("flink.yaml", []byte(strings.Replace(flinkScene, "NONE", "AT_LEAST_ONCE", 1)))
+	require.NoError(t, err)
+	alo.Advance(300)
+	require.NoError(t, alo.Inject("{when: {node: totals/sink-0, event: pre-committed}, crash: totals/sink-0}"))
+	assert.Contains(t, faultsOf(alo.Menu(Target{Kind: "node", Name: "totals/sink-0"})),
+		"{when: {node: totals/sink-0, event: pre-committed}, crash: totals/sink-0}")
+	alo.Advance(1000)
+	st := alo.State()
+	assert.Empty(t, st.ArmedList, "the pre-commit came and the sink crashed")
+	require.Len(t, st.FaultList, 1)
 	src := faultsOf(s.Menu(Target{Kind: "node", Name: "totals/source-0"}))
 	assert.NotContains(t, strings.Join(src, " "), "processed", "a source reports no processed")
 	for _, it := range s.Menu(Target{Kind: "node", Name: "totals"}) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"deliverylab/core/fate"
+	"deliverylab/core/flink"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -113,16 +114,36 @@ func (s *Session) Menu(t Target) []MenuItem {
 
 // partMenu is the faults of one subtask of a Flink job ("totals/map-0"): crash it now
 // (a task failure: its region fails over, Flink's RestartPipelinedRegionFailoverStrategy),
-// an operator subtask right after it processes its next record, and any subtask as the
+// an operator subtask right after it processes its next record, a sink subtask right
+// after its pre-commit at the next barrier (its snapshot), and any subtask as the
 // coordinator triggers the next checkpoint (CheckpointCoordinator.triggerCheckpoint):
 // the checkpoint under way is declined and the region restores from the one before.
 func (s *Session) partMenu(part string, add func(Text, string)) {
 	node, name := sim.NodeOf(part), sim.PortOf(part)
 	add(say(fate.FaultCrash, "node", part), fmt.Sprintf("{crash: %s}", part))
-	if !strings.HasPrefix(name, "source-") && !strings.HasPrefix(name, "sink-") {
+	switch {
+	case strings.HasPrefix(name, "sink-"):
+		// After its snapshot: the flush at the barrier (KafkaWriter.flush, from
+		// SinkWriterOperator.prepareSnapshotPreBarrier), which a NONE sink never does.
+		if !s.sinkFlushes(node) {
+			break
+		}
+		add(say(fate.MenuCrashPreCommitted), fmt.Sprintf("{when: {node: %s, event: pre-committed}, crash: %s}", part, part))
+	case !strings.HasPrefix(name, "source-"):
 		add(say(fate.MenuCrashProcess), fmt.Sprintf("{when: {node: %s, event: processed}, crash: %s}", part, part))
 	}
 	add(say(fate.MenuCrashTaskTriggered), fmt.Sprintf("{when: {node: %s, event: checkpoint-triggered}, crash: %s}", sim.Address(node, "jobmanager"), part))
+}
+
+// sinkFlushes reports whether the job's sink flushes at a barrier (its delivery
+// guarantee is not NONE), where it reports pre-committed.
+func (s *Session) sinkFlushes(job string) bool {
+	for _, js := range s.sc.Jobs {
+		if js.Name == job {
+			return js.Spec.Sink.Guarantee != flink.GuaranteeNone
+		}
+	}
+	return false
 }
 
 // errText is an error in both languages: a UserError's own, else its text twice.
