@@ -12,7 +12,7 @@ import (
 
 // kafkaWords stay as Kafka spells them in Chinese too, as do the verdicts' terms (shown
 // beside their Chinese names), node names and message ids.
-var kafkaWords = regexp.MustCompile(`\b(Kafka|Delivery Lab|leader|follower|ISR|isr|acks|hw|leo|lso|offsets?|broker(-\d+)?|` +
+var kafkaWords = regexp.MustCompile(`\b(Kafka|Flink|Delivery Lab|leader|follower|ISR|isr|acks|hw|leo|lso|offsets?|broker(-\d+)?|` +
 	`controller|exactly-once|at-least-once|at-most-once|none|English|Esc|ms|p\d+(#\d+)?|c\d+|db|sink|epoch|Produce|Fetch|` +
 	`txn|eN|e\d+|Streams|Jepsen|[A-Z]{2,}|[A-Z][a-z]+[A-Z][A-Za-z]+)\b|\w*_\w+|[a-z]+(\.[a-z]+)+|send\(\)`)
 

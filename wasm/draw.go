@@ -126,12 +126,17 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 		if !ok {
 			continue
 		}
-		s.drawSprite(screen, s.ring, pos, pal.Background)
 		c := view.MessageColor(fl.Family, fl.Kind)
 		if fl.Bounced { // a duplicate the leader had already: it bounces back with its original offset
 			c = pal.Duplicate
 		}
-		s.drawSprite(screen, s.dot, pos, c)
+		if fl.Kind == "Barrier" { // a checkpoint barrier: a bar moving with the records
+			s.drawSprite(screen, s.barEdge, pos, pal.Background)
+			s.drawSprite(screen, s.bar, pos, c)
+		} else {
+			s.drawSprite(screen, s.ring, pos, pal.Background)
+			s.drawSprite(screen, s.dot, pos, c)
+		}
 		hovered := f.hover.Flight && f.hover.FlightID == fl.ID
 		marked := f.highlight.Marks(fl.Label)
 		switch {
@@ -181,11 +186,11 @@ func (p *painter) drawHover(screen *ebiten.Image, f frame) {
 	if _, ok := f.layout.Fault(f.hover); !ok {
 		return
 	}
-	b, ok := f.layout.Box(f.hover.Node)
+	r, ok := f.layout.NodeRect(f.hover.Node) // a node, or a job's subtask
 	if !ok {
 		return
 	}
-	strokeRect(screen, b.Rect, 2.5, f.pal.Hover, f.scale)
+	strokeRect(screen, r, 2.5, f.pal.Hover, f.scale)
 }
 
 // drawHighlight outlines the highlighted nodes with a glow, and the log cells and sink
@@ -202,6 +207,11 @@ func (p *painter) drawHighlight(screen *ebiten.Image, f frame) {
 			glow.A = 0x50
 			strokeRect(screen, grow(b.Rect, 4), 6, premultiply(glow), sc)
 			strokeRect(screen, grow(b.Rect, 1), 2.5, c, sc)
+		}
+		for _, pt := range b.Parts { // a caption about a job's subtask ("totals/map-0")
+			if h.HasNode(b.Name + "/" + pt.Name) {
+				strokeRect(screen, grow(pt.Rect, 1), 2.5, c, sc)
+			}
 		}
 		if h.Message == "" {
 			continue

@@ -39,6 +39,9 @@ type bridgeState struct {
 type nodeView struct {
 	play.NodeState
 	Rect view.Rect `json:"rect"`
+	// PartRects: a Flink job's parts (the job manager and the subtasks) by name, in
+	// canvas CSS pixels like rect.
+	PartRects map[string]view.Rect `json:"partRects,omitempty"`
 }
 
 type flightView struct {
@@ -80,6 +83,12 @@ func (g *Game) snapshot() bridgeState {
 		if g.layout != nil {
 			if box, ok := g.layout.Box(n.Name); ok {
 				b.Nodes[i].Rect = box.Rect
+				for _, p := range box.Parts {
+					if b.Nodes[i].PartRects == nil {
+						b.Nodes[i].PartRects = map[string]view.Rect{}
+					}
+					b.Nodes[i].PartRects[p.Name] = p.Rect
+				}
 			}
 		}
 	}

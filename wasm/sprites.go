@@ -36,7 +36,10 @@ type sprites struct {
 	dot   *ebiten.Image // white disc, tinted per message kind
 	ring  *ebiten.Image // white ring around a dot: outline and hover highlight
 	halo  *ebiten.Image // a thick ring: the highlighted message
-	faces map[float64]text.Face
+	// bar: a checkpoint barrier (a Flink job's Barrier), upright across the channel, and
+	// barEdge the outline that keeps it apart from what it passes over.
+	bar, barEdge *ebiten.Image
+	faces        map[float64]text.Face
 }
 
 func newSprites(scale float64) *sprites {
@@ -50,6 +53,11 @@ func newSprites(scale float64) *sprites {
 	vector.StrokeCircle(s.ring, c, c, float32(r+scale), float32(1.5*scale), color.White, true)
 	s.halo = ebiten.NewImage(size, size)
 	vector.StrokeCircle(s.halo, c, c, float32(r+scale), float32(3*scale), color.White, true)
+	bw, bh := float32(0.45*r), float32(2*r+2*scale)
+	s.bar = ebiten.NewImage(size, size)
+	vector.DrawFilledRect(s.bar, c-bw/2, c-bh/2, bw, bh, color.White, true)
+	s.barEdge = ebiten.NewImage(size, size)
+	vector.StrokeRect(s.barEdge, c-bw/2-float32(scale), c-bh/2-float32(scale), bw+2*float32(scale), bh+2*float32(scale), float32(1.5*scale), color.White, true)
 	return s
 }
 
@@ -57,6 +65,8 @@ func (s *sprites) dispose() {
 	s.dot.Deallocate()
 	s.ring.Deallocate()
 	s.halo.Deallocate()
+	s.bar.Deallocate()
+	s.barEdge.Deallocate()
 }
 
 // strokePath draws a message's route as a polyline.

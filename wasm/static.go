@@ -63,6 +63,31 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 	for _, c := range b.Chips {
 		p.drawChip(img, f, c)
 	}
+	for _, pt := range b.Parts {
+		p.drawPart(img, f, pt)
+	}
+}
+
+// drawPart draws one part of a Flink job: the job manager in the job's hue, a subtask
+// in the grid's; a failed one in the down colours; one that waits (its sink's flush
+// at a barrier) or aligns (inputs held back until every barrier n is in) in the
+// blocked colour, an aligning one with a thick bar on its input side.
+func (p *painter) drawPart(img *ebiten.Image, f frame, pt view.PartBox) {
+	sc, pal := f.scale, f.pal
+	fill, border, w := pal.BoxFill, pal.TextDim, 1.5
+	switch {
+	case !pt.Up:
+		fill, border = pal.DownFill, pal.Down
+	case pt.Blocked || len(pt.Aligning) > 0:
+		border, w = pal.Blocked, 2
+	case pt.Manager:
+		border = view.KindColor("job")
+	}
+	fillRect(img, pt.Rect, fill, sc)
+	strokeRect(img, pt.Rect, w, border, sc)
+	if pt.Up && len(pt.Aligning) > 0 {
+		fillRect(img, view.Rect{X: pt.Rect.X, Y: pt.Rect.Y, W: 4, H: pt.Rect.H}, pal.Blocked, sc)
+	}
 }
 
 // drawLog draws one partition replica's shapes: a leader/follower badge, the cells and

@@ -61,6 +61,8 @@
     ["sw-row", "txn", "legend.txnRow"],
     ["sw-kinds", "kinds", "legend.kinds"],
     ["sw-streams", "streams", "legend.streams"],
+    ["sw-job", "map-0", "legend.job"],
+    ["sw-barrier", "", "legend.barrier"],
     ["sw-row", "+2", "legend.hiddenRows"],
     ["sw-highlight", "", "legend.highlight"],
   ];
@@ -559,7 +561,7 @@
         sw.className = `sw ${cls}`;
         sw.setAttribute("aria-hidden", "true");
         if (cls.includes("sw-kinds")) {
-          for (const c of ["#38bdf8", "#f59e0b", "#a78bfa", "#34d399", "#a3e635", "#f472b6"]) {
+          for (const c of ["#38bdf8", "#f59e0b", "#a78bfa", "#34d399", "#a3e635", "#f472b6", "#f0abfc"]) {
             const i = document.createElement("i");
             i.style.borderColor = c;
             sw.append(i);

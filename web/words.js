@@ -165,8 +165,8 @@ window.deliverylabWords = {
     zh: "sink 中被橙色划掉的行：被唯一键作为重复而拒绝的插入。",
   },
   "legend.dot": {
-    en: "A dot on the wire: a message in flight, coloured by its API (Produce blue, Fetch violet, group and offsets green, transactions orange, controller amber, sink writes pink); answers are lighter. Click it to drop it.",
-    zh: "线路上的圆点：传输中的消息，颜色表示它的 API（Produce 蓝色、Fetch 紫色、消费者组与位移绿色、事务橙色、控制器琥珀色、写入 sink 粉色）；应答颜色更浅。点击可丢弃它。",
+    en: "A dot on the wire: a message in flight, coloured by its API (Produce blue, Fetch violet, group and offsets green, transactions orange, controller amber, sink writes pink, a Flink job's records cyan, its checkpoint messages orchid); answers are lighter. Click it to drop it.",
+    zh: "线路上的圆点：传输中的消息，颜色表示它的 API（Produce 蓝色、Fetch 紫色、消费者组与位移绿色、事务橙色、控制器琥珀色、写入 sink 粉色、Flink 作业的记录青色、检查点消息兰紫色）；应答颜色更浅。点击可丢弃它。",
   },
   "legend.bounced": {
     en: "Orange dot: a leader's answer to a batch it already had (an idempotent retry), bouncing back with the original offset.",
@@ -199,12 +199,20 @@ window.deliverylabWords = {
     zh: "broker 上的“txn ID 状态 eN”：它作为协调者管理的事务 ID、事务状态和生产者 epoch。",
   },
   "legend.kinds": {
-    en: "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink.",
-    zh: "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色。",
+    en: "Box borders by kind: producer blue, controller amber, broker violet, consumer green, Kafka Streams lime, sink pink, Flink job orchid.",
+    zh: "方框边框颜色表示节点类型：生产者蓝色、控制器琥珀色、broker 紫色、消费者绿色、Kafka Streams 青柠色、sink 粉色、Flink 作业兰紫色。",
   },
   "legend.streams": {
     en: "A lime box: a Kafka Streams application: its guarantee, its thread's state and, under exactly_once_v2, its transaction.",
     zh: "青柠色的框：Kafka Streams 应用，显示它的处理保证、线程状态，以及 exactly_once_v2 下的事务。",
+  },
+  "legend.job": {
+    en: "An orchid box: a Flink job, its job manager and its subtasks (sources, operators, sinks) as small boxes, its latest completed checkpoint and the one pending. Click a subtask to fail it (a task failure: its region restarts from the latest completed checkpoint), the job's frame to crash the whole job. Red: a failed subtask waiting for its restart; yellow: one aligning barriers (a bar on its input side) or waiting for its sink's flush.",
+    zh: "兰紫色的框：Flink 作业，小方框是它的 JobManager 和各个子任务（源、算子、sink），并显示最近完成的检查点和进行中的检查点。点击子任务可让它失败（任务失败：它所在的区域从最近完成的检查点重启），点击作业的外框可让整个作业崩溃。红色：失败、等待重启的子任务；黄色：正在对齐屏障（输入一侧有一道竖条）或等待 sink 刷写的子任务。",
+  },
+  "legend.barrier": {
+    en: "A bar on the wire: a checkpoint barrier, travelling with the records from a source to the operators and sinks.",
+    zh: "线路上的竖条：检查点屏障，随记录一起从源流向算子和 sink。",
   },
   "legend.hiddenRows": {
     en: "\"+N follower rows\" / \"…N\": replica rows or older records left out when the canvas is too small (internal topics' followers first; leaders stay).",

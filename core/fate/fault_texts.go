@@ -37,6 +37,11 @@ const (
 	MenuCrashProcess Code = "menu-crash-process" //
 	MenuCrashWritten Code = "menu-crash-written" //
 	MenuCrashStored  Code = "menu-crash-stored"  // a sink's
+	// A Flink job's: the job at its next completed checkpoint, a subtask at the next
+	// checkpoint's trigger (the checkpoint under way).
+	MenuCrashJobCompleted  Code = "menu-crash-job-completed"
+	MenuCrashTaskTriggered Code = "menu-crash-task-triggered"
+	MenuCrashPreCommitted  Code = "menu-crash-pre-committed" // a sink subtask after its flush at the barrier
 )
 
 // The fault box's help (play.Session.FaultHelp): its first line, then what each example
@@ -61,4 +66,6 @@ const (
 	HelpWhenNode     Code = "help-when-node"
 	HelpWhenResponse Code = "help-when-response"
 	HelpWhenRequest  Code = "help-when-request"
+	HelpCrashTask    Code = "help-crash-task" // a Flink subtask: a task failure
+	HelpWhenJob      Code = "help-when-job"   // a Flink job at a checkpoint's completion
 )

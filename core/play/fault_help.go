@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"strings"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/show"
@@ -12,6 +13,7 @@ import (
 func (s *Session) FaultHelp() Text {
 	w := s.run.World
 	broker, app, other := "broker-1", "p1", "broker-2"
+	job, task := "", "" // a Flink job and one of its operator subtasks
 	brokers := 0
 	for _, n := range w.NodeNames() {
 		switch show.Kind(nodeState(w, n).Kind) {
@@ -22,6 +24,10 @@ func (s *Session) FaultHelp() Text {
 				other = n
 			}
 			brokers++
+		case show.Job:
+			if job == "" {
+				job, task = n, jobTask(nodeState(w, n).Parts)
+			}
 		case show.Producer, show.Consumer, show.Streams:
 			if app == "p1" {
 				app = n
@@ -56,9 +62,28 @@ func (s *Session) FaultHelp() Text {
 		{"{when: {event: responded}, drop: response}", fate.HelpWhenResponse},
 		{"{when: {event: requested}, delay: request, delay.ms: 500}", fate.HelpWhenRequest},
 	}
+	if job != "" && task != "" {
+		lines = append(lines,
+			line{"{crash: " + job + "/" + task + "}", fate.HelpCrashTask},
+			line{"{when: {node: " + job + "/jobmanager, event: checkpoint-completed}, crash: " + job + "}", fate.HelpWhenJob})
+	}
 	help := say(fate.HelpIntro)
 	for _, l := range lines {
 		help = help.then(Text{En: "\n" + l.syntax + "  — ", Zh: "\n" + l.syntax + "  — "}).then(say(l.does))
 	}
 	return help
+}
+
+// jobTask is the subtask the help's example fails: the first operator subtask (neither
+// a source nor a sink), else the first subtask.
+func jobTask(parts []show.Part) string {
+	for _, p := range parts {
+		if !strings.HasPrefix(p.Name, "source-") && !strings.HasPrefix(p.Name, "sink-") {
+			return p.Name
+		}
+	}
+	if len(parts) > 0 {
+		return parts[0].Name
+	}
+	return ""
 }

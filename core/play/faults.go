@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"deliverylab/core/fate"
+	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
 
@@ -50,6 +51,9 @@ func (s *Session) check(text string) (sim.Fault, *sim.Trigger, error) {
 
 // noEffect says why a fault would change nothing in the world as it is now, or nil.
 func noEffect(w *sim.World, f sim.Fault) *Text {
+	if sim.PortOf(f.Node) != "" {
+		return partNoEffect(w, f)
+	}
 	cut := map[[2]string]bool{}
 	for _, l := range w.CutLinks() {
 		cut[l] = true
@@ -150,4 +154,32 @@ func (s *Session) faultList() ([]FaultEntry, []ArmedEntry) {
 	}
 	sort.SliceStable(faults, func(i, j int) bool { return faults[i].AtMs < faults[j].AtMs })
 	return faults, armed
+}
+
+// partNoEffect says why a fault on a part of a node (a Flink job's subtask,
+// "totals/map-0") would change nothing: its node is down, or the part has already
+// failed and waits for its region's restart. A part is crashed only; it comes back
+// with its region (the job restarts it), so nothing else is taken.
+func partNoEffect(w *sim.World, f sim.Fault) *Text {
+	node, part := sim.NodeOf(f.Node), sim.PortOf(f.Node)
+	_, up := w.Node(node)
+	var code fate.Code
+	switch {
+	case f.Kind != sim.FaultCrash:
+		code = fate.RefusedMalformed
+	case !up:
+		code = fate.RefusedDown
+	default:
+		ns := nodeState(w, node)
+		i := slices.IndexFunc(ns.Parts, func(p show.Part) bool { return p.Name == part })
+		if i < 0 {
+			code = fate.RefusedMalformed
+		} else if !ns.Parts[i].Running {
+			code = fate.RefusedDown
+		} else {
+			return nil
+		}
+	}
+	t := say(code, "node", f.Node, "err", string(f.Kind)+": "+f.Node)
+	return &t
 }

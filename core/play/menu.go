@@ -3,8 +3,10 @@ package play
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"deliverylab/core/fate"
+	"deliverylab/core/flink"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -31,29 +33,38 @@ type MenuItem struct {
 type pointFault struct {
 	event sim.Event
 	label fate.Code
+	// port: the part of the node that reports the event ("jobmanager": a Flink job's
+	// checkpoint coordinator), "" for the node itself.
+	port string
 }
 
 // pointFaults are the protocol-point crashes the menu offers per node kind: only events
 // that kind reports (sim.EventSpecs' Where), so each can fire.
 var pointFaults = map[show.Kind][]pointFault{
 	show.Broker: {
-		{"appended", fate.MenuCrashAppend},
-		{"responded", fate.MenuCrashRespond},
+		{"appended", fate.MenuCrashAppend, ""},
+		{"responded", fate.MenuCrashRespond, ""},
 	},
 	show.Producer: {
-		{"acked", fate.MenuCrashAcked},
+		{"acked", fate.MenuCrashAcked, ""},
 	},
 	show.Consumer: {
-		{"polled", fate.MenuCrashPolled},
-		{"offset-committed", fate.MenuCrashCommit},
+		{"polled", fate.MenuCrashPolled, ""},
+		{"offset-committed", fate.MenuCrashCommit, ""},
 	},
 	show.Streams: {
-		{"polled", fate.MenuCrashPoll},
-		{"processed", fate.MenuCrashProcess},
-		{"written", fate.MenuCrashWritten},
+		{"polled", fate.MenuCrashPoll, ""},
+		{"processed", fate.MenuCrashProcess, ""},
+		{"written", fate.MenuCrashWritten, ""},
 	},
 	show.Sink: {
-		{"written", fate.MenuCrashStored},
+		{"written", fate.MenuCrashStored, ""},
+	},
+	// A Flink job: the whole job (its job manager included) as its coordinator completes
+	// the next checkpoint, after the subtasks' acknowledgements and before they are told
+	// (CheckpointCoordinator.completePendingCheckpoint, then notifyCheckpointComplete).
+	show.Job: {
+		{"checkpoint-completed", fate.MenuCrashJobCompleted, "jobmanager"},
 	},
 }
 
@@ -72,12 +83,16 @@ func (s *Session) Menu(t Target) []MenuItem {
 	switch t.Kind {
 	case "node":
 		n := t.Name
+		if sim.PortOf(n) != "" { // a Flink job's subtask: a task failure
+			s.partMenu(n, add)
+			break
+		}
 		add(say(fate.FaultCrash, "node", n), fmt.Sprintf("{crash: %s}", n))
 		add(say(fate.FaultRestart, "node", n), fmt.Sprintf("{restart: %s}", n))
 		add(say(fate.MenuPause, "node", n), fmt.Sprintf("{pause: %s}", n))
 		add(say(fate.FaultResume, "node", n), fmt.Sprintf("{resume: %s}", n))
 		for _, p := range pointFaults[show.Kind(nodeState(w, n).Kind)] {
-			add(say(p.label), fmt.Sprintf("{when: {node: %s, event: %s}, crash: %s}", n, p.event, n))
+			add(say(p.label), fmt.Sprintf("{when: {node: %s, event: %s}, crash: %s}", sim.Address(n, p.port), p.event, n))
 		}
 	case "message":
 		msg := messageText(w, t.ID)
@@ -95,6 +110,40 @@ func (s *Session) Menu(t Target) []MenuItem {
 		add(say(fate.FaultHealOneway, "from", a, "to", b), fmt.Sprintf("{heal-oneway: [%s, %s]}", a, b))
 	}
 	return items
+}
+
+// partMenu is the faults of one subtask of a Flink job ("totals/map-0"): crash it now
+// (a task failure: its region fails over, Flink's RestartPipelinedRegionFailoverStrategy),
+// an operator subtask right after it processes its next record, a sink subtask right
+// after its pre-commit at the next barrier (its snapshot), and any subtask as the
+// coordinator triggers the next checkpoint (CheckpointCoordinator.triggerCheckpoint):
+// the checkpoint under way is declined and the region restores from the one before.
+func (s *Session) partMenu(part string, add func(Text, string)) {
+	node, name := sim.NodeOf(part), sim.PortOf(part)
+	add(say(fate.FaultCrash, "node", part), fmt.Sprintf("{crash: %s}", part))
+	switch {
+	case strings.HasPrefix(name, "sink-"):
+		// After its snapshot: the flush at the barrier (KafkaWriter.flush, from
+		// SinkWriterOperator.prepareSnapshotPreBarrier), which a NONE sink never does.
+		if !s.sinkFlushes(node) {
+			break
+		}
+		add(say(fate.MenuCrashPreCommitted), fmt.Sprintf("{when: {node: %s, event: pre-committed}, crash: %s}", part, part))
+	case !strings.HasPrefix(name, "source-"):
+		add(say(fate.MenuCrashProcess), fmt.Sprintf("{when: {node: %s, event: processed}, crash: %s}", part, part))
+	}
+	add(say(fate.MenuCrashTaskTriggered), fmt.Sprintf("{when: {node: %s, event: checkpoint-triggered}, crash: %s}", sim.Address(node, "jobmanager"), part))
+}
+
+// sinkFlushes reports whether the job's sink flushes at a barrier (its delivery
+// guarantee is not NONE), where it reports pre-committed.
+func (s *Session) sinkFlushes(job string) bool {
+	for _, js := range s.sc.Jobs {
+		if js.Name == job {
+			return js.Spec.Sink.Guarantee != flink.GuaranteeNone
+		}
+	}
+	return false
 }
 
 // errText is an error in both languages: a UserError's own, else its text twice.

@@ -3,6 +3,7 @@ package play
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
@@ -25,7 +26,8 @@ func (s *Session) State() State {
 	for _, m := range w.InFlight() {
 		b, ok := m.Payload.(show.Bouncer)
 		st.InFlight = append(st.InFlight, Flight{ID: m.ID, From: sim.NodeOf(m.From), To: sim.NodeOf(m.To), Kind: m.Payload.Kind(),
-			Family: sim.FamilyOf(m.Payload).String(), Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs})
+			Family: sim.FamilyOf(m.Payload).String(), Label: sim.Label(m.Payload), Bounced: ok && b.Bounced(), SentMs: m.SentMs, ArriveMs: m.ArriveMs,
+			FromPart: partOf(m.From), ToPart: partOf(m.To)})
 	}
 	st.Quiet = w.Quiet()
 	for _, l := range w.CutLinks() {
@@ -106,6 +108,7 @@ func nodeState(w *sim.World, name string) NodeState {
 		ns.Kind, ns.Status, ns.Partitions, ns.Rows, ns.Refused, ns.Blocked = string(v.Kind), v.Status, v.Logs, v.Rows, v.Refused, v.Blocked && up
 		ns.Fenced = v.Fenced && up
 		ns.Txns = v.Txns
+		ns.Parts = v.Parts
 	}
 	if waiting, at := w.Waiting(name); waiting {
 		ns.Waiting = true
@@ -122,4 +125,14 @@ func nodeState(w *sim.World, name string) NodeState {
 	}
 	ns.Detail = ns.Status.Text(fate.En)
 	return ns
+}
+
+// partOf is the part an address names: its port without the task attempt
+// ("totals/map-1#2" is "map-1"), "" for a node itself.
+func partOf(addr string) string {
+	p := sim.PortOf(addr)
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		p = p[:i]
+	}
+	return p
 }

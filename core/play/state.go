@@ -82,6 +82,9 @@ type NodeState struct {
 	Txns       []show.Txn     `json:"txns"`       // brokers: the transactional ids this one coordinates
 	Rows       []string       `json:"rows"`       // sinks: message identities of the rows, in order
 	Refused    []string       `json:"refused"`    // unique-key sinks: the inserts refused as duplicates
+	// Parts: a Flink job's subtasks (sources, operators, sinks), each running or failed,
+	// blocked, aligning; the job manager is the job itself.
+	Parts []show.Part `json:"parts,omitempty"`
 }
 
 // ReplicaState is one replica of one partition on one broker, as the broker shows it.
@@ -103,9 +106,13 @@ type Flight struct {
 	Label  string `json:"label"` // short Latin text for the canvas
 	// Bounced: an answer to a request the receiver had already handled (a duplicate
 	// batch), drawn as a duplicate bouncing back.
-	Bounced  bool  `json:"bounced,omitempty"`
-	SentMs   int64 `json:"sentMs"`
-	ArriveMs int64 `json:"arriveMs"`
+	Bounced bool `json:"bounced,omitempty"`
+	// FromPart, ToPart: the part of a Flink job an end belongs to ("map-1",
+	// "jobmanager"; the task attempt "#2" left out), "" for a node itself.
+	FromPart string `json:"fromPart,omitempty"`
+	ToPart   string `json:"toPart,omitempty"`
+	SentMs   int64  `json:"sentMs"`
+	ArriveMs int64  `json:"arriveMs"`
 }
 
 // Link is a directed link.

@@ -95,6 +95,7 @@ var kindColors = map[string]color.RGBA{
 	"consumer":   rgb(0x34d399),
 	"streams":    rgb(0xa3e635),
 	"sink":       rgb(0xf472b6),
+	"job":        rgb(0xf0abfc), // a Flink job: its frame, and its checkpoint coordinator's traffic
 }
 
 // KindColor is the border colour of a node of the given kind.
@@ -117,6 +118,8 @@ var familyColors = map[string]color.RGBA{
 	"metadata":    rgb(0xf59e0b),
 	"control":     rgb(0xf59e0b),
 	"sink":        rgb(0xf472b6),
+	"stream":      rgb(0x22d3ee), // a Flink job's records and barriers between its subtasks
+	"checkpoint":  rgb(0xf0abfc), // the checkpoint coordinator's: the job's own hue
 }
 
 // MessageColor is the colour of a message dot: its family's (play.Flight.Family).

@@ -22,7 +22,7 @@ func TestMessageColor(t *testing.T) {
 }
 
 func TestKindAndFateColors(t *testing.T) {
-	for _, k := range []string{"producer", "controller", "broker", "consumer", "sink"} {
+	for _, k := range []string{"producer", "controller", "broker", "consumer", "sink", "job"} {
 		assert.NotEqual(t, Dark.TextDim, KindColor(k), k)
 	}
 	assert.Equal(t, Dark.TextDim, KindColor("alien"))

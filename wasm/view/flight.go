@@ -36,7 +36,7 @@ func Progress(sentMs, arriveMs int64, nowMs float64) float64 {
 // FlightPos is where message f is drawn at virtual time nowMs; false when an end of it
 // is not on the canvas.
 func (l *Layout) FlightPos(f play.Flight, nowMs float64) (Point, bool) {
-	p, ok := l.Path(f.From, f.To)
+	p, ok := l.flightPath(f)
 	if !ok {
 		return Point{}, false
 	}

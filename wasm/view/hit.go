@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"strings"
 
 	"deliverylab/core/play"
 )
@@ -46,6 +47,13 @@ func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64, lanes []
 	}
 	for _, b := range l.Boxes {
 		if b.Rect.Contains(p) {
+			// A job's subtask is a part of its own ("totals/map-0"); its job manager
+			// and its frame are the job.
+			for _, pt := range b.Parts {
+				if pt.Rect.Contains(p) && !pt.Manager {
+					return Hit{Node: b.Name + "/" + pt.Name}
+				}
+			}
 			return Hit{Node: b.Name}
 		}
 	}
@@ -62,9 +70,10 @@ func (l *Layout) HitTest(p Point, flights []play.Flight, nowMs float64, lanes []
 	return Hit{}
 }
 
-// Fault is the fault a click on h injects, in the scene file's syntax: a broker that is
-// up crashes, a crashed broker restarts, a message in flight is dropped, a lane is cut
-// one way or, when cut, healed. Other nodes are not clickable (ok=false).
+// Fault is the fault a click on h injects, in the scene file's syntax: a broker or a
+// Flink job that is up crashes, a crashed one restarts, a job's running subtask crashes
+// (a task failure: its region fails over), a message in flight is dropped, a lane is
+// cut one way or, when cut, healed. Other nodes are not clickable (ok=false).
 func (l *Layout) Fault(h Hit) (fault string, ok bool) {
 	var v any
 	switch {
@@ -77,9 +86,16 @@ func (l *Layout) Fault(h Hit) (fault string, ok bool) {
 			Drop string `json:"drop"`
 			ID   int64  `json:"id"`
 		}{"message", h.FlightID}
+	case strings.Contains(h.Node, "/"):
+		node, part, _ := strings.Cut(h.Node, "/")
+		p, found := l.Part(node, part)
+		if !found || !p.Up || p.Manager {
+			return "", false
+		}
+		v = map[string]string{"crash": h.Node}
 	case h.Node != "":
 		b, found := l.Box(h.Node)
-		if !found || b.Kind != "broker" {
+		if !found || (b.Kind != "broker" && b.Kind != "job") {
 			return "", false
 		}
 		if b.Up {

@@ -34,6 +34,10 @@ type Box struct {
 	// HiddenFollowers: brokers: follower replicas left out because the column is too
 	// short for every row (internal topics' first, then the others').
 	HiddenFollowers int
+	// Parts: a Flink job's job manager and subtasks, drawn inside its box under the
+	// status lines, which end at PartsTop.
+	Parts    []PartBox
+	PartsTop float64
 }
 
 // Layout is the geometry of one picture.
@@ -129,9 +133,15 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	avail := bottom - top
 	gap := m.BoxGapMax * 2
 	apps := 0.0 // the height of the application boxes together
+	height := func(n play.NodeState) float64 {
+		if n.Kind == "job" {
+			return m.jobHeight(n, c.W)
+		}
+		return m.AppHeight(n.Kind)
+	}
 	for _, i := range idx {
 		if nodes[i].Kind != "sink" {
-			apps += m.AppHeight(nodes[i].Kind)
+			apps += height(nodes[i])
 		}
 	}
 	if need := apps + float64(len(idx)-1)*gap; need > avail {
@@ -145,7 +155,7 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	total := apps + float64(sinks)*sinkH + float64(len(idx)-1)*gap
 	y := top + math.Max(0, (avail-total)/2)
 	for _, i := range idx {
-		h := m.AppHeight(nodes[i].Kind)
+		h := height(nodes[i])
 		if nodes[i].Kind == "sink" {
 			h = sinkH
 		}
@@ -153,6 +163,9 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 		b.Rect = Rect{c.X, y, c.W, h}
 		if nodes[i].Kind == "sink" {
 			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, nodes[i].Refused, b.Rect, m, len(SinkDetailLines(nodes[i].Detail, m, c.W)))
+		}
+		if nodes[i].Kind == "job" {
+			b.placeJob(nodes[i], m)
 		}
 		y += h + gap
 	}

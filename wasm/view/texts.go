@@ -130,9 +130,13 @@ func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	}
 	if app && b.Up && !n.Waiting && !n.Paused {
 		lines := AppDetailLines(detail, m.Base, inner)
+		bottom := b.Rect.Bottom()
+		if b.Kind == "job" { // the status lines end where the parts begin
+			bottom = b.PartsTop
+		}
 		for i, line := range lines {
 			at := Point{b.Rect.X + m.Pad, b.Rect.Y + m.HeaderH + m.Line*float64(i)}
-			if at.Y+m.Line > b.Rect.Bottom()+1 { // more lines than the box holds: the last one says so
+			if at.Y+m.Line > bottom+1 { // more lines than the box holds: the last one says so
 				t.out[len(t.out)-1].Cut = true
 				break
 			}
@@ -141,6 +145,13 @@ func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	}
 	for _, row := range b.Logs {
 		l.logTexts(t, row)
+	}
+	for _, p := range b.Parts { // a job's parts: their names in their boxes
+		col := pal.Text
+		if !p.Up {
+			col = pal.Down
+		}
+		t.add(p.Name, m.Base, p.Rect.Center(), Center, col, p.Rect.W-2)
 	}
 	for _, c := range b.Chips {
 		col := pal.Text

@@ -63,7 +63,7 @@ func AppLines(kind string) int {
 	switch kind {
 	case "producer":
 		return 5
-	case "streams":
+	case "streams", "job": // a job: its latest checkpoint, the one pending, restarting
 		return 3
 	}
 	return 2
