@@ -41,6 +41,7 @@ var lessons = []string{
 	"streams-eos-paused-past-timeout",
 	"exactly-once-needs-read-committed",
 	"flink-sink-none-duplicates",
+	"flink-sink-exactly-once",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",

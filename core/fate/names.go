@@ -24,6 +24,9 @@ type Reader struct {
 	Topics []string
 	Group  string
 	Down   bool
+	// Committed: every consumer of the reader reads read_committed, so a record of an
+	// aborted transaction is nothing it could ever get.
+	Committed bool
 }
 
 // Reads reports whether the reader reads a topic.

@@ -11,9 +11,10 @@ import (
 type Snapshot struct {
 	// Offsets: a source's next offset to read in each of its partitions.
 	Offsets []protocol.TPOffset
-	// Committable: an EXACTLY_ONCE sink's transaction pre-committed for the checkpoint
-	// (KafkaCommittable), to commit once the checkpoint completes or on a restore.
-	Committable *Committable
+	// Committables: an EXACTLY_ONCE sink's transactions pre-committed and not yet
+	// committed (the committer's state, KafkaCommittable): committed once their checkpoint
+	// completes, or again on a restore.
+	Committables []Committable
 }
 
 // Committable is a pre-committed Kafka transaction: its transactional id and the
@@ -23,6 +24,7 @@ type Committable struct {
 	TransactionalID string
 	ProducerID      int64
 	Epoch           int16
+	Checkpoint      int64 // the checkpoint it was pre-committed at
 }
 
 // Checkpoint is a completed checkpoint in checkpoint storage: every subtask's snapshot,
@@ -36,10 +38,7 @@ func (c Checkpoint) clone() Checkpoint {
 	n := Checkpoint{ID: c.ID, Parts: make(map[string]Snapshot, len(c.Parts))}
 	for k, v := range c.Parts {
 		v.Offsets = slices.Clone(v.Offsets)
-		if v.Committable != nil {
-			cm := *v.Committable
-			v.Committable = &cm
-		}
+		v.Committables = slices.Clone(v.Committables)
 		n.Parts[k] = v
 	}
 	return n

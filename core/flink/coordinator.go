@@ -34,7 +34,7 @@ func (j *Job) coordinatorFire(env *sim.Env, tm sim.Payload) {
 func (j *Job) trigger(env *sim.Env) {
 	j.queued = false
 	for _, t := range j.tasks {
-		if !t.Running {
+		if !t.Running || t.Initializing {
 			return
 		}
 	}

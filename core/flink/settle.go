@@ -37,7 +37,7 @@ func (j *Job) WaitsFor(v sim.View) []fate.Reason {
 		if t.consumer != nil && !t.consumer.Settled(v) {
 			return t.consumer.WaitsFor(v)
 		}
-		if t.Op >= 0 && !t.sink.idle() {
+		if t.Op >= 0 && !t.sink.settled() {
 			return []fate.Reason{fate.Because(fate.WaitsForAcks, "node", j.node(SinkName(t.Op)))}
 		}
 		if t.consumer != nil && j.latest != nil && !slices.Equal(j.latest.Parts[SourceName(t.Source)].Offsets, t.consumer.Positions()) {

@@ -9,34 +9,68 @@ import (
 
 // sinkWriter is a KafkaSink subtask's writer (KafkaWriter): its producer, and the sends
 // it has not heard back from. The first failed send fails the task (WriterCallback keeps
-// the exception, and the task's mailbox rethrows it).
+// the exception, and the task's mailbox rethrows it). Under EXACTLY_ONCE its producers
+// are the transactional ones of eos (sink_eos.go).
 type sinkWriter struct {
 	producer *clients.Producer
 	unacked  int
+	eos      *eosWriter
 }
 
 func (w sinkWriter) clone() sinkWriter {
 	if w.producer != nil {
 		w.producer = w.producer.Clone()
 	}
+	w.eos = w.eos.clone()
 	return w
 }
 
-// stop closes the writer's producer: what it had not sent is gone.
+// stop closes the writer's producers: what they had not sent is gone.
 func (w *sinkWriter) stop() {
 	if w.producer != nil {
 		w.producer.Reset()
 	}
-	w.unacked = 0
+	if w.eos != nil {
+		for _, p := range w.eos.producers {
+			p.Reset()
+		}
+	}
+	w.unacked, w.eos = 0, nil
 }
 
-// idle reports whether every write was answered.
-func (w sinkWriter) idle() bool {
-	return w.producer == nil || (w.unacked == 0 && w.producer.Idle())
+// writing is the producer the writer writes with.
+func (w sinkWriter) writing() *clients.Producer {
+	if w.eos != nil {
+		return w.eos.producers[w.eos.Current]
+	}
+	return w.producer
 }
 
-// startSink starts a sink subtask's producer.
-func (j *Job) startSink(env *sim.Env, t *task) {
+// flushed reports whether every write was answered.
+func (w sinkWriter) flushed() bool {
+	p := w.writing()
+	return w.unacked == 0 && (p == nil || p.Idle())
+}
+
+// settled reports whether the writer waits for nothing: every write answered and, under
+// EXACTLY_ONCE, nothing written in the open transaction, nothing pre-committed left to
+// commit, no initTransactions under way.
+func (w sinkWriter) settled() bool {
+	if !w.flushed() {
+		return false
+	}
+	e := w.eos
+	return e == nil || (e.Records == 0 && len(e.Pending) == 0 && e.Steps == nil)
+}
+
+// startSink starts a sink subtask's producer (or, under EXACTLY_ONCE, its writer's
+// initialization).
+func (j *Job) startSink(env *sim.Env, ti int) {
+	t := j.tasks[ti]
+	if j.spec.Sink.Guarantee == GuaranteeExactlyOnce {
+		j.startEOS(env, ti)
+		return
+	}
 	part := SinkName(t.Op)
 	t.sink = sinkWriter{producer: j.newProducer(j.name+"-"+part, "")}
 	t.sink.producer.Start(env.Port(attemptPort(part, t.Attempt)))
@@ -46,51 +80,99 @@ func (j *Job) startSink(env *sim.Env, t *task) {
 func (j *Job) sinkWrite(env *sim.Env, ti int, d protocol.Data) {
 	t := j.tasks[ti]
 	t.sink.unacked++
-	pe := env.Port(attemptPort(SinkName(t.Op), t.Attempt))
-	j.sinkDone(env, ti, t.sink.producer.Send(pe, j.spec.Sink.Topic, d.Key, d.Value, d.Msg))
+	rest := ""
+	if e := t.sink.eos; e != nil {
+		rest = e.Current
+		e.Records++
+	}
+	pe := j.sinkEnv(env, t, rest)
+	j.sinkDone(env, ti, rest, t.sink.writing().Send(pe, j.spec.Sink.Topic, d.Key, d.Value, d.Msg))
 }
 
-func (j *Job) sinkReceive(env *sim.Env, t *task, _ string, m sim.Message) []clients.Completion {
-	return t.sink.producer.Receive(env, m)
+// sinkEnv is the Env of one of the sink's producers: rest "" is the plain writer's.
+func (j *Job) sinkEnv(env *sim.Env, t *task, rest string) *sim.Env {
+	port := attemptPort(SinkName(t.Op), t.Attempt)
+	if rest != "" {
+		port += "." + rest
+	}
+	return env.Port(port)
 }
 
-func (j *Job) sinkFire(env *sim.Env, t *task, _ string, tm sim.Payload) []clients.Completion {
-	return t.sink.producer.Fire(env, tm)
+// sinkProducer is the producer a port rest names.
+func (t *task) sinkProducer(rest string) *clients.Producer {
+	if rest == "" {
+		return t.sink.producer
+	}
+	if t.sink.eos != nil {
+		return t.sink.eos.producers[rest]
+	}
+	return nil
 }
 
-// sinkDone takes the producer's completions: a failed send fails the task; the last
-// answer a barrier's flush waited for lets the task go on.
-func (j *Job) sinkDone(env *sim.Env, ti int, done []clients.Completion) {
+func (j *Job) sinkReceive(env *sim.Env, t *task, rest string, m sim.Message) []clients.Completion {
+	if p := t.sinkProducer(rest); p != nil {
+		return p.Receive(env, m)
+	}
+	return nil
+}
+
+func (j *Job) sinkFire(env *sim.Env, t *task, rest string, tm sim.Payload) []clients.Completion {
+	if p := t.sinkProducer(rest); p != nil {
+		return p.Fire(env, tm)
+	}
+	return nil
+}
+
+// sinkDone takes a producer's completions.
+func (j *Job) sinkDone(env *sim.Env, ti int, rest string, done []clients.Completion) {
 	t := j.tasks[ti]
+	if t.sink.eos != nil {
+		j.eosDone(env, ti, rest, done)
+		return
+	}
 	attempt := t.Attempt
 	for _, c := range done {
 		if !j.current(ti, attempt) {
 			return
 		}
-		if c.Txn != clients.TxnNone {
-			continue
-		}
-		t.sink.unacked = max(0, t.sink.unacked-max(1, len(c.Msgs)))
-		if c.Err != "" {
-			j.failTask(env, ti, SinkName(t.Op), c.Err.String())
-			return
-		}
-		part := SinkName(t.Op)
-		pe := env.Port(attemptPort(part, attempt))
-		for i, m := range c.Msgs {
-			pe.Observe(sim.Observation{Node: j.node(part), Event: sinks.Written, Msgs: []string{m}, Partition: c.TP.String(),
-				Offset: c.Offset + int64(i), Output: j.spec.Sink.Topic})
+		if c.Txn == clients.TxnNone {
+			j.sinkCompletion(env, ti, c)
 		}
 	}
-	if t.Blocked && t.sink.idle() {
+	if j.current(ti, attempt) && t.Blocked && t.sink.flushed() {
 		j.barrierFlushed(env, ti)
 	}
 }
 
+// sinkNotified is notifyCheckpointComplete at the sink: the EXACTLY_ONCE committer
+// commits; a sink without transactions has nothing to commit.
+func (j *Job) sinkNotified(env *sim.Env, ti int, n int64) {
+	if j.tasks[ti].sink.eos != nil {
+		j.eosNotified(env, ti, n)
+	}
+}
+
+// sinkCompletion is one write answered: a failed one fails the task; an acknowledged
+// one is written.
+func (j *Job) sinkCompletion(env *sim.Env, ti int, c clients.Completion) {
+	t := j.tasks[ti]
+	t.sink.unacked = max(0, t.sink.unacked-max(1, len(c.Msgs)))
+	part := SinkName(t.Op)
+	if c.Err != "" {
+		j.failTask(env, ti, part, c.Err.String())
+		return
+	}
+	pe := env.Port(attemptPort(part, t.Attempt))
+	for i, m := range c.Msgs {
+		pe.Observe(sim.Observation{Node: j.node(part), Event: sinks.Written, Msgs: []string{m}, Partition: c.TP.String(),
+			Offset: c.Offset + int64(i), Output: j.spec.Sink.Topic})
+	}
+}
+
 // sinkBarrier is barrier n reaching the sink (SinkWriterOperator.prepareSnapshotPreBarrier):
-// under AT_LEAST_ONCE the writer flushes, and the task waits for every write to be
-// acknowledged before it acknowledges the checkpoint; under NONE it does not flush
-// (KafkaWriter.flush).
+// under AT_LEAST_ONCE and EXACTLY_ONCE the writer flushes, and the task waits for every
+// write to be acknowledged before it acknowledges the checkpoint; under NONE it does not
+// flush (KafkaWriter.flush).
 func (j *Job) sinkBarrier(env *sim.Env, ti int, n int64, snap map[string]Snapshot) {
 	t := j.tasks[ti]
 	if j.spec.Sink.Guarantee == GuaranteeNone {
@@ -98,8 +180,11 @@ func (j *Job) sinkBarrier(env *sim.Env, ti int, n int64, snap map[string]Snapsho
 		return
 	}
 	t.Blocked, t.Barrier, t.Snap = true, n, snap
-	pe := env.Port(attemptPort(SinkName(t.Op), t.Attempt))
-	j.sinkDone(env, ti, t.sink.producer.Flush(pe))
+	rest := ""
+	if e := t.sink.eos; e != nil {
+		rest, e.Phase = e.Current, eosFlushing
+	}
+	j.sinkDone(env, ti, rest, t.sink.writing().Flush(j.sinkEnv(env, t, rest)))
 }
 
 // barrierFlushed: the flush at the barrier is over; the sink's part of the checkpoint is
@@ -113,7 +198,3 @@ func (j *Job) barrierFlushed(env *sim.Env, ti int) {
 	}
 	j.unblock(env, ti)
 }
-
-// sinkNotified is notifyCheckpointComplete at the sink: a KafkaSink without
-// transactions has nothing to commit.
-func (j *Job) sinkNotified(*sim.Env, int, int64) {}

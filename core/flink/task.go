@@ -26,10 +26,13 @@ type task struct {
 	Inputs   []input
 	Aligning int64
 
-	Blocked bool                // the sink flushes (or begins its next transaction) at a barrier
-	Barrier int64               // that barrier's checkpoint
-	Snap    map[string]Snapshot // the task's snapshots of it, sent once the sink is done
-	Held    []item              // what came while blocked, in order
+	Blocked bool // the sink flushes (or begins its next transaction) at a barrier, or initializes
+	// Initializing: an EXACTLY_ONCE sink's writer is not initialized yet; the task is not
+	// running for the coordinator, which cannot trigger a checkpoint meanwhile.
+	Initializing bool
+	Barrier      int64               // that barrier's checkpoint
+	Snap         map[string]Snapshot // the task's snapshots of it, sent once the sink is done
+	Held         []item              // what came while blocked, in order
 }
 
 // input is one input channel: Seen says its barrier of the checkpoint being aligned
@@ -67,7 +70,7 @@ func (t *task) clone() *task {
 // stop cancels the task attempt: its clients are closed (what they had not sent is
 // gone; what is on the wire still arrives where it was going) and it holds nothing.
 func (t *task) stop() {
-	t.Running, t.Blocked, t.Barrier, t.Snap, t.Held, t.Aligning = false, false, 0, nil, nil, 0
+	t.Running, t.Blocked, t.Barrier, t.Snap, t.Held, t.Aligning, t.Initializing = false, false, 0, nil, nil, 0, false
 	if t.consumer != nil {
 		t.consumer.Reset()
 	}
@@ -85,7 +88,7 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 	t.stop()
 	t.Attempt, t.Running = attempt, true
 	if t.Op >= 0 {
-		j.startSink(env, t)
+		j.startSink(env, ti)
 	}
 	if t.Source < 0 {
 		return
@@ -139,7 +142,7 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 			j.sinkNotified(env, ti, n.Checkpoint)
 			return
 		}
-		j.sinkDone(env, ti, j.sinkReceive(env, t, rest, m))
+		j.sinkDone(env, ti, rest, j.sinkReceive(env, t, rest, m))
 	}
 }
 
@@ -150,7 +153,7 @@ func (j *Job) taskFire(env *sim.Env, ti int, part, rest string, tm sim.Payload) 
 	case t.Source >= 0 && part == SourceName(t.Source):
 		j.consumerEvents(env, ti, t.consumer.Fire(env, tm))
 	case t.Op >= 0 && part == SinkName(t.Op):
-		j.sinkDone(env, ti, j.sinkFire(env, t, rest, tm))
+		j.sinkDone(env, ti, rest, j.sinkFire(env, t, rest, tm))
 	}
 }
 
@@ -325,6 +328,15 @@ func (j *Job) acknowledge(env *sim.Env, ti int, part string, n int64, snap map[s
 	t := j.tasks[ti]
 	env.Port(attemptPort(part, t.Attempt)).Send(j.node(JobManager),
 		AcknowledgeCheckpoint{Checkpoint: n, Part: part, Snapshots: snap})
+}
+
+// unblockInit ends the sink's initialization: the task handles what waited.
+func (j *Job) unblockInit(env *sim.Env, ti int) {
+	t := j.tasks[ti]
+	t.Blocked = false
+	held := t.Held
+	t.Held = nil
+	j.replay(env, ti, held)
 }
 
 // unblock ends a barrier's flush: the task acknowledges, then handles what waited.

@@ -3,6 +3,7 @@ package scene
 import (
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/flink"
@@ -74,8 +75,29 @@ func (s *Scene) transactionalIDs() []string {
 		}
 	}
 	out = append(out, s.streamsTxnIDs()...)
+	out = append(out, s.jobTxnIDs()...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// jobTxnIDs lists the transactional ids an EXACTLY_ONCE KafkaSink may use in a run:
+// "prefix-subtask-checkpoint" for every checkpoint the run could take (and the ids its
+// aborter probes), so that their __transaction_state partitions run.
+func (s *Scene) jobTxnIDs() []string {
+	var out []string
+	for _, j := range s.Jobs {
+		sp := j.Spec
+		if sp.Sink.Guarantee != flink.GuaranteeExactlyOnce {
+			continue
+		}
+		checkpoints := min(MaxRunMs/sp.Checkpointing.IntervalMs+2, 2000)
+		for sub := range 2 * sp.Parallelism { // the aborter probes the next parallelism's ids too
+			for c := int64(1); c <= checkpoints; c++ {
+				out = append(out, sp.Sink.TransactionalIDPrefix+"-"+strconv.Itoa(sub)+"-"+strconv.FormatInt(c, 10))
+			}
+		}
+	}
+	return out
 }
 
 // groupIDs lists the consumer groups of the scene, once each, sorted.

@@ -189,3 +189,59 @@ func TestJobFaultsNameWhatCanFail(t *testing.T) {
 		assert.Contains(t, err.Error(), want, fault)
 	}
 }
+
+// eosSink is an EXACTLY_ONCE KafkaSink with a transaction timeout.
+func eosSink(timeoutMs string) string {
+	return `    source: {topic: orders}
+    sink: {kafka: {topic: out, delivery.guarantee: EXACTLY_ONCE, transactional.id.prefix: totals, transaction.timeout.ms: ` + timeoutMs + `}}`
+}
+
+// An EXACTLY_ONCE sink writes each checkpoint's records in a transaction of its own,
+// committed once the checkpoint completes: a task failure aborts what was written after
+// the restored checkpoint (the aborter's initTransactions fences it), the records are
+// written again in a new transaction, and a read_committed reader gets each once.
+func TestAnExactlyOnceSinkTakesBackWhatATaskFailureReplays(t *testing.T) {
+	text := strings.Replace(jobScene(1, eosSink("60000"), `  - when: {node: totals/map-0, event: processed, message: p1#6}
+    crash: totals/map-0`), "auto.offset.reset: earliest}", "auto.offset.reset: earliest, isolation.level: read_committed}", 1)
+	r, rep := runJob(t, text)
+	assert.Equal(t, "exactly-once", rep.Verdict)
+	assert.Equal(t, 10, rep.Messages["delivered"])
+	var ids []string
+	for _, o := range observed(r, flink.PreCommitted) {
+		ids = append(ids, o.TxnID)
+	}
+	assert.NotEmpty(t, ids)
+	for _, id := range ids {
+		assert.True(t, strings.HasPrefix(id, "totals-0-"), "prefix-subtask-checkpoint: %s", id)
+	}
+	var probes int
+	for _, l := range r.World.Trace().Texts(false) {
+		if strings.Contains(l, "send ") && strings.Contains(l, "InitProducerId") && strings.Contains(l, "totals/sink-0#2.p") {
+			probes++
+		}
+	}
+	assert.GreaterOrEqual(t, probes, 2, "after the failure the aborter probes the ids from the restored checkpoint on")
+
+	// read_uncommitted, the reader also gets the aborted first writes
+	_, rep = runJob(t, jobScene(1, eosSink("60000"), `  - when: {node: totals/map-0, event: processed, message: p1#6}
+    crash: totals/map-0`))
+	assert.Positive(t, rep.Messages["duplicated"], "a read_uncommitted reader sees the aborted transaction's records")
+}
+
+// Down longer than transaction.timeout.ms after a checkpoint completed and before its
+// commit, the job finds its pre-committed transaction aborted by the coordinator: the
+// recommit is fenced, logged and dropped, and its records are lost, silently.
+func TestAnExactlyOnceSinkLosesWhatTheBrokerAbortedWhileTheJobWasDown(t *testing.T) {
+	text := strings.Replace(jobScene(1, eosSink("8000"), `  - when: {node: totals/jobmanager, event: checkpoint-completed, checkpoint: 1}
+    crash: totals
+    for.ms: 12000`), "auto.offset.reset: earliest}", "auto.offset.reset: earliest, isolation.level: read_committed}", 1)
+	text = strings.Replace(text, "brokers: 3", "brokers: 3\n  config: {transaction.abort.timed.out.transaction.cleanup.interval.ms: 500}", 1)
+	text = strings.Replace(text, "interval.ms: 200,", "interval.ms: 10,", 1) // all ten before checkpoint 1
+	r, rep := runJob(t, text)
+	dropped := false
+	for _, l := range r.World.Trace().Texts(false) {
+		dropped = dropped || strings.Contains(l, "committer: totals-0-1 not committed")
+	}
+	assert.True(t, dropped, "the committer drops the aborted transaction")
+	assert.Equal(t, 10, rep.Messages["lost"])
+}

@@ -163,6 +163,9 @@ var (
 	// and writes every record to third with a KafkaSink (NONE).
 	keysJob = []keysEdit{{"cluster/topics/2", "{name: third, partitions: 1, replication.factor: 3}"},
 		{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, sink: {kafka: {topic: third}}}"}}
+	// ... with an EXACTLY_ONCE sink
+	keysJobEOS = append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/sink/kafka",
+		"{topic: third, delivery.guarantee: EXACTLY_ONCE, transactional.id.prefix: j1, transaction.timeout.ms: 60000}"})
 	// ... and its map subtask fails at 300 ms
 	keysJobFailure = append(append([]keysEdit(nil), keysJob...), keysEdit{"faults", "[{at.ms: 300, crash: j1/map-0}]"})
 	// ... keyed, with two source subtasks
@@ -287,6 +290,11 @@ var keysRows = []keysRow{
 	{key: "job.sink.kafka.topic", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/topic", "other"}},
 	// AT_LEAST_ONCE flushes the producer at each barrier (and reports pre-committed)
 	{key: "job.sink.kafka.delivery.guarantee", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/delivery.guarantee", "AT_LEAST_ONCE"}},
+	// EXACTLY_ONCE writes in transactions named after the prefix, with the timeout asked for
+	{key: "job.sink.kafka.delivery.guarantee (EXACTLY_ONCE)", pre: keysJob,
+		set: keysEdit{"apps/2/sink/kafka", "{topic: third, delivery.guarantee: EXACTLY_ONCE, transactional.id.prefix: j1, transaction.timeout.ms: 60000}"}},
+	{key: "job.sink.kafka.transactional.id.prefix", pre: keysJobEOS, set: keysEdit{"apps/2/sink/kafka/transactional.id.prefix", "other-prefix"}},
+	{key: "job.sink.kafka.transaction.timeout.ms", pre: keysJobEOS, set: keysEdit{"apps/2/sink/kafka/transaction.timeout.ms", "30000"}},
 	// without idempotence the sink's producer asks for no producer id
 	{key: "job.sink.kafka.config.enable.idempotence (a client key)", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/config", "{enable.idempotence: false}"}},
 	{key: "sinks[].name", set: keysEdit{"sinks/0/name", "db2"}},
@@ -465,18 +473,18 @@ var keysRejected = map[string]struct {
 	"explore":                   {keysEdit{"explore", "{depth: 1}"}, "not built yet"},
 	"producer.transaction.size": {keysEdit{"apps/0/transaction.size", "5"}, "needs config.transactional.id"},
 	"faults[].when.checkpoint (an event without one)": {keysEdit{"faults", "[{when: {event: polled, checkpoint: 2}, crash: c1}]"}, "polled carries no checkpoint"},
-	"job.sink.kafka.transaction.timeout.ms": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+	"job.sink.kafka.transaction.timeout.ms (not EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other, transaction.timeout.ms: 60000}}}"}, "only used by an EXACTLY_ONCE sink"},
+	"job.sink.kafka.transactional.id.prefix (missing)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+		"sink: {kafka: {topic: other, delivery.guarantee: EXACTLY_ONCE}}}"}, "requires a transactionalIdPrefix"},
 	"job.sink.db": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {db: {sink: db}}}"}, "the two-phase-commit database sink is not modelled yet"},
 	"job.operator (count)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, operator: count, " +
 		"sink: {kafka: {topic: other}}}"}, "count (keyed state) is not modelled yet"},
-	"job.sink.kafka.transactional.id.prefix": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+	"job.sink.kafka.transactional.id.prefix (not EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other, transactional.id.prefix: j1}}}"}, "only used by an EXACTLY_ONCE sink"},
 	"job.checkpointing.mode (AT_LEAST_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100, mode: AT_LEAST_ONCE}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other}}}"}, "AT_LEAST_ONCE (barriers not aligned) is not modelled yet"},
-	"job.sink.kafka.delivery.guarantee (EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
-		"sink: {kafka: {topic: other, delivery.guarantee: EXACTLY_ONCE}}}"}, "EXACTLY_ONCE (the transactional KafkaSink) is not modelled yet"},
 }
 
 // keysContainers hold other keys; their keys are covered at their own level.

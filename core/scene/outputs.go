@@ -7,6 +7,7 @@ import (
 	"deliverylab/core/apps"
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
 
@@ -151,8 +152,9 @@ func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) (held, past m
 	if len(feeders) == 0 {
 		return held, past
 	}
-	reader := fate.Reader{Group: feeders[0].Group, Down: true}
+	reader := fate.Reader{Group: feeders[0].Group, Down: true, Committed: true}
 	for _, c := range feeders {
+		reader.Committed = reader.Committed && c.Config.Isolation == protocol.ReadCommitted
 		reader.Topics = append(reader.Topics, c.Topics...)
 		if _, up := r.World.Node(c.Name); up {
 			reader.Down = false

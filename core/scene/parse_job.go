@@ -148,18 +148,25 @@ func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
 	}
 	if g, ok := km["delivery.guarantee"]; ok {
 		oneOf(p, g, kp+".delivery.guarantee", flink.DeliveryGuarantees, &ks.Guarantee)
-		if ks.Guarantee == flink.GuaranteeExactlyOnce && p.err == nil {
-			p.fail(g.value, kp+".delivery.guarantee", "EXACTLY_ONCE (the transactional KafkaSink) is not modelled yet; expected NONE or AT_LEAST_ONCE")
-		}
 	}
+	eos := ks.Guarantee == flink.GuaranteeExactlyOnce
 	if t, ok := km["transactional.id.prefix"]; ok {
 		ks.TransactionalIDPrefix = p.str(t, kp)
-		if p.err == nil {
-			p.fail(t.value, kp+".transactional.id.prefix", "is only used by an EXACTLY_ONCE sink, which is not modelled yet")
+		if !eos && p.err == nil {
+			p.fail(t.keyN, kp+".transactional.id.prefix", "is only used by an EXACTLY_ONCE sink (the delivery.guarantee here is %s)", ks.Guarantee)
 		}
+	} else if eos && p.err == nil {
+		p.fail(k.value, kp+".transactional.id.prefix", "missing: the EXACTLY_ONCE delivery guarantee requires a transactionalIdPrefix (KafkaSinkBuilder)")
 	}
-	if t, ok := km["transaction.timeout.ms"]; ok && p.err == nil {
-		p.fail(t.keyN, kp+".transaction.timeout.ms", "is only used by an EXACTLY_ONCE sink, which is not modelled yet")
+	// The builder's own default for transaction.timeout.ms is one hour, above a broker's
+	// transaction.max.timeout.ms (15 minutes): left as it is, InitProducerId is refused
+	// with INVALID_TRANSACTION_TIMEOUT and the job cannot start.
+	ks.Producer.TransactionTimeoutMs = 3600000
+	if t, ok := km["transaction.timeout.ms"]; ok {
+		ks.Producer.TransactionTimeoutMs = p.integer(t, kp, 1, 1<<31-1)
+		if !eos && p.err == nil {
+			p.fail(t.keyN, kp+".transaction.timeout.ms", "is only used by an EXACTLY_ONCE sink (the delivery.guarantee here is %s)", ks.Guarantee)
+		}
 	}
 	if c, ok := km["config"]; ok {
 		p.configMap(c, kp+".config", func(key string, v props.Value) error {

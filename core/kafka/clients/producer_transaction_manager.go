@@ -95,8 +95,11 @@ type transactions struct {
 	// sendOffsetsToTransaction: the call under way, whether the coordinator has the
 	// group's offsets partition in the transaction (TransactionManager.transactionStarted
 	// with no partition of its own), and the group coordinator found for TxnOffsetCommit
-	Offsets          *pendingOffsets
-	OffsetsAdded     bool
+	Offsets      *pendingOffsets
+	OffsetsAdded bool
+	// Resumed: the transaction was taken over with ResumeTransaction, begun by another
+	// instance: it has started, so its end goes to the coordinator.
+	Resumed          bool
 	GroupCoordinator string
 	GroupNext        int // the bootstrap broker the next group FindCoordinator goes to
 }
@@ -259,7 +262,7 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 		t.State = TxnAbortableError
 		return []Completion{{Txn: TxnFailed, Err: t.LastErr, Offset: -1}}, true
 	}
-	if len(t.Added) == 0 && !t.OffsetsAdded {
+	if len(t.Added) == 0 && !t.OffsetsAdded && !t.Resumed {
 		// Nothing was sent in the transaction: it ends without a word to the
 		// coordinator (TransactionManager.beginCompletingTransaction: !transactionStarted),
 		// unless the epoch must be bumped.
@@ -277,7 +280,7 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 // transaction.
 func (tm *transactionManager) txnEnded(commit bool) []Completion {
 	t := tm.txn
-	t.State, t.Added, t.LastErr, t.OffsetsAdded = TxnReady, map[protocol.TP]bool{}, "", false
+	t.State, t.Added, t.LastErr, t.OffsetsAdded, t.Resumed = TxnReady, map[protocol.TP]bool{}, "", false, false
 	t.EpochBumpRequired = false
 	if commit {
 		return []Completion{{Txn: TxnCommitted, Offset: -1}}

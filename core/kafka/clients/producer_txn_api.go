@@ -104,6 +104,30 @@ func (p *Producer) InitTransactions(env *sim.Env) ([]Completion, error) {
 	return p.snd.drain(env), nil
 }
 
+// ResumeTransaction takes over a transaction another producer instance with the same
+// transactional.id began and flushed, by its producer id and epoch, without
+// initTransactions (Flink's FlinkKafkaInternalProducer.resumeTransaction, which sets them
+// in the TransactionManager and marks the transaction started): the transaction is in
+// progress, and commitTransaction sends EndTxn for it.
+func (p *Producer) ResumeTransaction(producerID int64, epoch int16) error {
+	t := p.tm.txns()
+	if t == nil || t.State != TxnUninitialized {
+		return fmt.Errorf("resumeTransaction needs a transactional producer that was not initialized")
+	}
+	p.tm.PID, p.tm.Epoch, p.tm.Init = producerID, epoch, initDone
+	t.State, t.Resumed = TxnInTransaction, true
+	return nil
+}
+
+// ProducerIDAndEpoch is the producer id and epoch the producer holds (-1, -1 before it
+// has one).
+func (p *Producer) ProducerIDAndEpoch() (int64, int16) {
+	if p.tm == nil || p.tm.Init != initDone {
+		return -1, -1
+	}
+	return p.tm.PID, p.tm.Epoch
+}
+
 // BeginTransaction is beginTransaction: a local step, nothing is sent.
 func (p *Producer) BeginTransaction() error { return p.tm.txns().begin() }
 

@@ -195,8 +195,15 @@ func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 		default:
 			continue
 		}
+		var aborted []storage.CompletedTxn
+		if r.Committed && p.Log.HasTransactions() {
+			aborted = p.Log.AbortedIndex()
+		}
 		for _, batch := range p.Log.Batches() {
 			for _, rec := range batch.Records {
+				if batch.Transactional && inAborted(aborted, batch.ProducerID, rec.Offset) {
+					continue // a read_committed reader never gets it
+				}
 				if m := rec.Msg(); m != "" {
 					if code, held := heldAs(offline, r.Down, rec.Offset, p.HW, from); held {
 						out = append(out, fate.Held{Msg: m, Where: fate.Because(code, "partition", tp.String(), "broker", b.name),
