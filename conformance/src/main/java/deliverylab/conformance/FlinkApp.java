@@ -97,8 +97,14 @@ public final class FlinkApp {
         conf.setString("restart-strategy.fixed-delay.attempts", Integer.toString(Integer.MAX_VALUE));
         conf.setString("restart-strategy.fixed-delay.delay", job.restartDelayMs + " ms");
         conf.setString("rest.bind-port", "0");
-        if (restoreFrom != null) conf.setString("execution.state-recovery.path", restoreFrom);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        // The MiniCluster (job manager and task manager) starts before the scene's 0 ms: it
+        // takes seconds, as a real cluster is up before a job is submitted.
+        int slots = Math.max(job.source.parallelism, job.parallelism > 0 ? job.parallelism : job.source.parallelism);
+        org.apache.flink.runtime.minicluster.MiniCluster cluster = new org.apache.flink.runtime.minicluster.MiniCluster(
+            new org.apache.flink.runtime.minicluster.MiniClusterConfiguration.Builder().setConfiguration(conf)
+                .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+        cluster.start();
 
         Properties srcProps = new Properties();
         srcProps.putAll(job.source.properties);
@@ -139,8 +145,19 @@ public final class FlinkApp {
         Thread commands = new Thread(FlinkApp::commands, "commands");
         commands.setDaemon(true);
         commands.start();
-        env.execute(job.name);
+        var graph = env.getStreamGraph().getJobGraph(Thread.currentThread().getContextClassLoader(), null);
+        // A restarted job restores from the latest completed checkpoint of the directory
+        // (retained on cancellation, so a killed JVM's are there), or starts without state.
+        if (restoreFrom != null) {
+            graph.setSavepointRestoreSettings(org.apache.flink.runtime.jobgraph.SavepointRestoreSettings.forPath(restoreFrom, false));
+        }
+        cluster.submitJob(graph).get();
+        running = true;
+        cluster.requestJobResult(graph.getJobID()).get();
     }
+
+    static volatile boolean running;
+    static volatile long lastProcessedMs = -1, lastCompletedMs = -1;
 
     /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
     private static void commands() {
@@ -183,8 +200,14 @@ public final class FlinkApp {
         // What earlier runs (a crashed JVM) left is not this run's.
         scan(cpDir, triggered, completed, false);
         String jm = job.name + "/jobmanager";
+        long statusAt = 0;
         while (true) {
             scan(cpDir, triggered, completed, true);
+            if (System.currentTimeMillis() - statusAt >= 100) {
+                statusAt = System.currentTimeMillis();
+                // Idle: what it processed is in a completed checkpoint (so the sink's output is flushed or committed).
+                AppMain.status(lastProcessedMs < lastCompletedMs || lastProcessedMs < 0, 0, 1, running);
+            }
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -205,6 +228,7 @@ public final class FlinkApp {
                 long id = Long.parseLong(c.getName().substring(4));
                 if (triggered.add(k) && report) observe(new Observation(job.name + "/jobmanager", "checkpoint-triggered").checkpoint(id));
                 if (new File(c, "_metadata").isFile() && completed.add(k) && report) {
+                    lastCompletedMs = System.currentTimeMillis();
                     observe(new Observation(job.name + "/jobmanager", "checkpoint-completed").checkpoint(id));
                 }
             }
@@ -301,6 +325,7 @@ public final class FlinkApp {
             Rec r = element.getValue();
             Observation o = new Observation(node, "processed").at(r.partition, r.offset);
             if (r.msg != null) o.msgs(List.of(r.msg));
+            lastProcessedMs = System.currentTimeMillis();
             observe(o);
             output.collect(element);
         }

@@ -316,7 +316,8 @@ public final class Run implements AutoCloseable {
             if (!a.up()) continue;
             if (a.role.equals("producer") && !a.done) return false;
             // A Streams application is a consumer here: its main consumer, in its group (its name).
-            boolean consuming = a.role.equals("consumer") || a.role.equals("streams");
+            // A Flink job: running, and everything it processed in a completed checkpoint (FlinkApp's STATUS).
+            boolean consuming = a.role.equals("consumer") || a.role.equals("streams") || a.role.equals("job");
             if (consuming && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
         }
         long session = Long.parseLong(plan.brokerProperties.getOrDefault("broker.session.timeout.ms", "9000"));
