@@ -32,6 +32,7 @@ public final class AppMain {
         switch (launch.role) {
             case "producer" -> new ProducerApp(plan.producers.stream().filter(p -> p.name.equals(launch.name)).findFirst().orElseThrow()).run();
             case "consumer" -> new ConsumerApp(plan.consumers.stream().filter(c -> c.name.equals(launch.name)).findFirst().orElseThrow()).run();
+            case "job" -> new FlinkApp(plan.jobs.stream().filter(j -> j.name.equals(launch.name)).findFirst().orElseThrow()).run();
             case "streams" -> new StreamsApp(plan.streams.stream().filter(s -> s.name.equals(launch.name)).findFirst().orElseThrow()).run();
             default -> throw new IllegalArgumentException("unknown application role " + launch.role);
         }
@@ -61,7 +62,7 @@ public final class AppMain {
     /** Reports a protocol point; when it is one this application crashes at, it does. */
     static synchronized void observe(Observation o) {
         o.atMs = nowMs();
-        o.node = launch.name;
+        if (o.node == null || o.node.isEmpty() || !o.node.startsWith(launch.name + "/")) o.node = launch.name;
         OUT.println(o.line());
         for (Plan.Trigger t : launch.selfCrash) {
             if (t.matches(o)) {

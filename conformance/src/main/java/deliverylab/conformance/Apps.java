@@ -57,6 +57,7 @@ final class Apps implements AutoCloseable {
         for (Plan.Producer p : plan.producers) apps.put(p.name, new App(p.name, "producer"));
         for (Plan.Consumer c : plan.consumers) apps.put(c.name, new App(c.name, "consumer"));
         for (Plan.Streams st : plan.streams) apps.put(st.name, new App(st.name, "streams"));
+        for (Plan.Job j : plan.jobs) apps.put(j.name, new App(j.name, "job"));
     }
 
     Map<String, App> all() { return apps; }
@@ -101,9 +102,12 @@ final class Apps implements AutoCloseable {
         l.stateFile = dir.resolve(name + ".state").toString();
         l.restarted = a.started;
         l.selfCrash = recorder.selfCrashTriggers(name);
+        l.jobFaults = recorder.jobFaults(name);
         Path launchFile = dir.resolve(name + ".launch.json");
         Plan.JSON.writeValue(launchFile.toFile(), l);
-        List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
+        // A Flink job's JVM holds a MiniCluster (job manager and task manager): more heap.
+        String heap = a.role.equals("job") ? "-Xmx1g" : "-Xmx256m";
+        List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", heap, "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
             "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", System.getProperty("java.class.path"),
             AppMain.class.getName(), launchFile.toString()));
@@ -143,6 +147,15 @@ final class Apps implements AutoCloseable {
         } catch (IOException e) {
             // the process died
         }
+    }
+
+    /** Writes a command line to an application's standard input (a Flink job's "FAIL NAME/map-0"). */
+    synchronized void command(String name, String line) throws IOException {
+        App a = apps.get(name);
+        if (!a.up()) throw new IOException(name + " is not running");
+        var in = a.process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
     }
 
     /** The application's process id, or -1 when it is not running. */

@@ -16,4 +16,6 @@ public final class Launch {
     public boolean restarted;    // a restart, not the first start
     /** The triggers that crash this application at one of its own protocol points. */
     public List<Plan.Trigger> selfCrash = new ArrayList<>();
+    /** A Flink job's faults at its own protocol points (the job, or one of its subtasks, crashes there). */
+    public List<Plan.Fault> jobFaults = new ArrayList<>();
 }

@@ -25,6 +25,8 @@ public final class Observation {
     public List<String> committed;
     public String output;
     public String value;
+    /** A Flink checkpoint's id (checkpoint-triggered, -completed, pre-committed, restored). */
+    public Long checkpoint;
 
     public Observation() {}
 
@@ -36,6 +38,7 @@ public final class Observation {
     public Observation msgs(List<String> m) { msgs = m; return this; }
     public Observation at(String partition, long offset) { this.partition = partition; this.offset = offset; return this; }
     public Observation err(String e) { err = e; return this; }
+    public Observation checkpoint(long n) { checkpoint = n; return this; }
 
     /** What a trigger's detail matches, as the simulator's event registry defines it. */
     public String detail() {

@@ -26,6 +26,7 @@ public final class Plan {
     public List<Producer> producers = new ArrayList<>();
     public List<Consumer> consumers = new ArrayList<>();
     public List<Streams> streams = new ArrayList<>();
+    public List<Job> jobs = new ArrayList<>();
     public List<Sink> sinks = new ArrayList<>();
     public List<Fault> faults = new ArrayList<>();
     public long stopMs;
@@ -109,6 +110,40 @@ public final class Plan {
         public boolean exactlyOnce() { return "exactly_once_v2".equals(processingGuarantee); }
     }
 
+    /** A Flink job (FlinkApp): KafkaSource → optional keyBy → operator → KafkaSink, in a MiniCluster of its own. */
+    public static final class Job {
+        public String name;
+        public long checkpointIntervalMs;
+        /** CheckpointingMode: EXACTLY_ONCE or AT_LEAST_ONCE. */
+        public String checkpointingMode;
+        public long checkpointTimeoutMs;
+        public long restartDelayMs;
+        public JobSource source;
+        public boolean keyed;
+        /** map (identity) | count | sum. */
+        public String operator;
+        public int parallelism;
+        public JobSink sink;
+        public long startMs;
+
+        public boolean exactlyOnceSink() { return sink != null && "EXACTLY_ONCE".equals(sink.deliveryGuarantee); }
+    }
+
+    public static final class JobSource {
+        public String topic;
+        public int parallelism;
+        public String startingOffsets;
+        public Map<String, String> properties;
+    }
+
+    public static final class JobSink {
+        public String topic;
+        /** DeliveryGuarantee: NONE, AT_LEAST_ONCE or EXACTLY_ONCE. */
+        public String deliveryGuarantee;
+        public String transactionalIdPrefix;
+        public Map<String, String> properties;
+    }
+
     public static final class Sink {
         public String name;
         public String kind;
@@ -136,12 +171,15 @@ public final class Plan {
         public String event;
         public String message;
         public String detail;
+        /** A Flink checkpoint id: the trigger matches only an observation of that checkpoint. */
+        public Long checkpoint;
 
         /** Whether an observation is the protocol point this trigger waits for. */
         public boolean matches(Observation o) {
             if (!event.equals(o.event)) return false;
             if (node != null && !node.isEmpty() && !node.equals(o.node) && !o.node.startsWith(node + "/")) return false;
             if (message != null && !message.isEmpty() && (o.msgs == null || !o.msgs.contains(message))) return false;
+            if (checkpoint != null && !checkpoint.equals(o.checkpoint)) return false;
             return detail == null || detail.isEmpty() || detail.equals(o.detail());
         }
     }
@@ -159,6 +197,12 @@ public final class Plan {
         for (Streams st : p.streams) {
             if (st.consumerProperties == null) st.consumerProperties = Map.of();
             if (st.producerProperties == null) st.producerProperties = Map.of();
+        }
+        if (p.jobs == null) p.jobs = new ArrayList<>();
+        for (Job j : p.jobs) {
+            if (j.source.properties == null) j.source.properties = Map.of();
+            if (j.sink.properties == null) j.sink.properties = Map.of();
+            if (j.parallelism <= 0) j.parallelism = j.source.parallelism;
         }
         if (p.sinks == null) p.sinks = new ArrayList<>();
         if (p.faults == null) p.faults = new ArrayList<>();
@@ -179,6 +223,13 @@ public final class Plan {
     public List<String> streamsNames() {
         List<String> out = new ArrayList<>();
         for (Streams s : streams) out.add(s.name);
+        return out;
+    }
+
+    /** The names of the Flink jobs: each names its Kafka clients "NAME-flink-..." (Proxy.nodeOf). */
+    public List<String> jobNames() {
+        List<String> out = new ArrayList<>();
+        for (Job j : jobs) out.add(j.name);
         return out;
     }
 

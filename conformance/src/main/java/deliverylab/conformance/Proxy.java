@@ -505,6 +505,7 @@ final class Proxy implements AutoCloseable {
             if (!clientId.startsWith(app + "-")) continue;
             String rest = clientId.substring(app.length() + 1);
             if (rest.startsWith("StreamThread-") || rest.startsWith("GlobalStreamThread") || rest.equals("admin")) return app;
+            if (rest.startsWith("flink-")) return app; // a Flink job's clients (FlinkApp: NAME-flink-source, NAME-flink-sink)
         }
         if (clientId.startsWith("broker-") && clientId.contains("-fetcher-")) {
             return clientId.substring(0, clientId.indexOf("-fetcher-"));

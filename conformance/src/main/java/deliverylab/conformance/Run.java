@@ -74,7 +74,7 @@ public final class Run implements AutoCloseable {
         this.net = new Network(plan);
         this.recorder = new Recorder();
         this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties);
-        this.proxy = new Proxy(net, recorder, dir, plan.streamsNames());
+        this.proxy = new Proxy(net, recorder, dir, concat(plan.streamsNames(), plan.jobNames()));
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
             Sink sink = new Sink(s.name, s.kind, net, recorder);
@@ -143,6 +143,12 @@ public final class Run implements AutoCloseable {
             if (info.isr().size() != pp.replicas.size()) return false;
         }
         return true;
+    }
+
+    static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     static String brokerName(Node n) { return "broker-" + n.id(); }
@@ -228,9 +234,23 @@ public final class Run implements AutoCloseable {
         if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);
     }
 
+    /** The Flink job a subtask's node ("totals/map-0") belongs to, or null. */
+    private String jobOf(String node) {
+        int slash = node.indexOf('/');
+        return slash > 0 && plan.jobNames().contains(node.substring(0, slash)) ? node.substring(0, slash) : null;
+    }
+
     private void crash(String node) {
         recorder.record(new Observation(node, "crashed"));
-        if (apps.has(node)) {
+        String job = jobOf(node);
+        if (job != null) {
+            // A task failure: the subtask's operator throws (FlinkApp), the job fails over.
+            try {
+                apps.command(job, "FAIL " + node);
+            } catch (IOException e) {
+                recorder.note("crash " + node + " failed: " + e);
+            }
+        } else if (apps.has(node)) {
             // As the simulated application, it sends nothing from this instant: frames the
             // proxy reads from it until SIGKILL has landed are lost.
             net.crashed(node);
@@ -296,7 +316,8 @@ public final class Run implements AutoCloseable {
             if (!a.up()) continue;
             if (a.role.equals("producer") && !a.done) return false;
             // A Streams application is a consumer here: its main consumer, in its group (its name).
-            boolean consuming = a.role.equals("consumer") || a.role.equals("streams");
+            // A Flink job: running, and everything it processed in a completed checkpoint (FlinkApp's STATUS).
+            boolean consuming = a.role.equals("consumer") || a.role.equals("streams") || a.role.equals("job");
             if (consuming && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
         }
         long session = Long.parseLong(plan.brokerProperties.getOrDefault("broker.session.timeout.ms", "9000"));
@@ -323,7 +344,8 @@ public final class Run implements AutoCloseable {
      * transactional or a Streams application exactly-once (ListTransactions, KIP-664).
      */
     private boolean noTransactionInProgress() throws Exception {
-        if (plan.producers.stream().noneMatch(Plan.Producer::transactional) && plan.streams.stream().noneMatch(Plan.Streams::exactlyOnce)) {
+        if (plan.producers.stream().noneMatch(Plan.Producer::transactional) && plan.streams.stream().noneMatch(Plan.Streams::exactlyOnce)
+            && plan.jobs.stream().noneMatch(Plan.Job::exactlyOnceSink)) {
             return true;
         }
         var options = new ListTransactionsOptions().filterStates(IN_PROGRESS);
@@ -659,7 +681,17 @@ public final class Run implements AutoCloseable {
                     case "duplicate" -> action = action.and(new Proxy.Action(false, true, 0, false));
                     case "delay" -> action = action.and(new Proxy.Action(false, false, f.delayMs, false));
                     case "crash" -> {
-                        if (f.node.equals(o.node) && o.event.equals("responded")) {
+                        String job = jobOf(f.node);
+                        if (job != null && (o.node.equals(job) || o.node.startsWith(job + "/"))) {
+                            // The job's own point: its JVM made the subtask fail there (FlinkApp.observe).
+                            recorder.record(new Observation(f.node, "crashed"));
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("fault", f.describe());
+                            m.put("point", o.node + " " + o.event + (o.msgs == null || o.msgs.isEmpty() ? "" : " " + o.msgs));
+                            m.put("atMs", pointAtMs);
+                            m.put("latencyMs", 0);
+                            faulted.add(m);
+                        } else if (f.node.equals(o.node) && o.event.equals("responded")) {
                             // Crashed as it answered: the answer leaves, and nothing it sent
                             // at that instant after it (its followers' fetch answers) does.
                             net.crashedSince(f.node, System.nanoTime() - Network.SAME_INSTANT_NANOS);
@@ -703,8 +735,21 @@ public final class Run implements AutoCloseable {
             for (int i = 0; i < plan.faults.size(); i++) {
                 Plan.Fault f = plan.faults.get(i);
                 if (!fired[i] && f.when != null && f.kind.equals("crash") && app.equals(f.node)
-                    && (f.when.node == null || f.when.node.isEmpty() || f.when.node.equals(app))) {
+                    && (f.when.node == null || f.when.node.isEmpty() || f.when.node.equals(app) || f.when.node.startsWith(app + "/"))) {
                     out.add(f.when);
+                }
+            }
+            return out;
+        }
+
+        /** A Flink job's subtask crashes at the job's own protocol points (FlinkApp.observe fires them). */
+        synchronized List<Plan.Fault> jobFaults(String job) {
+            List<Plan.Fault> out = new ArrayList<>();
+            for (int i = 0; i < plan.faults.size(); i++) {
+                Plan.Fault f = plan.faults.get(i);
+                if (!fired[i] && f.when != null && f.kind.equals("crash") && f.node.startsWith(job + "/") && f.when.node != null
+                    && (f.when.node.equals(job) || f.when.node.startsWith(job + "/"))) {
+                    out.add(f);
                 }
             }
             return out;

@@ -1,0 +1,418 @@
+package deliverylab.conformance;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaCommittable;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaWriterState;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * A Flink job of the scene, in its own JVM: a local MiniCluster running KafkaSource →
+ * (keyBy) → the operator → KafkaSink, as flink-contract.md describes. Its protocol points:
+ * checkpoint-triggered / -completed (node NAME/jobmanager) from the checkpoint directory
+ * (chk-N created by FsCheckpointStorageAccess.initializeLocationForCheckpoint at the trigger,
+ * its _metadata written by PendingCheckpoint.finalizeCheckpoint once every subtask has
+ * acknowledged, before notifyCheckpointComplete), processed (NAME/map-i, in the operator
+ * before it forwards the record), pre-committed (NAME/sink-i, when the writer is snapshotted
+ * at barrier n, right after its flush and prepareCommit: SinkWriterOperator.prepareSnapshotPreBarrier
+ * then snapshotState), restored (NAME/jobmanager, the operator's
+ * StateInitializationContext.getRestoredCheckpointId, 0 without one).
+ *
+ * A task failure (crash: NAME/map-0) is an exception the operator throws: at its own point
+ * (a trigger of the job) at once, in the subtask's thread; on the runner's command (a line
+ * "FAIL NAME/map-0" on standard input) from a processing-time timer of the subtask.
+ */
+public final class FlinkApp {
+    /** A record of the job: the Kafka record's key, value and message identity (header dl-msg). */
+    public static final class Rec implements Serializable {
+        public byte[] key;
+        public byte[] value;
+        public String msg;
+        public String partition;
+        public long offset;
+
+        public Rec() {}
+    }
+
+    private final Plan.Job job;
+    /** The subtasks told to fail (by the runner, or by a trigger another subtask saw). */
+    static final Set<String> FAIL = ConcurrentHashMap.newKeySet();
+    /** The job faults that fired in this JVM: each fires once. */
+    static final Set<Plan.Fault> FIRED = ConcurrentHashMap.newKeySet();
+
+    FlinkApp(Plan.Job job) { this.job = job; }
+
+    File checkpointDir() { return new File(new File(AppMain.launch.stateFile).getParentFile(), job.name + "-checkpoints"); }
+
+    void run() throws Exception {
+        File cpDir = checkpointDir();
+        cpDir.mkdirs();
+        String restoreFrom = latestCompleted(cpDir);
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
+        conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
+        conf.setString("execution.checkpointing.timeout", (job.checkpointTimeoutMs > 0 ? job.checkpointTimeoutMs : 600000) + " ms");
+        conf.setString("execution.checkpointing.max-concurrent-checkpoints", "1");
+        conf.setString("execution.checkpointing.storage", "filesystem");
+        conf.setString("execution.checkpointing.dir", cpDir.toURI().toString());
+        conf.setString("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+        conf.setString("restart-strategy.type", "fixed-delay");
+        conf.setString("restart-strategy.fixed-delay.attempts", Integer.toString(Integer.MAX_VALUE));
+        conf.setString("restart-strategy.fixed-delay.delay", job.restartDelayMs + " ms");
+        conf.setString("rest.bind-port", "0");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        // The MiniCluster (job manager and task manager) starts before the scene's 0 ms: it
+        // takes seconds, as a real cluster is up before a job is submitted.
+        int slots = Math.max(job.source.parallelism, job.parallelism > 0 ? job.parallelism : job.source.parallelism);
+        org.apache.flink.runtime.minicluster.MiniCluster cluster = new org.apache.flink.runtime.minicluster.MiniCluster(
+            new org.apache.flink.runtime.minicluster.MiniClusterConfiguration.Builder().setConfiguration(conf)
+                .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+        cluster.start();
+
+        Properties srcProps = new Properties();
+        srcProps.putAll(job.source.properties);
+        KafkaSource<Rec> source = KafkaSource.<Rec>builder()
+            .setBootstrapServers(AppMain.launch.bootstrap)
+            .setTopics(job.source.topic)
+            .setStartingOffsets("latest".equals(job.source.startingOffsets) ? OffsetsInitializer.latest() : OffsetsInitializer.earliest())
+            .setProperties(srcProps)
+            .setClientIdPrefix(job.name + "-flink-source")
+            .setDeserializer(new Deserializer())
+            .build();
+        DataStream<Rec> in = env.fromSource(source, org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "source")
+            .uid("source").name("source").setParallelism(job.source.parallelism);
+        int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
+        DataStream<Rec> keyedOrNot = job.keyed ? in.keyBy(r -> new String(r.key == null ? new byte[0] : r.key, StandardCharsets.UTF_8)) : in;
+        String op = job.operator == null ? "map" : job.operator;
+        DataStream<Rec> out = keyedOrNot.transform(op, TypeInformation.of(Rec.class), new Operator(job.name, op))
+            .uid(op).name(op).setParallelism(p);
+
+        Properties sinkProps = new Properties();
+        sinkProps.putAll(job.sink.properties);
+        sinkProps.setProperty("client.id", job.name + "-flink-sink");
+        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
+        var b = KafkaSink.<Rec>builder()
+            .setBootstrapServers(AppMain.launch.bootstrap)
+            .setKafkaProducerConfig(sinkProps)
+            .setDeliveryGuarantee(g)
+            .setRecordSerializer(new Serializer(job.sink.topic));
+        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
+        out.sinkTo(new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE)).uid("sink").name("sink").setParallelism(p);
+
+        AppMain.readyAndWait();
+        AppMain.sleepUntil(job.startMs);
+        AppMain.observe(new Observation(job.name, "started"));
+        Thread watcher = new Thread(() -> watch(cpDir), "checkpoint-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        Thread commands = new Thread(FlinkApp::commands, "commands");
+        commands.setDaemon(true);
+        commands.start();
+        var graph = env.getStreamGraph().getJobGraph(Thread.currentThread().getContextClassLoader(), null);
+        // A restarted job restores from the latest completed checkpoint of the directory
+        // (retained on cancellation, so a killed JVM's are there), or starts without state.
+        if (restoreFrom != null) {
+            graph.setSavepointRestoreSettings(org.apache.flink.runtime.jobgraph.SavepointRestoreSettings.forPath(restoreFrom, false));
+        }
+        cluster.submitJob(graph).get();
+        running = true;
+        cluster.requestJobResult(graph.getJobID()).get();
+    }
+
+    static volatile boolean running;
+    static volatile long lastProcessedMs = -1, lastCompletedMs = -1;
+
+    /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
+    private static void commands() {
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("FAIL ")) FAIL.add(line.substring(5).trim());
+            }
+        } catch (IOException e) {
+            // the runner is gone
+        }
+    }
+
+    /**
+     * The newest checkpoint of the directory whose metadata was written (a completed one:
+     * PendingCheckpoint.finalizeCheckpoint writes _metadata after every acknowledgement), or null.
+     */
+    static String latestCompleted(File cpDir) {
+        File best = null;
+        long bestId = -1;
+        File[] jobs = cpDir.listFiles(File::isDirectory);
+        if (jobs == null) return null;
+        for (File j : jobs) {
+            File[] chks = j.listFiles((d, n) -> n.startsWith("chk-"));
+            if (chks == null) continue;
+            for (File c : chks) {
+                long id = Long.parseLong(c.getName().substring(4));
+                if (new File(c, "_metadata").isFile() && id > bestId) {
+                    bestId = id;
+                    best = c;
+                }
+            }
+        }
+        return best == null ? null : best.toURI().toString();
+    }
+
+    /** Reports each checkpoint of this run as its chk-N appears (triggered) and its _metadata is written (completed). */
+    private void watch(File cpDir) {
+        Set<String> triggered = new HashSet<>(), completed = new HashSet<>();
+        // What earlier runs (a crashed JVM) left is not this run's.
+        scan(cpDir, triggered, completed, false);
+        String jm = job.name + "/jobmanager";
+        long statusAt = 0;
+        while (true) {
+            scan(cpDir, triggered, completed, true);
+            if (System.currentTimeMillis() - statusAt >= 100) {
+                statusAt = System.currentTimeMillis();
+                // Idle: what it processed is in a completed checkpoint (so the sink's output is flushed or committed).
+                AppMain.status(lastProcessedMs < lastCompletedMs || lastProcessedMs < 0, 0, 1, running);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void scan(File cpDir, Set<String> triggered, Set<String> completed, boolean report) {
+        File[] jobs = cpDir.listFiles(File::isDirectory);
+        if (jobs == null) return;
+        for (File j : jobs) {
+            File[] chks = j.listFiles((d, n) -> n.startsWith("chk-"));
+            if (chks == null) continue;
+            java.util.Arrays.sort(chks, java.util.Comparator.comparingLong(c -> Long.parseLong(c.getName().substring(4))));
+            for (File c : chks) {
+                String k = c.getPath();
+                long id = Long.parseLong(c.getName().substring(4));
+                if (triggered.add(k) && report) observe(new Observation(job.name + "/jobmanager", "checkpoint-triggered").checkpoint(id));
+                if (new File(c, "_metadata").isFile() && completed.add(k) && report) {
+                    lastCompletedMs = System.currentTimeMillis();
+                    observe(new Observation(job.name + "/jobmanager", "checkpoint-completed").checkpoint(id));
+                }
+            }
+        }
+    }
+
+    /**
+     * Reports a protocol point of the job; a fault of the job at it fires: the whole job
+     * (AppMain.observe halts the JVM), or a subtask, which fails at once when o is its own
+     * point (this is its thread) and else at its next timer.
+     */
+    static void observe(Observation o) {
+        AppMain.observe(o);
+        for (Plan.Fault f : AppMain.launch.jobFaults) {
+            if (FIRED.contains(f) || !f.when.matches(o)) continue;
+            FIRED.add(f);
+            if (f.node.equals(o.node)) throw new RuntimeException("deliverylab: crash " + f.node + " at " + o.event);
+            FAIL.add(f.node);
+        }
+    }
+
+    /** Fails the subtask now when it was told to. */
+    static void failIfTold(String subtask) {
+        if (FAIL.remove(subtask)) throw new RuntimeException("deliverylab: crash " + subtask);
+    }
+
+    static final class Deserializer implements KafkaRecordDeserializationSchema<Rec> {
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<Rec> out) {
+            Rec r = new Rec();
+            r.key = record.key();
+            r.value = record.value();
+            Header h = record.headers().lastHeader("dl-msg");
+            r.msg = h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+            r.partition = record.topic() + "-" + record.partition();
+            r.offset = record.offset();
+            out.collect(r);
+        }
+
+        @Override
+        public TypeInformation<Rec> getProducedType() { return TypeInformation.of(Rec.class); }
+    }
+
+    static final class Serializer implements KafkaRecordSerializationSchema<Rec> {
+        private final String topic;
+
+        Serializer(String topic) { this.topic = topic; }
+
+        @Override
+        public ProducerRecord<byte[], byte[]> serialize(Rec r, KafkaSinkContext context, Long timestamp) {
+            ProducerRecord<byte[], byte[]> pr = new ProducerRecord<>(topic, null, r.key, r.value);
+            if (r.msg != null) pr.headers().add("dl-msg", r.msg.getBytes(StandardCharsets.UTF_8));
+            return pr;
+        }
+    }
+
+    /** The operator: map passes each record on as it is (its identity kept), reporting processed. */
+    static final class Operator extends AbstractStreamOperator<Rec> implements OneInputStreamOperator<Rec, Rec> {
+        private final String jobName, kind;
+        private transient String node;
+
+        Operator(String jobName, String kind) {
+            this.jobName = jobName;
+            this.kind = kind;
+        }
+
+        @Override
+        public void initializeState(StateInitializationContext context) throws Exception {
+            super.initializeState(context);
+            int index = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            node = jobName + "/" + kind + "-" + index;
+            if (index == 0) {
+                long restored = context.getRestoredCheckpointId().orElse(0);
+                observe(new Observation(jobName + "/jobmanager", "restored").checkpoint(restored));
+            }
+        }
+
+        @Override
+        public void open() throws Exception {
+            super.open();
+            tick(getProcessingTimeService().getCurrentProcessingTime());
+        }
+
+        private void tick(long now) {
+            getProcessingTimeService().registerTimer(now + 10, t -> {
+                failIfTold(node);
+                tick(t);
+            });
+        }
+
+        @Override
+        public void processElement(StreamRecord<Rec> element) {
+            failIfTold(node);
+            Rec r = element.getValue();
+            Observation o = new Observation(node, "processed").at(r.partition, r.offset);
+            if (r.msg != null) o.msgs(List.of(r.msg));
+            lastProcessedMs = System.currentTimeMillis();
+            observe(o);
+            output.collect(element);
+        }
+    }
+
+    /**
+     * The KafkaSink, its writer observed: pre-committed at barrier n when the writer is
+     * snapshotted (SinkWriterOperator calls flush and prepareCommit in prepareSnapshotPreBarrier,
+     * then snapshotState(n)); EXACTLY_ONCE's ExactlyOnceKafkaWriter.snapshotState then begins
+     * the next transaction.
+     */
+    static final class ObservedSink implements Sink<Rec>, SupportsWriterState<Rec, KafkaWriterState>, SupportsCommitter<KafkaCommittable> {
+        private final KafkaSink<Rec> sink;
+        private final String jobName;
+        private final boolean flushes;
+
+        ObservedSink(KafkaSink<Rec> sink, String jobName, boolean flushes) {
+            this.sink = sink;
+            this.jobName = jobName;
+            this.flushes = flushes;
+        }
+
+        @Override
+        public SinkWriter<Rec> createWriter(WriterInitContext context) throws IOException {
+            return new Writer(sink.createWriter(context), jobName + "/sink-" + context.getTaskInfo().getIndexOfThisSubtask(), flushes);
+        }
+
+        @Override
+        public StatefulSinkWriter<Rec, KafkaWriterState> restoreWriter(WriterInitContext context, Collection<KafkaWriterState> state)
+            throws IOException {
+            return new Writer(sink.restoreWriter(context, state), jobName + "/sink-" + context.getTaskInfo().getIndexOfThisSubtask(), flushes);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<KafkaWriterState> getWriterStateSerializer() { return sink.getWriterStateSerializer(); }
+
+        @Override
+        public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
+            return sink.createCommitter(context);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<KafkaCommittable> getCommittableSerializer() { return sink.getCommittableSerializer(); }
+    }
+
+    static final class Writer implements StatefulSinkWriter<Rec, KafkaWriterState>, CommittingSinkWriter<Rec, KafkaCommittable> {
+        private final Object delegate;
+        private final String node;
+        private final boolean flushes;
+
+        Writer(Object delegate, String node, boolean flushes) {
+            this.delegate = delegate;
+            this.node = node;
+            this.flushes = flushes;
+        }
+
+        @SuppressWarnings("unchecked")
+        private StatefulSinkWriter<Rec, KafkaWriterState> stateful() { return (StatefulSinkWriter<Rec, KafkaWriterState>) delegate; }
+
+        @SuppressWarnings("unchecked")
+        private CommittingSinkWriter<Rec, KafkaCommittable> committing() { return (CommittingSinkWriter<Rec, KafkaCommittable>) delegate; }
+
+        @Override
+        public void write(Rec element, Context context) throws IOException, InterruptedException {
+            failIfTold(node);
+            stateful().write(element, context);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) throws IOException, InterruptedException { stateful().flush(endOfInput); }
+
+        @Override
+        public Collection<KafkaCommittable> prepareCommit() throws IOException, InterruptedException { return committing().prepareCommit(); }
+
+        @Override
+        public List<KafkaWriterState> snapshotState(long checkpointId) throws IOException {
+            if (flushes) observe(new Observation(node, "pre-committed").checkpoint(checkpointId));
+            failIfTold(node);
+            return stateful().snapshotState(checkpointId);
+        }
+
+        @Override
+        public void writeWatermark(org.apache.flink.api.common.eventtime.Watermark watermark) throws IOException, InterruptedException {
+            stateful().writeWatermark(watermark);
+        }
+
+        @Override
+        public void close() throws Exception { stateful().close(); }
+    }
+}
