@@ -183,13 +183,19 @@ func planJob(js JobSpec) PlanJob {
 	if s.Source.Latest {
 		start = "latest"
 	}
+	sink := s.Sink.Producer.Properties()
+	if s.Sink.Guarantee == flink.GuaranteeExactlyOnce {
+		// The sink names its transactional ids itself; the timeout is the scene's (or the
+		// builder's own default, an hour).
+		sink["transaction.timeout.ms"] = strconv.FormatInt(s.Sink.Producer.TransactionTimeoutMs, 10)
+	}
 	return PlanJob{Name: js.Name, CheckpointIntervalMs: s.Checkpointing.IntervalMs, CheckpointingMode: s.Checkpointing.Mode.String(),
 		CheckpointTimeoutMs: s.Checkpointing.TimeoutMs, RestartDelayMs: s.RestartDelayMs,
 		Source: PlanJobSource{Topic: s.Source.Topic, Parallelism: s.Source.Parallelism, StartingOffsets: start,
 			Properties: map[string]string{"isolation.level": s.Source.Consumer.Isolation.String()}},
 		Keyed: s.Keyed, Operator: s.Operator.String(), Parallelism: s.Parallelism,
 		Sink: PlanJobSink{Topic: s.Sink.Topic, DeliveryGuarantee: s.Sink.Guarantee.String(),
-			TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: s.Sink.Producer.Properties()},
+			TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: sink},
 		StartMs: js.StartMs}
 }
 
