@@ -14,16 +14,20 @@ import (
 // failure would replay nothing. Until then it waits for its next checkpoint; after it,
 // its periodic checkpoints are background and do not keep a run going.
 
-// Settled implements sim.Settler.
-func (j *Job) Settled(v sim.View) bool { return len(j.WaitsFor(v)) == 0 }
+// jobWait is the one answer to what the job waits for: a code ("" for nothing), and the
+// task whose consumer or sink it is about. Settled asks it at every instant, so it builds
+// no reasons; WaitsFor turns it into one.
+type jobWait struct {
+	code fate.Code
+	task *task
+}
 
-// WaitsFor says what keeps the job from settling.
-func (j *Job) WaitsFor(v sim.View) []fate.Reason {
-	if len(j.down) > 0 {
-		return []fate.Reason{fate.Because(fate.WaitsForRestart, "node", j.name)}
-	}
-	if j.pending != nil {
-		return []fate.Reason{fate.Because(fate.WaitsForCheckpoint, "node", j.name, "checkpoint", strconv.FormatInt(j.pending.ID, 10))}
+func (j *Job) wait(v sim.View) jobWait {
+	switch {
+	case len(j.down) > 0:
+		return jobWait{code: fate.WaitsForRestart}
+	case j.pending != nil:
+		return jobWait{code: fate.WaitsForCheckpoint}
 	}
 	waitCheckpoint := j.latest == nil
 	for _, t := range j.tasks {
@@ -31,21 +35,43 @@ func (j *Job) WaitsFor(v sim.View) []fate.Reason {
 		for _, in := range t.Inputs {
 			busy = busy || len(in.Held) > 0
 		}
-		if busy {
-			return []fate.Reason{fate.Because(fate.WaitsToProcess, "node", j.name)}
-		}
-		if t.consumer != nil && !t.consumer.Settled(v) {
-			return t.consumer.WaitsFor(v)
-		}
-		if t.Op >= 0 && !t.sink.settled() {
-			return []fate.Reason{fate.Because(fate.WaitsForAcks, "node", j.node(SinkName(t.Op)))}
+		switch {
+		case busy:
+			return jobWait{code: fate.WaitsToProcess}
+		case t.consumer != nil && !t.consumer.Settled(v):
+			return jobWait{code: fate.WaitsToRead, task: t}
+		case t.Op >= 0 && !t.sink.settled():
+			return jobWait{code: fate.WaitsForAcks, task: t}
 		}
 		if t.consumer != nil && j.latest != nil && !slices.Equal(j.latest.Parts[SourceName(t.Source)].Offsets, t.consumer.Positions()) {
 			waitCheckpoint = true
 		}
 	}
 	if waitCheckpoint {
-		return []fate.Reason{fate.Because(fate.WaitsForCheckpoint, "node", j.name, "checkpoint", strconv.FormatInt(j.counter+1, 10))}
+		return jobWait{code: fate.WaitsForCheckpoint}
 	}
-	return nil
+	return jobWait{}
+}
+
+// Settled implements sim.Settler.
+func (j *Job) Settled(v sim.View) bool { return j.wait(v).code == "" }
+
+// WaitsFor says what keeps the job from settling.
+func (j *Job) WaitsFor(v sim.View) []fate.Reason {
+	w := j.wait(v)
+	switch w.code {
+	case "":
+		return nil
+	case fate.WaitsToRead:
+		return w.task.consumer.WaitsFor(v) // its source's consumer says what it waits for
+	case fate.WaitsForAcks:
+		return []fate.Reason{fate.Because(w.code, "node", j.node(SinkName(w.task.Op)))}
+	case fate.WaitsForCheckpoint:
+		next := j.counter + 1
+		if j.pending != nil {
+			next = j.pending.ID
+		}
+		return []fate.Reason{fate.Because(w.code, "node", j.name, "checkpoint", strconv.FormatInt(next, 10))}
+	}
+	return []fate.Reason{fate.Because(w.code, "node", j.name)}
 }
