@@ -254,7 +254,7 @@ func (c *Consumer) poll(env *sim.Env) {
 		return
 	}
 	for _, r := range recs {
-		env.Observe(sim.Observation{Event: Polled, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Value: r.Value})
+		env.Observe(withFolds(sim.Observation{Event: Polled, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Value: r.Value}, r))
 		if !env.Alive() {
 			return // crashed at its own protocol point
 		}
@@ -276,6 +276,15 @@ func msgs(r clients.Polled) []string {
 		return nil
 	}
 	return []string{r.Msg}
+}
+
+// withFolds adds an aggregate's record's key and lineage to its observation (a
+// dashboard over a Flink count or sum is judged by each key's last total).
+func withFolds(o sim.Observation, r clients.Polled) sim.Observation {
+	if r.Folds != "" {
+		o.Key, o.Folds = r.Key, protocol.FoldsOf(r.Folds)
+	}
+	return o
 }
 
 // armAutoCommit makes sure an idle auto-committing consumer still polls when the next
@@ -334,7 +343,7 @@ func (c *Consumer) processed(env *sim.Env) {
 	}
 	r := c.pending[0]
 	c.pending = c.pending[1:]
-	env.Observe(sim.Observation{Event: Processed, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Output: c.spec.Sink})
+	env.Observe(withFolds(sim.Observation{Event: Processed, Msgs: msgs(r), Partition: r.TP.String(), Offset: r.Offset, Output: c.spec.Sink}, r))
 	if len(c.pending) > 0 {
 		env.After(c.spec.ProcessingMs, processedTick{})
 		return

@@ -15,6 +15,15 @@ type Snapshot struct {
 	// committed (the committer's state, KafkaCommittable): committed once their checkpoint
 	// completes, or again on a restore.
 	Committables []Committable
+	// Totals: a count or sum subtask's keyed state, key -> its total and lineage.
+	Totals map[string]Total
+}
+
+// Total is one key's keyed state of a count or sum: the total, and the identities folded
+// into it in order (repeats kept), the lineage its output records carry.
+type Total struct {
+	Value int64
+	Folds string
 }
 
 // Committable is a pre-committed Kafka transaction: its transactional id and the
@@ -39,6 +48,7 @@ func (c Checkpoint) clone() Checkpoint {
 	for k, v := range c.Parts {
 		v.Offsets = slices.Clone(v.Offsets)
 		v.Committables = slices.Clone(v.Committables)
+		v.Totals = maps.Clone(v.Totals)
 		n.Parts[k] = v
 	}
 	return n

@@ -86,7 +86,7 @@ func (j *Job) sinkWrite(env *sim.Env, ti int, d protocol.Data) {
 		e.Records++
 	}
 	pe := j.sinkEnv(env, t, rest)
-	j.sinkDone(env, ti, rest, t.sink.writing().Send(pe, j.spec.Sink.Topic, d.Key, d.Value, d.Msg))
+	j.sinkDone(env, ti, rest, t.sink.writing().SendRecord(pe, j.spec.Sink.Topic, d))
 }
 
 // sinkEnv is the Env of one of the sink's producers: rest "" is the plain writer's.

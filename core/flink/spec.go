@@ -37,10 +37,18 @@ type Operator string
 // The operators.
 const (
 	Map Operator = "map" // the record passes on unchanged, its message identity kept
+	// Count and Sum keep keyed state (a ValueState per key): each record adds 1, or its
+	// value, to its key's total, and the operator emits the new total at once (a rolling
+	// aggregate, as KeyedStream.sum does). They need a keyed stream.
+	Count Operator = "count"
+	Sum   Operator = "sum"
 )
 
 // Operators lists the operators a scene may use.
-var Operators = []Operator{Map}
+var Operators = []Operator{Map, Count, Sum}
+
+// Aggregates reports whether the operator keeps a total per key.
+func (o Operator) Aggregates() bool { return o == Count || o == Sum }
 
 // Checkpointing is the job's checkpoint settings, named as Flink names them
 // (execution.checkpointing.*): at most one checkpoint in flight, no pause between them.

@@ -3,6 +3,7 @@ package flink
 import (
 	"maps"
 	"slices"
+	"strconv"
 
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/protocol"
@@ -30,9 +31,12 @@ type task struct {
 	// Initializing: an EXACTLY_ONCE sink's writer is not initialized yet; the task is not
 	// running for the coordinator, which cannot trigger a checkpoint meanwhile.
 	Initializing bool
-	Barrier      int64               // that barrier's checkpoint
-	Snap         map[string]Snapshot // the task's snapshots of it, sent once the sink is done
-	Held         []item              // what came while blocked, in order
+	// Totals: a count or sum subtask's keyed state (restored from the latest completed
+	// checkpoint when the task is deployed).
+	Totals  map[string]Total
+	Barrier int64               // that barrier's checkpoint
+	Snap    map[string]Snapshot // the task's snapshots of it, sent once the sink is done
+	Held    []item              // what came while blocked, in order
 }
 
 // input is one input channel: Seen says its barrier of the checkpoint being aligned
@@ -63,6 +67,7 @@ func (t *task) clone() *task {
 		c.Inputs[i] = input{Seen: in.Seen, Held: slices.Clone(in.Held)}
 	}
 	c.Snap = maps.Clone(t.Snap)
+	c.Totals = maps.Clone(t.Totals)
 	c.Held = slices.Clone(t.Held)
 	return &c
 }
@@ -71,6 +76,7 @@ func (t *task) clone() *task {
 // gone; what is on the wire still arrives where it was going) and it holds nothing.
 func (t *task) stop() {
 	t.Running, t.Blocked, t.Barrier, t.Snap, t.Held, t.Aligning, t.Initializing = false, false, 0, nil, nil, 0, false
+	t.Totals = nil
 	if t.consumer != nil {
 		t.consumer.Reset()
 	}
@@ -87,6 +93,12 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 	t := j.tasks[ti]
 	t.stop()
 	t.Attempt, t.Running = attempt, true
+	if t.Op >= 0 && j.spec.Operator.Aggregates() {
+		t.Totals = map[string]Total{}
+		if j.latest != nil {
+			maps.Copy(t.Totals, j.latest.Parts[j.spec.OperatorName(t.Op)].Totals)
+		}
+	}
 	if t.Op >= 0 {
 		j.startSink(env, ti)
 	}
@@ -237,7 +249,9 @@ func (j *Job) opTask(i int) *task {
 	return nil
 }
 
-// process runs a record through the operator (map: it passes unchanged) into the sink.
+// process runs a record through the operator into the sink: map passes it unchanged; a
+// count or sum folds it into its key's total and writes the new total, its lineage with
+// it. The point comes first: a task failing there has not folded the record.
 func (j *Job) process(env *sim.Env, ti int, d protocol.Data) {
 	t := j.tasks[ti]
 	attempt := t.Attempt
@@ -247,7 +261,36 @@ func (j *Job) process(env *sim.Env, ti int, d protocol.Data) {
 	if !j.current(ti, attempt) {
 		return
 	}
+	if j.spec.Operator.Aggregates() {
+		d = j.fold(t, d)
+	}
 	j.sinkWrite(env, ti, d)
+}
+
+// fold adds a record to its key's total (1 for count, its value for sum) and returns
+// the record the operator emits: the same key and identity, the new total, the lineage.
+func (j *Job) fold(t *task, d protocol.Data) protocol.Data {
+	add := int64(1)
+	if j.spec.Operator == Sum {
+		add, _ = strconv.ParseInt(d.Value, 10, 64) // the scene parser makes sure of whole numbers
+	}
+	tot := t.Totals[d.Key]
+	tot.Value += add
+	if tot.Folds != "" {
+		tot.Folds += ","
+	}
+	tot.Folds += d.Msg
+	t.Totals[d.Key] = tot
+	return protocol.Data{Msg: d.Msg, Key: d.Key, Value: strconv.FormatInt(tot.Value, 10), Folds: tot.Folds}
+}
+
+// opSnapshot is an operator subtask's part of a checkpoint: a count's or sum's keyed
+// state (a map keeps none).
+func (j *Job) opSnapshot(t *task, snap map[string]Snapshot) map[string]Snapshot {
+	if j.spec.Operator.Aggregates() {
+		snap[j.spec.OperatorName(t.Op)] = Snapshot{Totals: maps.Clone(t.Totals)}
+	}
+	return snap
 }
 
 // sourceBarrier: the source subtask takes its snapshot (the next offset of each of its
@@ -258,7 +301,7 @@ func (j *Job) sourceBarrier(env *sim.Env, ti int, n int64) {
 	part := SourceName(t.Source)
 	snap := map[string]Snapshot{part: {Offsets: t.consumer.Positions()}}
 	if t.Op >= 0 {
-		j.sinkBarrier(env, ti, n, snap)
+		j.sinkBarrier(env, ti, n, j.opSnapshot(t, snap))
 		return
 	}
 	se := env.Port(attemptPort(part, t.Attempt))
@@ -292,7 +335,7 @@ func (j *Job) inputBarrier(env *sim.Env, ti, from int, n int64) {
 	}
 	t.Aligning = 0
 	released := j.releaseInputs(t)
-	j.sinkBarrier(env, ti, n, map[string]Snapshot{})
+	j.sinkBarrier(env, ti, n, j.opSnapshot(t, map[string]Snapshot{}))
 	j.replay(env, ti, released)
 }
 

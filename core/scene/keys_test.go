@@ -287,6 +287,8 @@ var keysRows = []keysRow{
 	{key: "job.source.isolation.level", pre: keysJob, set: keysEdit{"apps/2/source/isolation.level", "read_committed"}},
 	{key: "job.keyed", pre: keysJob, set: keysEdit{"apps/2/keyed", "true"}},
 	{key: "job.parallelism", pre: keysJobKeyed, set: keysEdit{"apps/2/parallelism", "1"}},
+	// a count writes each key's running total instead of the record
+	{key: "job.operator", pre: keysJobKeyed, set: keysEdit{"apps/2/operator", "count"}},
 	{key: "job.sink.kafka.topic", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/topic", "other"}},
 	// AT_LEAST_ONCE flushes the producer at each barrier (and reports pre-committed)
 	{key: "job.sink.kafka.delivery.guarantee", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/delivery.guarantee", "AT_LEAST_ONCE"}},
@@ -479,8 +481,11 @@ var keysRejected = map[string]struct {
 		"sink: {kafka: {topic: other, delivery.guarantee: EXACTLY_ONCE}}}"}, "requires a transactionalIdPrefix"},
 	"job.sink.db": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {db: {sink: db}}}"}, "the two-phase-commit database sink is not modelled yet"},
-	"job.operator (count)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, operator: count, " +
-		"sink: {kafka: {topic: other}}}"}, "count (keyed state) is not modelled yet"},
+	"job.operator (count, not keyed)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, operator: count, " +
+		"sink: {kafka: {topic: other}}}"}, "needs a keyed stream: set keyed: true"},
+	"job.operator (sum of words)": {keysEdit{"apps", "[{producer: p1, send: {topic: orders, count: 2, value: \"word-{n}\"}}, " +
+		"{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, keyed: true, operator: sum, sink: {kafka: {topic: other}}}]"},
+		"sums each record's value per key: expected a whole number"},
 	"job.sink.kafka.transactional.id.prefix (not EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other, transactional.id.prefix: j1}}}"}, "only used by an EXACTLY_ONCE sink"},
 	"job.checkpointing.mode (AT_LEAST_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100, mode: AT_LEAST_ONCE}, source: {topic: orders}, " +
@@ -606,9 +611,7 @@ var keysExceptions = map[string]string{
 	// a scene that parses runs the same whatever they are.
 	"cluster.config.group.min.session.timeout.ms": "validation only: bounds session.timeout.ms",
 	"cluster.config.group.max.session.timeout.ms": "validation only: bounds session.timeout.ms",
-	// For now a job's operator is a map and its checkpoints are aligned: the one value each
-	// accepts is the default.
-	"job.operator":           "one value for now: map",
+	// For now a job's checkpoints are aligned: the one value it accepts is the default.
 	"job.checkpointing.mode": "one value for now: EXACTLY_ONCE",
 }
 
@@ -670,11 +673,6 @@ func TestKeysExceptions(t *testing.T) {
 	t.Run("cluster.config.group.min.session.timeout.ms", func(t *testing.T) {
 		same(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "1000"})
 		refused(t, keysBase, keysEdit{"cluster/config/group.min.session.timeout.ms", "50000"}, "INVALID_SESSION_TIMEOUT")
-	})
-	t.Run("job.operator", func(t *testing.T) {
-		job := keysApply(t, keysBase, keysJob...)
-		same(t, job, keysEdit{"apps/2/operator", "map"})
-		refused(t, job, keysEdit{"apps/2/operator", "sum"}, "sum (keyed state) is not modelled yet")
 	})
 	t.Run("job.checkpointing.mode", func(t *testing.T) {
 		job := keysApply(t, keysBase, keysJob...)

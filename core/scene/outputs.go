@@ -107,6 +107,10 @@ func (s *Scene) output(name string, f Facts) check.Output {
 		if c.Name != name || c.Spec.Sink != "" {
 			continue
 		}
+		if job, ok := s.totalsRead(c); ok {
+			out.Effects, out.Values = lastTotals(name, f.Observations), s.foldedValues(job)
+			continue
+		}
 		for _, o := range f.Observations {
 			if o.Event == apps.Processed && o.Node == name {
 				for _, m := range o.Msgs {

@@ -55,10 +55,10 @@ func (p *parser) job(s *Scene, n *yaml.Node, path string) {
 		spec.Keyed = p.boolean(f, path+".keyed")
 	}
 	if f, ok := m["operator"]; ok {
-		if v := f.value.Value; (v == "count" || v == "sum") && p.err == nil {
-			p.fail(f.value, path+".operator", "%s (keyed state) is not modelled yet; expected map", v)
-		}
 		oneOf(p, f, path+".operator", flink.Operators, &spec.Operator)
+		if spec.Operator.Aggregates() && !spec.Keyed && p.err == nil {
+			p.fail(f.value, path+".operator", "%s keeps a total per key (keyed state), which needs a keyed stream: set keyed: true", spec.Operator)
+		}
 	}
 	spec.Parallelism = spec.Source.Parallelism
 	if f, ok := m["parallelism"]; ok {

@@ -29,6 +29,10 @@ type Observation struct {
 	Value      string   // a record's value; a transaction marker's kind (COMMIT, ABORT)
 	TxnID      string   // a transactional id
 	Checkpoint int64    // a Flink checkpoint's id (0: none)
+	// Key and Folds: a record of an aggregate's output, its key and the identities folded
+	// into the total it carries (repeats kept); the ledger judges by each key's last one.
+	Key   string
+	Folds []string
 }
 
 // Describe is the observation's stable text form.
@@ -69,6 +73,10 @@ func (o Observation) Describe() string {
 	}
 	field("output", o.Output)
 	field("value", o.Value)
+	field("key", o.Key)
+	if len(o.Folds) > 0 {
+		b.WriteString(" folds=[" + strings.Join(o.Folds, " ") + "]")
+	}
 	field("txn", o.TxnID)
 	if o.Checkpoint != 0 {
 		field("checkpoint", itoa(o.Checkpoint))

@@ -153,11 +153,17 @@ func (p *Producer) Blocked() bool { return p.acc.isBlocked() }
 // the record needs a new batch and buffer.memory has no room for it, the send blocks
 // (Blocked) until a batch is done and frees memory, or fails after max.block.ms.
 func (p *Producer) Send(env *sim.Env, topic, key, value, msg string) []Completion {
+	return p.SendRecord(env, topic, protocol.Data{Msg: msg, Key: key, Value: value})
+}
+
+// SendRecord is Send of a record with every header the ledger reads (an aggregate's
+// lineage too).
+func (p *Producer) SendRecord(env *sim.Env, topic string, d protocol.Data) []Completion {
 	if err := p.tm.sendRefusal(); err != "" {
-		return []Completion{{Msgs: []string{msg}, Offset: -1, Err: err}}
+		return []Completion{{Msgs: []string{d.Msg}, Offset: -1, Err: err}}
 	}
 	p.acc.flushing = false
-	p.acc.add(pendingSend{Topic: topic, Key: key, Value: value, Msg: msg, AtMs: env.Now()})
+	p.acc.add(pendingSend{Topic: topic, Data: d, AtMs: env.Now()})
 	return p.assign(env)
 }
 

@@ -55,8 +55,9 @@ func (b *batch) lastSeq() int32 { return b.BaseSeq + int32(len(b.Records)) - 1 }
 func (b *batch) full(batchSize int64) bool { return int64(len(b.Records)+1)*RecordBytes > batchSize }
 
 type pendingSend struct {
-	Topic, Key, Value, Msg string
-	AtMs                   int64
+	Topic string
+	Data  protocol.Data
+	AtMs  int64
 }
 
 // blockedSend is a record whose send() waits in BufferPool.allocate for memory.
@@ -132,13 +133,13 @@ func (a *recordAccumulator) place(env *sim.Env) {
 			continue
 		}
 		var part int32
-		if s.Key != "" {
-			part = PartitionForKey(s.Key, n)
+		if s.Data.Key != "" {
+			part = PartitionForKey(s.Data.Key, n)
 		} else {
 			part = int32(a.rr % int64(n))
 			a.rr++
 		}
-		a.accumulate(env, protocol.TP{Topic: s.Topic, Partition: part}, protocol.DataRecord(s.Msg, s.Key, s.Value), s.AtMs)
+		a.accumulate(env, protocol.TP{Topic: s.Topic, Partition: part}, protocol.Record{Body: s.Data}, s.AtMs)
 	}
 	a.waiting = still
 	if len(still) > 0 && a.blocked == nil {
@@ -353,7 +354,7 @@ func (a *recordAccumulator) abortUndrained(err protocol.Error) []Completion {
 		}
 	}
 	for _, s := range a.waiting {
-		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: err})
+		done = append(done, Completion{Msgs: []string{s.Data.Msg}, Offset: -1, Err: err})
 	}
 	a.waiting = nil
 	return done
@@ -369,7 +370,7 @@ func (a *recordAccumulator) abandon(err protocol.Error) []Completion {
 		}
 	}
 	for _, s := range a.waiting {
-		done = append(done, Completion{Msgs: []string{s.Msg}, Offset: -1, Err: err})
+		done = append(done, Completion{Msgs: []string{s.Data.Msg}, Offset: -1, Err: err})
 	}
 	a.queues, a.waiting = map[protocol.TP][]*batch{}, nil
 	return done

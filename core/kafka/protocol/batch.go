@@ -60,6 +60,11 @@ type Body interface {
 // follows ("p1#3").
 type Data struct {
 	Msg, Key, Value string
+	// Folds is an aggregate's lineage (a header the ledger reads, as it reads Msg): the
+	// identities folded into the total this record carries, in fold order, repeats kept,
+	// joined by ","; "" for a record that is not an aggregate's. A string, not a slice, so
+	// that a Data stays comparable and a clone of the world shares it safely.
+	Folds string
 }
 
 func (d Data) Describe() string { return d.Msg }
@@ -108,6 +113,14 @@ func (m ControlMarker) Describe() string { return m.Type.String() }
 // DataRecord makes an application record.
 func DataRecord(msg, key, value string) Record {
 	return Record{Body: Data{Msg: msg, Key: key, Value: value}}
+}
+
+// FoldsOf splits a lineage into its identities (none for "").
+func FoldsOf(folds string) []string {
+	if folds == "" {
+		return nil
+	}
+	return strings.Split(folds, ",")
 }
 
 // Data returns the record's application data, if it holds any.
