@@ -57,8 +57,9 @@ import org.apache.kafka.common.header.Header;
  * acknowledged, before notifyCheckpointComplete), processed (NAME/map-i, NAME/count-i or
  * NAME/sum-i, in the operator before it forwards or folds the record), pre-committed
  * (NAME/sink-i, when the writer is snapshotted at barrier n, right after its flush and
- * prepareCommit: SinkWriterOperator.prepareSnapshotPreBarrier then snapshotState), restored (NAME/jobmanager, the operator's
- * StateInitializationContext.getRestoredCheckpointId, 0 without one).
+ * prepareCommit: SinkWriterOperator.prepareSnapshotPreBarrier then snapshotState), restored
+ * (NAME/jobmanager, the operator's StateInitializationContext.getRestoredCheckpointId, 0
+ * without one).
  *
  * A task failure (crash: NAME/map-0) is an exception the operator throws: at its own point
  * (a trigger of the job) at once, in the subtask's thread; on the runner's command (a line
