@@ -88,6 +88,7 @@ final class ConsumerApp {
                 }
                 Observation o = new Observation("", "polled").msgs(ids(r)).at(r.topic() + "-" + r.partition(), r.offset());
                 o.value = r.value();
+                lineage(o, r.key(), r.headers());
                 AppMain.observe(o);
             }
             if (!batch.isEmpty()) {
@@ -130,6 +131,7 @@ final class ConsumerApp {
         if (sink != null) sink.write(r, withResults ? spec.group : null);
         Observation o = new Observation("", "processed").msgs(ids(r)).at(r.topic() + "-" + r.partition(), r.offset());
         if (sink != null) o.output = spec.sink;
+        lineage(o, r.key(), r.headers());
         AppMain.observe(o);
     }
 
@@ -175,6 +177,28 @@ final class ConsumerApp {
     static List<String> ids(Headers headers) {
         var h = headers.lastHeader(Proxy.MSG_HEADER);
         return h == null ? List.of() : List.of(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An aggregate's lineage on a consumer's point: with a dl-folds header (FlinkApp's count
+     * and sum) the observation gets the record's key and the identities folded into its
+     * value, split on ","; without the header it is left as it is.
+     */
+    static Observation lineage(Observation o, String key, Headers headers) {
+        var h = headers.lastHeader(FlinkApp.FOLDS_HEADER);
+        if (h == null) return o;
+        o.key = key;
+        o.folds = folds(new String(h.value(), StandardCharsets.UTF_8));
+        return o;
+    }
+
+    static Observation lineage(Observation o, byte[] key, Headers headers) {
+        return lineage(o, key == null ? null : new String(key, StandardCharsets.UTF_8), headers);
+    }
+
+    /** A dl-folds header's identities, in fold order; none for an empty header. */
+    static List<String> folds(String header) {
+        return header.isEmpty() ? List.of() : List.of(header.split(",", -1));
     }
 
     /** "assigned": the group's partitions this member got, in the generation it joined. */
