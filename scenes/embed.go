@@ -42,6 +42,7 @@ var lessons = []string{
 	"exactly-once-needs-read-committed",
 	"flink-sink-none-duplicates",
 	"flink-sink-exactly-once",
+	"flink-case-dashboard",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",

@@ -143,8 +143,7 @@ final class StreamsApp {
             RecordMetadata md = context.recordMetadata().orElseThrow(); // a record from a source always has it
             String partition = md.topic() + "-" + md.partition();
             inputs.processed(partition, md.offset());
-            Observation o = new Observation("", "processed").msgs(ConsumerApp.ids(record.headers())).at(partition, md.offset());
-            AppMain.observe(ConsumerApp.lineage(o, record.key(), record.headers()));
+            AppMain.observe(new Observation("", "processed").msgs(ConsumerApp.ids(record.headers())).at(partition, md.offset()));
             context.forward(record);
         }
     }

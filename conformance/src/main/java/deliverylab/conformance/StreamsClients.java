@@ -105,7 +105,6 @@ final class StreamsClients implements KafkaClientSupplier {
                 inputs.polled(partition, r.offset(), ids);
                 Observation o = new Observation("", "polled").msgs(ids).at(partition, r.offset());
                 o.value = r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8);
-                ConsumerApp.lineage(o, r.key(), r.headers());
                 AppMain.observe(o);
             }
             if (AppMain.nowMs() - lastStatusMs >= 200) {
