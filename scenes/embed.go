@@ -42,6 +42,7 @@ var lessons = []string{
 	"exactly-once-needs-read-committed",
 	"flink-sink-none-duplicates",
 	"flink-sink-exactly-once",
+	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"reordered-key",
 	"producer-blocked",

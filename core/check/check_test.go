@@ -9,6 +9,7 @@ import (
 	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
+	"deliverylab/core/sinks"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -183,4 +184,22 @@ func TestEveryAnomalyIsExplainedInEveryLanguage(t *testing.T) {
 		}
 	}
 	assert.ElementsMatch(t, AllAnomalies, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }, nil))))
+}
+
+// A duplicate its reader took from an aborted transaction is explained by that read, not
+// by the writer's replay: the writer took the copy back.
+func TestADuplicateReadFromAnAbortedTransactionSaysSo(t *testing.T) {
+	l := NewLedger([]sim.Observation{
+		obs(apps.Sent, "p#1"),
+		{Event: apps.Acked, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 0},
+		{Event: sinks.Written, Node: "job/sink-0", Msgs: []string{"p#1"}},
+		{Event: sinks.Written, Node: "job/sink-0", Msgs: []string{"p#1"}},
+	})
+	out := Output{Name: "audit", Effects: map[string]int{"p#1": 2}}
+	assert.Contains(t, l.Judge(out).Fates[0].Reason.Text(fate.En), "job/sink-0 wrote it 2 times")
+	out.ReadAborted = map[string]int{"p#1": 1}
+	r := l.Judge(out)
+	assert.Equal(t, fate.Duplicated, r.Fates[0].Fate)
+	assert.Contains(t, r.Fates[0].Reason.Text(fate.En), "1 of the copies audit read came from transactions that were aborted")
+	assert.Contains(t, r.Fates[0].Reason.Text(fate.Zh), "audit 读到的副本中有 1 份来自被中止的事务")
 }

@@ -26,6 +26,9 @@ type Output struct {
 	// Absent: messages that reached the output and left no effect, and why (an upsert
 	// with the same key overwrote the row, a unique key was taken).
 	Absent map[string]fate.Reason
+	// ReadAborted: how many times the output's readers polled each message from a
+	// transaction that aborted (read_uncommitted).
+	ReadAborted map[string]int
 }
 
 // Total is a counter's total as the dashboard shows it, beside the one it should show:
@@ -202,7 +205,7 @@ func (l *Ledger) fate(m string, h *history, out Output) Fate {
 	case n == 1:
 		return Fate{Msg: m, Fate: fate.Delivered, Reason: fate.Because(fate.OneEffect, "output", out.Name)}
 	case n > 1:
-		return Fate{Msg: m, Fate: fate.Duplicated, Reason: fate.Because(fate.ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(h, out.Name))}
+		return Fate{Msg: m, Fate: fate.Duplicated, Reason: fate.Because(fate.ManyEffects, "count", num(n), "output", out.Name).Then(dupWhy(m, h, out))}
 	case !h.acked && h.failed:
 		return Fate{Msg: m, Fate: fate.Failed, Reason: fate.Because(fate.FailedTold, "err", h.failErr, "ms", ms(h.failedMs))}
 	case !h.acked:
@@ -243,7 +246,13 @@ func lostWhy(m string, h *history, out Output) fate.Reason {
 	return fate.Because(fate.Gone, "output", out.Name)
 }
 
-func dupWhy(h *history, output string) fate.Reason {
+func dupWhy(m string, h *history, out Output) fate.Reason {
+	output := out.Name
+	// Copies the writer took back (aborted) and the reader read anyway explain the
+	// effects first: the writes themselves were undone.
+	if c := out.ReadAborted[m]; c > 0 {
+		return fate.Because(fate.ReadAborted, "count", num(c), "output", output)
+	}
 	// A node between the producer and the output that wrote it on more than once (a
 	// Streams application that read its input again) explains the copies first: its
 	// outputs are appends of their own. (A sink's own writes are the output's.)

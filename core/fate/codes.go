@@ -9,6 +9,9 @@ const (
 	AppendedTwice Code = "appended-twice" // {count} {places}: why it was duplicated
 	// ReplayedByJob: {node} {count}: a Flink job's sink wrote it again after a restore.
 	ReplayedByJob Code = "replayed-by-job"
+	// ReadAborted: {output} {count}: its reader polled it from a transaction the writer
+	// aborted (read_uncommitted), and again from the one that committed.
+	ReadAborted Code = "read-aborted"
 	PolledTwice   Code = "polled-twice" // {count}
 	// ProcessedAgain: a Streams application processed the input again after it lost its
 	// uncommitted work. {count} {node}

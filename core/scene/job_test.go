@@ -245,3 +245,61 @@ func TestAnExactlyOnceSinkLosesWhatTheBrokerAbortedWhileTheJobWasDown(t *testing
 	assert.True(t, dropped, "the committer drops the aborted transaction")
 	assert.Equal(t, 10, rep.Messages["lost"])
 }
+
+// A count or sum's totals are judged by their lineage, so only a consumer that is its own
+// output may read them, and a sum takes only producers' whole numbers.
+func TestTotalsGoOnlyWhereTheirLineageIsKept(t *testing.T) {
+	sum := `    source: {topic: orders}
+    keyed: true
+    operator: sum
+    sink: {kafka: {topic: out}}`
+	ok := jobScene(1, sum, "  []")
+	_, err := Parse("job.yaml", []byte(ok))
+	require.NoError(t, err)
+	for name, c := range map[string]struct{ edit keysEdit }{
+		"a consumer writing the totals to a sink": {keysEdit{"apps/2/sink", "db"}},
+		"a Streams application reading the totals": {keysEdit{"apps/3", "{streams: s1, from: out, to: orders}"}},
+	} {
+		// a count, so that the Streams application may write its input
+		text := keysApply(t, keysApply(t, ok, keysEdit{"apps/1/operator", "count"}), c.edit)
+		if name == "a consumer writing the totals to a sink" {
+			text = keysApply(t, text, keysEdit{"sinks", "[{name: db}]"})
+		}
+		_, err := Parse("job.yaml", []byte(text))
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "totals of job totals", name)
+	}
+	words := keysApply(t, ok, keysEdit{"apps/0/send/value", "order-{n}"})
+	_, err = Parse("job.yaml", []byte(words))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `job totals sums each record's value per key: expected a whole number such as "1" or "{n}", got "order-1"`)
+	count := keysApply(t, words, keysEdit{"apps/1/operator", "count"})
+	_, err = Parse("job.yaml", []byte(count))
+	assert.NoError(t, err, "a count takes any value")
+}
+
+// A dashboard over a sum shows each key's last total: after a task failure the job's
+// totals come back with their checkpoint, and each report is folded in once, whatever the
+// sink's delivery guarantee (with NONE the dashboard saw totals the failure took back).
+func TestASumRestoresItsTotalsWithItsCheckpoint(t *testing.T) {
+	for _, guarantee := range []string{"NONE", "AT_LEAST_ONCE"} {
+		text := strings.Replace(jobScene(1, `    checkpointing: {interval.ms: 700}
+    source: {topic: orders}
+    keyed: true
+    operator: sum
+    sink: {kafka: {topic: out, delivery.guarantee: `+guarantee+`}}`, `  - when: {node: totals/sum-0, event: processed, message: p1#8}
+    crash: totals/sum-0`), "    checkpointing: {interval.ms: 5000}\n", "", 1)
+		text = strings.Replace(text, `key: "k{n}"`, `key: "k{n%2}"`, 1)
+		r, rep := runJob(t, text)
+		require.NotEmpty(t, observed(r, flink.Restored), guarantee)
+		var restoredFrom int64
+		for _, o := range observed(r, flink.Restored) {
+			restoredFrom = o.Checkpoint
+		}
+		require.Positive(t, restoredFrom, "%s: the failure comes after a checkpoint with totals", guarantee)
+		assert.Equal(t, "exactly-once", rep.Verdict, guarantee)
+		require.NotNil(t, rep.Total, guarantee)
+		assert.Equal(t, int64(55), rep.Total.Shown, guarantee)
+		assert.Equal(t, int64(55), rep.Total.Expected, guarantee)
+	}
+}

@@ -103,6 +103,7 @@ func (s *Scene) output(name string, f Facts) check.Output {
 	if s.sinkKind(name) != "" {
 		out.Values = s.wholeValues(name)
 	}
+	out.ReadAborted = s.readAborted(name, f)
 	for _, c := range s.Consumers {
 		if c.Name != name || c.Spec.Sink != "" {
 			continue
@@ -183,4 +184,22 @@ func (r *Run) held(effects map[string]int, feeders []ConsumerSpec) (held, past m
 		delete(past, m)
 	}
 	return held, past
+}
+
+// readAborted counts, per message, the polls of an output's readers that returned it from
+// a transaction that aborted.
+func (s *Scene) readAborted(output string, f Facts) map[string]int {
+	readers := map[string]bool{}
+	for _, c := range s.feeders(output) {
+		readers[c.Name] = true
+	}
+	out := map[string]int{}
+	for _, o := range f.Observations {
+		if o.Event == apps.Polled && readers[o.Node] && f.Aborted[o.Record()] {
+			for _, m := range o.Msgs {
+				out[m]++
+			}
+		}
+	}
+	return out
 }
