@@ -12,7 +12,7 @@ const (
 	// ReadAborted: {output} {count}: its reader polled it from a transaction the writer
 	// aborted (read_uncommitted), and again from the one that committed.
 	ReadAborted Code = "read-aborted"
-	PolledTwice   Code = "polled-twice" // {count}
+	PolledTwice Code = "polled-twice" // {count}
 	// ProcessedAgain: a Streams application processed the input again after it lost its
 	// uncommitted work. {count} {node}
 	ProcessedAgain Code = "processed-again"

@@ -257,7 +257,7 @@ func TestTotalsGoOnlyWhereTheirLineageIsKept(t *testing.T) {
 	_, err := Parse("job.yaml", []byte(ok))
 	require.NoError(t, err)
 	for name, c := range map[string]struct{ edit keysEdit }{
-		"a consumer writing the totals to a sink": {keysEdit{"apps/2/sink", "db"}},
+		"a consumer writing the totals to a sink":  {keysEdit{"apps/2/sink", "db"}},
 		"a Streams application reading the totals": {keysEdit{"apps/3", "{streams: s1, from: out, to: orders}"}},
 	} {
 		// a count, so that the Streams application may write its input
