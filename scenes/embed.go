@@ -44,6 +44,7 @@ var lessons = []string{
 	"flink-sink-exactly-once",
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
+	"flink-job-down-holds-the-lso",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",

@@ -203,3 +203,19 @@ func TestADuplicateReadFromAnAbortedTransactionSaysSo(t *testing.T) {
 	assert.Contains(t, r.Fates[0].Reason.Text(fate.En), "1 of the copies audit read came from transactions that were aborted")
 	assert.Contains(t, r.Fates[0].Reason.Text(fate.Zh), "audit 读到的副本中有 1 份来自被中止的事务")
 }
+
+// A message lost because it reached the output's topic only in an aborted transaction
+// says where it was and why the reader skipped it.
+func TestALossInsideAnAbortedTransactionSaysSo(t *testing.T) {
+	l := NewLedger([]sim.Observation{
+		obs(apps.Sent, "p#1"),
+		{Event: apps.Acked, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 0},
+	})
+	out := Output{Name: "audit", Effects: map[string]int{}}
+	assert.Contains(t, l.Judge(out).Fates[0].Reason.Text(fate.En), "no log that could still deliver it holds it")
+	out.OnlyAborted = map[string][]string{"p#1": {"out-0@3"}}
+	r := l.Judge(out)
+	assert.Equal(t, fate.Lost, r.Fates[0].Fate)
+	assert.Contains(t, r.Fates[0].Reason.Text(fate.En), "only inside a transaction that was aborted (out-0@3)")
+	assert.Contains(t, r.Fates[0].Reason.Text(fate.Zh), "只在一个被中止的事务里进入过主题（out-0@3）")
+}

@@ -29,6 +29,9 @@ type Output struct {
 	// ReadAborted: how many times the output's readers polled each message from a
 	// transaction that aborted (read_uncommitted).
 	ReadAborted map[string]int
+	// OnlyAborted: the messages that reached the topics the output's readers read only
+	// inside transactions that aborted, and where ("out-0@3").
+	OnlyAborted map[string][]string
 }
 
 // Total is a counter's total as the dashboard shows it, beside the one it should show:
@@ -242,6 +245,9 @@ func lostWhy(m string, h *history, out Output) fate.Reason {
 	}
 	if where, ok := out.Past[m]; ok && !h.polled {
 		return where
+	}
+	if places := out.OnlyAborted[m]; len(places) > 0 && !h.polled {
+		return fate.Because(fate.OnlyAborted, "places", joinPlaces(places))
 	}
 	return fate.Because(fate.Gone, "output", out.Name)
 }

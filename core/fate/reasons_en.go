@@ -22,6 +22,7 @@ var english = map[Code]string{
 	CrashedBefore:  ", polled at {polled} ms and its offset committed at {committed} ms, but the consumer crashed before processing it",
 	NeverProcessed: " and polled at {polled} ms, but never processed, and the group's committed offset is past it",
 	Gone:           ", but no log that could still deliver it holds it and {output} never got it",
+	OnlyAborted:    ", but it reached the topic only inside a transaction that was aborted ({places}), and a read_committed reader skips aborted records",
 	Overwritten:    ", but {by}, with the same key, overwrote its row in {output}",
 	KeyTaken:       ", but {output} refused it as a duplicate: {by} already holds its key",
 	HeldPast:       ", but it was never polled and its group's committed offset is past it: {partition} on {broker} still holds it, and nothing will read it again",

@@ -22,6 +22,7 @@ var chinese = map[Code]string{
 	CrashedBefore:  "，在 {polled} 毫秒被拉取、{committed} 毫秒提交了位移，但消费者在处理前崩溃",
 	NeverProcessed: "，在 {polled} 毫秒被拉取但从未处理，而消费组已提交的位移已越过它",
 	Gone:           "，但已没有任何日志能再交付它，{output} 也从未收到",
+	OnlyAborted:    "，但它只在一个被中止的事务里进入过主题（{places}），而 read_committed 的读取方会跳过被中止的记录",
 	Overwritten:    "，但键相同的 {by} 覆盖了它在 {output} 中的那一行",
 	KeyTaken:       "，但 {output} 把它当作重复拒绝了：{by} 已占用了它的键",
 	HeldPast:       "，但它从未被拉取，而消费组已提交的位移已越过它：{broker} 上的 {partition} 仍保存着它，却不会再有人读取",

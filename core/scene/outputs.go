@@ -3,6 +3,7 @@ package scene
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/check"
@@ -104,6 +105,7 @@ func (s *Scene) output(name string, f Facts) check.Output {
 		out.Values = s.wholeValues(name)
 	}
 	out.ReadAborted = s.readAborted(name, f)
+	out.OnlyAborted = s.onlyAborted(name, f)
 	for _, c := range s.Consumers {
 		if c.Name != name || c.Spec.Sink != "" {
 			continue
@@ -202,4 +204,41 @@ func (s *Scene) readAborted(output string, f Facts) map[string]int {
 		}
 	}
 	return out
+}
+
+// onlyAborted lists, per message, where it was appended in the topics an output's readers
+// read, when every one of those appends belongs to a transaction that aborted.
+func (s *Scene) onlyAborted(output string, f Facts) map[string][]string {
+	topics := map[string]bool{}
+	for _, c := range s.feeders(output) {
+		for _, t := range c.Topics {
+			topics[t] = true
+		}
+	}
+	places, committed := map[string][]string{}, map[string]bool{}
+	for _, o := range f.Observations {
+		if o.Event != protocol.Appended || !topics[topicOf(o.Partition)] {
+			continue
+		}
+		for k, m := range o.Msgs {
+			at := sim.RecordAt{Partition: o.Partition, Offset: o.Offset + int64(k)}
+			if !f.Aborted[at] {
+				committed[m] = true
+			} else if !slices.Contains(places[m], at.String()) {
+				places[m] = append(places[m], at.String())
+			}
+		}
+	}
+	for m := range committed {
+		delete(places, m)
+	}
+	return places
+}
+
+// topicOf is a partition's topic: "out-0" is out's.
+func topicOf(partition string) string {
+	if i := strings.LastIndexByte(partition, '-'); i >= 0 {
+		return partition[:i]
+	}
+	return partition
 }
