@@ -33,11 +33,11 @@ const (
 	Gone           Code = "gone"            // {output}
 	// OnlyAborted: {places}: it reached the output's topics only inside transactions
 	// that aborted, which a read_committed reader skips.
-	OnlyAborted Code = "only-aborted"
-	Overwritten    Code = "overwritten"     // {by} {output}: an upsert with the same key replaced its row
-	KeyTaken       Code = "key-taken"       // {by} {output}: a unique key refused it, {by} holds the key
-	InProgress     Code = "in-progress"     // a fate not decided yet: not acknowledged
-	InProgressAck  Code = "in-progress-ack" // {output}: acknowledged, no effect yet
+	OnlyAborted   Code = "only-aborted"
+	Overwritten   Code = "overwritten"     // {by} {output}: an upsert with the same key replaced its row
+	KeyTaken      Code = "key-taken"       // {by} {output}: a unique key refused it, {by} holds the key
+	InProgress    Code = "in-progress"     // a fate not decided yet: not acknowledged
+	InProgressAck Code = "in-progress-ack" // {output}: acknowledged, no effect yet
 
 	// What each of Jepsen's anomalies (check.AllAnomalies) means, for the page's ledger.
 	MeansDuplicate        Code = "anomaly-duplicate"
