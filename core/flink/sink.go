@@ -15,6 +15,7 @@ type sinkWriter struct {
 	producer *clients.Producer
 	unacked  int
 	eos      *eosWriter
+	db       *dbWriter // a database sink's writer instead of a producer (sink_db.go)
 }
 
 func (w sinkWriter) clone() sinkWriter {
@@ -22,6 +23,7 @@ func (w sinkWriter) clone() sinkWriter {
 		w.producer = w.producer.Clone()
 	}
 	w.eos = w.eos.clone()
+	w.db = w.db.clone()
 	return w
 }
 
@@ -35,7 +37,7 @@ func (w *sinkWriter) stop() {
 			p.Reset()
 		}
 	}
-	w.unacked, w.eos = 0, nil
+	w.unacked, w.eos, w.db = 0, nil, nil
 }
 
 // writing is the producer the writer writes with.
@@ -56,7 +58,7 @@ func (w sinkWriter) flushed() bool {
 // EXACTLY_ONCE, nothing written in the open transaction, nothing pre-committed left to
 // commit, no initTransactions under way.
 func (w sinkWriter) settled() bool {
-	if !w.flushed() {
+	if !w.flushed() || (w.db != nil && w.db.Pending != nil) {
 		return false
 	}
 	e := w.eos
@@ -72,6 +74,10 @@ func (j *Job) startSink(env *sim.Env, ti int) {
 		return
 	}
 	part := SinkName(t.Op)
+	if j.spec.DBSink != "" {
+		t.sink = sinkWriter{db: &dbWriter{}}
+		return
+	}
 	t.sink = sinkWriter{producer: j.newProducer(j.name+"-"+part, "")}
 	t.sink.producer.Start(env.Port(attemptPort(part, t.Attempt)))
 }
@@ -79,6 +85,10 @@ func (j *Job) startSink(env *sim.Env, ti int) {
 // sinkWrite sends a record to the output topic (KafkaWriter.write).
 func (j *Job) sinkWrite(env *sim.Env, ti int, d protocol.Data) {
 	t := j.tasks[ti]
+	if t.sink.db != nil {
+		j.dbWrite(env, ti, d)
+		return
+	}
 	t.sink.unacked++
 	rest := ""
 	if e := t.sink.eos; e != nil {

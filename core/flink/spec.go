@@ -90,6 +90,9 @@ type JobSpec struct {
 	Operator       Operator // of every operator subtask
 	Parallelism    int      // of the operator and the sink
 	Sink           KafkaSinkSpec
+	// DBSink: the job writes to this database sink of the scene (sink: {db: {sink: NAME}})
+	// instead of Kafka, as a plain database client (sink_db.go); "" writes to Kafka.
+	DBSink string
 }
 
 // Chained reports whether each source subtask runs in one task with its operator and

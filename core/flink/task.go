@@ -150,6 +150,9 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 			j.offer(env, ti, item{Barrier: p.Checkpoint, From: p.From})
 		}
 	case t.Op >= 0 && part == SinkName(t.Op):
+		if t.sink.db != nil && j.dbReceive(env, ti, m) {
+			return
+		}
 		if n, ok := m.Payload.(NotifyCheckpointComplete); ok {
 			j.sinkNotified(env, ti, n.Checkpoint)
 			return
@@ -165,6 +168,9 @@ func (j *Job) taskFire(env *sim.Env, ti int, part, rest string, tm sim.Payload) 
 	case t.Source >= 0 && part == SourceName(t.Source):
 		j.consumerEvents(env, ti, t.consumer.Fire(env, tm))
 	case t.Op >= 0 && part == SinkName(t.Op):
+		if t.sink.db != nil && j.dbFire(env, ti, tm) {
+			return
+		}
 		j.sinkDone(env, ti, rest, j.sinkFire(env, t, rest, tm))
 	}
 }
@@ -204,6 +210,10 @@ func (j *Job) handle(env *sim.Env, ti int, it item) {
 	case it.Trigger != 0:
 		j.sourceBarrier(env, ti, it.Trigger)
 	case it.Rec != nil:
+		if it.From < 0 { // a record its own source polled (chained), held while its sink wrote
+			j.process(env, ti, *it.Rec)
+			return
+		}
 		if in := &t.Inputs[it.From]; in.Seen && j.spec.Checkpointing.Mode == ExactlyOnce {
 			in.Held = append(in.Held, it) // the input is blocked until the barrier is aligned
 			return
@@ -225,8 +235,18 @@ func (j *Job) pollSource(env *sim.Env, ti int) {
 		if len(recs) == 0 {
 			return
 		}
-		for _, r := range recs {
+		for i, r := range recs {
 			if !j.current(ti, attempt) {
+				return
+			}
+			if t.Op >= 0 && t.Blocked {
+				// its sink waits for the database: the rest of the poll waits in order,
+				// and the next poll after it
+				for _, rest := range recs[i:] {
+					d := rest.Data
+					t.Held = append(t.Held, item{Rec: &d, From: -1})
+				}
+				t.Held = append(t.Held, item{Poll: true})
 				return
 			}
 			if t.Op >= 0 {

@@ -169,6 +169,7 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 		}
 	}
 	p.aggregateFits(s, appsN)
+	p.jobSinksFit(s, appsN)
 	for _, k := range s.Sinks {
 		p.uniqueName(seen, k.Name, m["sinks"].value, "sinks "+k.Name)
 	}

@@ -287,6 +287,11 @@ var keysRows = []keysRow{
 	{key: "job.source.isolation.level", pre: keysJob, set: keysEdit{"apps/2/source/isolation.level", "read_committed"}},
 	{key: "job.keyed", pre: keysJob, set: keysEdit{"apps/2/keyed", "true"}},
 	{key: "job.parallelism", pre: keysJobKeyed, set: keysEdit{"apps/2/parallelism", "1"}},
+	// the job writes to the database sink db instead of Kafka
+	{key: "job.sink.db", pre: keysJob, set: keysEdit{"apps/2/sink", "{db: {sink: db}}"}},
+	// ... to another one
+	{key: "job.sink.db.sink", pre: append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/sink", "{db: {sink: db}}"},
+		keysEdit{"sinks/1", "{name: db2}"}), set: keysEdit{"apps/2/sink/db/sink", "db2"}},
 	// a count writes each key's running total instead of the record
 	{key: "job.operator", pre: keysJobKeyed, set: keysEdit{"apps/2/operator", "count"}},
 	{key: "job.sink.kafka.topic", pre: keysJob, set: keysEdit{"apps/2/sink/kafka/topic", "other"}},
@@ -479,8 +484,8 @@ var keysRejected = map[string]struct {
 		"sink: {kafka: {topic: other, transaction.timeout.ms: 60000}}}"}, "only used by an EXACTLY_ONCE sink"},
 	"job.sink.kafka.transactional.id.prefix (missing)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other, delivery.guarantee: EXACTLY_ONCE}}}"}, "requires a transactionalIdPrefix"},
-	"job.sink.db": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
-		"sink: {db: {sink: db}}}"}, "the two-phase-commit database sink is not modelled yet"},
+	"job.sink.db.sink (unknown)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
+		"sink: {db: {sink: nowhere}}}"}, `sink.db.sink: expected a sink of sinks, got "nowhere"`},
 	"job.operator (count, not keyed)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, operator: count, " +
 		"sink: {kafka: {topic: other}}}"}, "needs a keyed stream: set keyed: true"},
 	"job.operator (sum of words)": {keysEdit{"apps", "[{producer: p1, send: {topic: orders, count: 2, value: \"word-{n}\"}}, " +

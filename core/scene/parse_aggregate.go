@@ -5,6 +5,7 @@ import (
 
 	"deliverylab/core/apps"
 	"deliverylab/core/flink"
+	"deliverylab/core/sinks"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -17,7 +18,7 @@ import (
 func (p *parser) aggregateFits(s *Scene, at *yaml.Node) {
 	for _, js := range s.Jobs {
 		op := js.Spec.Operator
-		if !op.Aggregates() || p.err != nil {
+		if !op.Aggregates() || js.Spec.DBSink != "" || p.err != nil {
 			continue
 		}
 		if op == flink.Sum {
@@ -68,6 +69,28 @@ func (p *parser) sumInputs(s *Scene, js JobSpec, at *yaml.Node) {
 		if other.Spec.Sink.Topic == in {
 			p.fail(at, "apps job "+other.Name+" sink.kafka.topic", "expected another topic than %s, which job %s sums: only producers' whole numbers can reach a sum", in, js.Name)
 			return
+		}
+	}
+}
+
+// jobSinksFit checks a job's database sink: a sink of the scene, of a kind a plain
+// database client writes to (a table, a unique key, an upsert), after a map.
+func (p *parser) jobSinksFit(s *Scene, at *yaml.Node) {
+	for _, js := range s.Jobs {
+		name := js.Spec.DBSink
+		if name == "" || p.err != nil {
+			continue
+		}
+		path := "apps job " + js.Name + " sink.db.sink"
+		switch kind := s.sinkKind(name); {
+		case !s.hasSink(name):
+			p.fail(at, path, "expected a sink of sinks, got %q", name)
+		case kind == sinks.TransactionalKind:
+			p.fail(at, path, "%s is transactional: the two-phase-commit database sink (pre-commit at the barrier, commit when the checkpoint completes) is not modelled yet; expected a sink of kind table, unique-key or upsert", name)
+		case kind == sinks.CounterKind:
+			p.fail(at, path, "%s is a counter: expected a sink of kind table, unique-key or upsert (a job's totals go to Kafka with operator sum, read by a dashboard consumer)", name)
+		case js.Spec.Operator.Aggregates():
+			p.fail(at, path, "a %s's totals are judged by their lineage, which a database row does not keep: expected operator map, or a Kafka sink read by a dashboard consumer", js.Spec.Operator)
 		}
 	}
 }

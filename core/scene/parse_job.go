@@ -73,7 +73,7 @@ func (p *parser) job(s *Scene, n *yaml.Node, path string) {
 		p.fail(n, path+".sink", "missing; expected {kafka: {topic, delivery.guarantee}}")
 	}
 	if ok {
-		spec.Sink = p.kafkaSink(s, sk, path+".sink")
+		spec.Sink, spec.DBSink = p.kafkaSink(s, sk, path+".sink")
 		if spec.Sink.Topic != "" && spec.Sink.Topic == spec.Source.Topic && p.err == nil {
 			p.fail(sk.value, path+".sink.kafka.topic", "expected another topic than the one the job reads (%s)", spec.Source.Topic)
 		}
@@ -124,19 +124,28 @@ func (p *parser) jobSource(s *Scene, m map[string]field, n *yaml.Node, path stri
 }
 
 // kafkaSink reads `sink: {kafka: {...}}`: the KafkaSink's topic, delivery.guarantee
-// (NONE, the builder's default), transactional.id.prefix and producer settings.
-func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
+// (NONE, the builder's default), transactional.id.prefix and producer settings; or
+// `sink: {db: {sink: NAME}}`, a database sink of the scene the job writes to instead.
+func (p *parser) kafkaSink(s *Scene, f field, path string) (flink.KafkaSinkSpec, string) {
 	ks := flink.KafkaSinkSpec{Guarantee: flink.GuaranteeNone, Producer: clients.DefaultProducerConfig()}
 	m := p.mapping(f.value, path, "kafka", "db")
-	if d, ok := m["db"]; ok && p.err == nil {
-		p.fail(d.keyN, path+".db", "the two-phase-commit database sink is not modelled yet; expected kafka")
+	if d, ok := m["db"]; ok {
+		if _, both := m["kafka"]; both && p.err == nil {
+			p.fail(d.keyN, path+".db", "expected one sink: kafka or db, not both")
+		}
+		dm := p.mapping(d.value, path+".db", "sink")
+		name := p.str(dm["sink"], path+".db")
+		if _, ok := dm["sink"]; !ok && p.err == nil {
+			p.fail(d.value, path+".db.sink", "missing; expected the name of a sink of sinks")
+		}
+		return ks, name
 	}
 	k, ok := m["kafka"]
 	if !ok {
 		if p.err == nil {
-			p.fail(f.value, path+".kafka", "missing; expected the KafkaSink {topic, delivery.guarantee}")
+			p.fail(f.value, path+".kafka", "missing; expected the KafkaSink {topic, delivery.guarantee} or a database sink {db: {sink: NAME}}")
 		}
-		return ks
+		return ks, ""
 	}
 	kp := path + ".kafka"
 	km := p.mapping(k.value, kp, "topic", "delivery.guarantee", "transactional.id.prefix", "transaction.timeout.ms", "config")
@@ -181,7 +190,7 @@ func (p *parser) kafkaSink(s *Scene, f field, path string) flink.KafkaSinkSpec {
 			p.fail(k.value, kp+".config", "%s", err.Error())
 		}
 	}
-	return ks
+	return ks, ""
 }
 
 // oneOf reads a word from a fixed list.

@@ -136,10 +136,18 @@ type PlanJobSource struct {
 
 // PlanJobSink is a job's KafkaSink.
 type PlanJobSink struct {
+	// Db: the job writes to this database sink of the plan's sinks instead of Kafka.
+	Db                    *PlanJobDB        `json:"db,omitempty"`
 	Topic                 string            `json:"topic"`
 	DeliveryGuarantee     string            `json:"deliveryGuarantee"`
 	TransactionalIDPrefix string            `json:"transactionalIdPrefix,omitempty"`
 	Properties            map[string]string `json:"properties"`
+}
+
+// PlanJobDB is a job's database sink: a plain client that writes each record and waits
+// for the answer.
+type PlanJobDB struct {
+	Sink string `json:"sink"`
 }
 
 // PlanFault is a scripted fault: at a time, or at a protocol point (When).
@@ -189,14 +197,17 @@ func planJob(js JobSpec) PlanJob {
 		// builder's own default, an hour).
 		sink["transaction.timeout.ms"] = strconv.FormatInt(s.Sink.Producer.TransactionTimeoutMs, 10)
 	}
+	ps := PlanJobSink{Topic: s.Sink.Topic, DeliveryGuarantee: s.Sink.Guarantee.String(),
+		TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: sink}
+	if s.DBSink != "" {
+		ps = PlanJobSink{Db: &PlanJobDB{Sink: s.DBSink}, Properties: map[string]string{}}
+	}
 	return PlanJob{Name: js.Name, CheckpointIntervalMs: s.Checkpointing.IntervalMs, CheckpointingMode: s.Checkpointing.Mode.String(),
 		CheckpointTimeoutMs: s.Checkpointing.TimeoutMs, RestartDelayMs: s.RestartDelayMs,
 		Source: PlanJobSource{Topic: s.Source.Topic, Parallelism: s.Source.Parallelism, StartingOffsets: start,
 			Properties: map[string]string{"isolation.level": s.Source.Consumer.Isolation.String()}},
 		Keyed: s.Keyed, Operator: s.Operator.String(), Parallelism: s.Parallelism,
-		Sink: PlanJobSink{Topic: s.Sink.Topic, DeliveryGuarantee: s.Sink.Guarantee.String(),
-			TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: sink},
-		StartMs: js.StartMs}
+		Sink: ps, StartMs: js.StartMs}
 }
 
 // Plan resolves the scene for a real run; it fails for a scene that cannot run on a
