@@ -69,9 +69,9 @@ func layoutParts(parts []show.Part, up bool, d PartDetail, x, y, w float64, m Me
 	cx, cy, group, rowH := x, y, -1, 0.0
 	for i := range out {
 		bw := min(w, TextWidth(out[i].Name, m.Base)+2*m.Pad)
-		ph := m.partH() + float64(out[i].Rows)*m.Line
-		if out[i].Rows > 0 {
-			bw = w
+		ph := m.partH()
+		if out[i].Rows > 0 { // room for the lines and their descenders above the border
+			bw, ph = w, ph+float64(out[i].Rows)*m.Line+1
 		}
 		g := -1
 		if !out[i].Manager {

@@ -172,10 +172,12 @@ func (l *Layout) partTexts(t *texts, p PartBox) {
 	if !p.Up {
 		col = pal.Down
 	}
-	t.add(p.Name, m.Base, Point{p.Rect.Center().X, p.Rect.Y + m.partH()/2}, Center, col, p.Rect.W-2)
 	if p.Rows == 0 {
+		t.add(p.Name, m.Base, p.Rect.Center(), Center, col, p.Rect.W-2)
 		return
 	}
+	// A line higher than a lone name, so the last line's descenders clear the border.
+	t.add(p.Name, m.Base, Point{p.Rect.Center().X, p.Rect.Y + 1 + m.Line/2}, Center, col, p.Rect.W-2)
 	maxW := m.partLineW(p.Rect.W)
 	for i, line := range PartLines(p.State, p.Detail, t.lang, m.Base, maxW) {
 		if i >= p.Rows { // cannot happen: the rows are the longer language's
@@ -186,7 +188,7 @@ func (l *Layout) partTexts(t *texts, p PartBox) {
 		if line.Dim {
 			c = pal.TextDim
 		}
-		at := Point{p.Rect.X + m.Pad/2, p.Rect.Y + 2 + m.Line*float64(i+1)}
+		at := Point{p.Rect.X + m.Pad/2, p.Rect.Y + 1 + m.Line*float64(i+1)}
 		t.add(line.S, m.Base, at, TopLeft, c, maxW)
 	}
 }
