@@ -9,6 +9,7 @@ import (
 
 	"deliverylab/core/fate"
 	"deliverylab/core/play"
+	"deliverylab/core/show"
 )
 
 // dashboardAt steps the shipped dashboard scene until its job's status reads en, and
@@ -114,4 +115,21 @@ func TestJobPartsSayTheirState(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A part box lists at most maxPartItems keys, then how many more; a transaction's state
+// is said in the viewer's language; the snapshot comes last, dimmed, only at
+// PartSnapshot.
+func TestPartLines(t *testing.T) {
+	p := show.Part{Name: "count-0", Totals: []string{"a=1", "b=2", "c=3", "d=4", "e=5", "f=6"},
+		Snapshot: []string{"a=1"}, SnapshotOf: 3}
+	lines := PartLines(p, PartSnapshot, En, 14, 1000)
+	require.Len(t, lines, 2)
+	assert.Equal(t, PartLine{S: "a=1 b=2 c=3 +3 more"}, lines[0])
+	assert.Equal(t, PartLine{S: "ckpt 3: a=1", Dim: true}, lines[1])
+	assert.Len(t, PartLines(p, PartState, En, 14, 1000), 1, "no snapshot")
+	assert.Empty(t, PartLines(p, PartNames, En, 14, 1000))
+	sink := show.Part{Name: "sink-0", Txns: []show.PartTxn{{ID: "out-0-4", State: show.TxnCommitting}, {ID: "out-0-5", State: show.TxnOpen}}}
+	assert.Equal(t, []PartLine{{S: "out-0-4 提交中"}, {S: "out-0-5 已开启"}}, PartLines(sink, PartState, Zh, 14, 1000))
+	assert.Equal(t, 4, partRows(sink, PartState, 14, TextWidth("out-0-4", 14)), "each id and state on a line of its own when narrow")
 }
