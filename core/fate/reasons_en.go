@@ -95,13 +95,18 @@ var english = map[Code]string{
 	StatusTotal:        "total {total}",
 	StatusPartitions:   "{count} partitions",
 	StatusQuorum:       "KRaft quorum",
-	StatusJob:          "checkpoint {checkpoint}",
-	StatusCheckpoint:   " · {checkpoint} pending",
-	StatusRestarting:   " · restarting",
-	StatusStartsAt:     "starts at {ms} ms",
-	StatusHeldDown:     "held down",
-	StatusDown:         "down",
-	StatusPaused:       "paused, {count} waiting",
+
+	// A Flink job: its latest completed checkpoint, the one under way or the last aborted.
+	StatusJob:               "checkpoint {checkpoint} completed",
+	StatusJobNone:           "no checkpoint yet",
+	StatusCheckpoint:        " · {checkpoint} pending {acked}/{tasks}",
+	StatusCheckpointAborted: " · {checkpoint} aborted",
+	StatusRestarting:        " · restarting",
+
+	StatusStartsAt: "starts at {ms} ms",
+	StatusHeldDown: "held down",
+	StatusDown:     "down",
+	StatusPaused:   "paused, {count} waiting",
 
 	// Setting labels (labels.go).
 	SettingOfNode:    "{node} {name}",

@@ -96,13 +96,18 @@ var chinese = map[Code]string{
 	StatusTotal:        "总计 {total}",
 	StatusPartitions:   "{count} 个分区",
 	StatusQuorum:       "KRaft quorum",
-	StatusJob:          "检查点 {checkpoint}",
-	StatusCheckpoint:   " · {checkpoint} 进行中",
-	StatusRestarting:   " · 重启中",
-	StatusStartsAt:     "{ms} ms 启动",
-	StatusHeldDown:     "保持停机",
-	StatusDown:         "宕机",
-	StatusPaused:       "已暂停：{count} 条未处理",
+
+	// A Flink job: its latest completed checkpoint, the one under way or the last aborted.
+	StatusJob:               "检查点 {checkpoint} 已完成",
+	StatusJobNone:           "尚无检查点",
+	StatusCheckpoint:        " · {checkpoint} 进行中 {acked}/{tasks}",
+	StatusCheckpointAborted: " · {checkpoint} 已中止",
+	StatusRestarting:        " · 重启中",
+
+	StatusStartsAt: "{ms} ms 启动",
+	StatusHeldDown: "保持停机",
+	StatusDown:     "宕机",
+	StatusPaused:   "已暂停：{count} 条未处理",
 
 	// Setting labels (labels.go).
 	SettingOfNode:    "{node} 的 {name}",

@@ -39,10 +39,13 @@ const (
 	StatusTotal      Code = "status-total"      // {total}: a counting sink's sum
 	StatusPartitions Code = "status-partitions" // {count}: a broker's partition replicas
 	StatusQuorum     Code = "status-quorum"     // the controller
-	// A Flink job: its latest completed checkpoint, the one under way, a region restarting.
-	StatusJob        Code = "status-job"        // {checkpoint}: "checkpoint 3"
-	StatusCheckpoint Code = "status-checkpoint" // {checkpoint}: " · 4 pending"
-	StatusRestarting Code = "status-restarting" // " · restarting"
+	// A Flink job: its latest completed checkpoint, the one under way (or the last one
+	// aborted, until the next is triggered), a region restarting.
+	StatusJob               Code = "status-job"                // {checkpoint}: "checkpoint 3 completed"
+	StatusJobNone           Code = "status-job-none"           // no checkpoint completed yet
+	StatusCheckpoint        Code = "status-checkpoint"         // {checkpoint} {acked} {tasks}: " · 4 pending 1/2", tasks acknowledged
+	StatusCheckpointAborted Code = "status-checkpoint-aborted" // {checkpoint}: " · 4 aborted"
+	StatusRestarting        Code = "status-restarting"         // " · restarting"
 
 	// What the session says of a node instead of its own line (play.NodeState).
 	StatusStartsAt Code = "status-starts-at" // {ms}: start.ms ahead
@@ -57,6 +60,6 @@ var Statuses = []Code{
 	StatusIdle, StatusProcessing, StatusCommitting, StatusStarting, StatusRunning, StatusFlushing,
 	StatusTxnInit, StatusTxnReady, StatusTxnOpen, StatusTxnAborting, StatusTxnAbortable, StatusTxnFatal, StatusTxnFenced,
 	StatusRows, StatusRewrites, StatusRefused, StatusOffsets, StatusTotal, StatusPartitions, StatusQuorum,
-	StatusJob, StatusCheckpoint, StatusRestarting,
+	StatusJob, StatusJobNone, StatusCheckpoint, StatusCheckpointAborted, StatusRestarting,
 	StatusStartsAt, StatusHeldDown, StatusDown, StatusPaused,
 }

@@ -40,6 +40,7 @@ func (j *Job) trigger(env *sim.Env) {
 	}
 	j.counter++
 	n := j.counter
+	j.aborted = 0
 	j.pending = &pendingCheckpoint{ID: n, Acked: map[int]bool{}, Parts: map[string]Snapshot{}}
 	env.Observe(sim.Observation{Node: j.node(JobManager), Event: CheckpointTriggered, Checkpoint: n})
 	for _, t := range j.tasks {
@@ -85,7 +86,7 @@ func (j *Job) coordinatorReceive(env *sim.Env, m sim.Message) {
 // abort gives the pending checkpoint up: it is never used for a restore.
 func (j *Job) abort(env *sim.Env, why string) {
 	env.Observe(sim.Observation{Node: j.node(JobManager), Event: CheckpointAborted, Checkpoint: j.pending.ID, Err: why})
-	j.pending = nil
+	j.aborted, j.pending = j.pending.ID, nil
 	if j.queued {
 		j.trigger(env)
 	}

@@ -28,6 +28,7 @@ type Job struct {
 	regions  [][]int // task indexes per pipelined region
 	counter  int64   // the checkpoint id counter
 	pending  *pendingCheckpoint
+	aborted  int64 // the last checkpoint aborted, until the next one is triggered (shown, never used)
 	queued   bool  // a periodic trigger came while a checkpoint was pending
 	attempts int   // deployments so far: each task attempt's ports are its own
 	down     []int // regions failed and waiting for their restart
@@ -83,7 +84,7 @@ func (j *Job) layout() {
 // from a retained checkpoint counts on from its id).
 func (j *Job) Start(env *sim.Env) {
 	j.layout()
-	j.pending, j.queued, j.down = nil, false, nil
+	j.pending, j.queued, j.down, j.aborted = nil, false, nil, 0
 	j.counter = 0
 	if j.latest != nil {
 		j.counter = j.latest.ID

@@ -56,7 +56,32 @@ type Part struct {
 	Offsets []string `json:"offsets,omitempty"`
 	// BlockedInputs: an operator's inputs held back while it aligns a checkpoint's barriers.
 	BlockedInputs []string `json:"blockedInputs,omitempty"`
+	// Totals: a count or sum subtask's keyed state, "region-0=6", sorted by key.
+	Totals []string `json:"totals,omitempty"`
+	// Txns: an EXACTLY_ONCE sink's transactions, oldest first: those pre-committed and
+	// waiting for their checkpoint to complete (or being committed), then the open one.
+	Txns []PartTxn `json:"txns,omitempty"`
+	// Snapshot: what the latest completed checkpoint (SnapshotOf) holds of this subtask,
+	// in the forms above: a source's offsets, a count's or sum's totals.
+	Snapshot   []string `json:"snapshot,omitempty"`
+	SnapshotOf int64    `json:"snapshotOf,omitempty"`
 }
+
+// PartTxn is one of a sink subtask's transactions: its transactional id and state.
+type PartTxn struct {
+	ID    string   `json:"id"` // "cases-0-3": prefix-subtask-checkpoint
+	State TxnState `json:"state"`
+}
+
+// TxnState is where a sink's transaction is in the two-phase commit.
+type TxnState string
+
+// The sink transaction states the canvas draws.
+const (
+	TxnOpen         TxnState = "open"          // begun: the writer writes into it
+	TxnPreCommitted TxnState = "pre-committed" // flushed at its barrier, in the checkpoint, waiting for it to complete
+	TxnCommitting   TxnState = "committing"    // its checkpoint completed: the commit is under way
+)
 
 // Txn is one transactional id as its coordinator holds it.
 type Txn struct {

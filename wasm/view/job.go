@@ -27,6 +27,11 @@ type PartBox struct {
 	Blocked  bool
 	Aligning []string
 	Manager  bool // the job manager
+	// State is what the subtask shows of itself (its offsets, totals, transactions and
+	// snapshot), said under its name at Detail on Rows lines (partlines.go).
+	State  show.Part
+	Detail PartDetail
+	Rows   int
 }
 
 // partGroup is where a part goes: 0 the sources, 1 the operators, 2 the sinks.
@@ -44,46 +49,57 @@ func partGroup(name string) int {
 func (m Metrics) partH() float64   { return m.Line + 4 }
 func (m Metrics) partGap() float64 { return 4 }
 
+// partLineW is the room a part's detail lines have in a part box w wide.
+func (m Metrics) partLineW(w float64) float64 { return w - m.Pad }
+
 // layoutParts places the job manager and the parts in the area at (x, y), w wide, and
-// returns their boxes and the height they take.
-func layoutParts(parts []show.Part, up bool, x, y, w float64, m Metrics) ([]PartBox, float64) {
+// returns their boxes and the height they take. A part with detail lines at d takes the
+// area's width and a line of height for each.
+func layoutParts(parts []show.Part, up bool, d PartDetail, x, y, w float64, m Metrics) ([]PartBox, float64) {
 	out := []PartBox{{Name: JobManager, Up: up, Manager: true}}
 	for g := range 3 {
 		for _, p := range parts {
 			if partGroup(p.Name) == g {
-				out = append(out, PartBox{Name: p.Name, Up: up && p.Running, Blocked: p.Blocked, Aligning: p.BlockedInputs})
+				out = append(out, PartBox{Name: p.Name, Up: up && p.Running, Blocked: p.Blocked, Aligning: p.BlockedInputs,
+					State: p, Detail: d, Rows: partRows(p, d, m.Base, m.partLineW(w))})
 			}
 		}
 	}
-	ph, gap := m.partH(), m.partGap()
-	cx, cy, group := x, y, -1
+	gap := m.partGap()
+	cx, cy, group, rowH := x, y, -1, 0.0
 	for i := range out {
 		bw := min(w, TextWidth(out[i].Name, m.Base)+2*m.Pad)
+		ph := m.partH()
+		if out[i].Rows > 0 { // room for the lines and their descenders above the border
+			bw, ph = w, ph+float64(out[i].Rows)*m.Line+1
+		}
 		g := -1
 		if !out[i].Manager {
 			g = partGroup(out[i].Name)
 		}
 		// A new group starts a row; so does a part the row has no room for.
 		if i > 0 && (g != group || cx+bw > x+w+0.01) {
-			cx, cy = x, cy+ph+gap
+			cx, cy, rowH = x, cy+rowH+gap, 0
 		}
 		group = g
 		out[i].Rect = Rect{cx, cy, bw, ph}
 		cx += bw + gap
+		rowH = max(rowH, ph)
 	}
-	return out, cy + ph - y
+	return out, cy + rowH - y
 }
 
-// jobHeight is the height of a job's box w wide: its name, its status lines, its parts.
-func (m Metrics) jobHeight(n play.NodeState, w float64) float64 {
-	_, h := layoutParts(n.Parts, n.Up, 0, 0, w-2*m.Pad, m)
+// jobHeight is the height of a job's box w wide whose parts say d: its name, its status
+// lines, its parts.
+func (m Metrics) jobHeight(n play.NodeState, w float64, d PartDetail) float64 {
+	_, h := layoutParts(n.Parts, n.Up, d, 0, 0, w-2*m.Pad, m)
 	return m.HeaderH + float64(AppLines("job"))*m.Line + h + 2*m.Pad
 }
 
 // placeJob lays out a job box's parts under its status lines.
-func (b *Box) placeJob(n play.NodeState, m Metrics) {
+func (b *Box) placeJob(n play.NodeState, d PartDetail, m Metrics) {
 	b.PartsTop = b.Rect.Y + m.HeaderH + float64(AppLines("job"))*m.Line + m.Pad/2
-	b.Parts, _ = layoutParts(n.Parts, b.Up, b.Rect.X+m.Pad, b.PartsTop, b.Rect.W-2*m.Pad, m)
+	b.Parts, _ = layoutParts(n.Parts, b.Up, d, b.Rect.X+m.Pad, b.PartsTop, b.Rect.W-2*m.Pad, m)
 }
 
 // Part returns the box of a part of a node ("totals", "map-0").

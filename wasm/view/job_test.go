@@ -24,7 +24,7 @@ func flinkCluster() play.State {
 			{Name: "broker-2", Kind: "broker", Up: true},
 			{Name: "broker-3", Kind: "broker", Up: true},
 			{Name: "totals", Kind: "job", Up: true,
-				Status: fate.Because(fate.StatusJob, "checkpoint", "1").And(fate.StatusCheckpoint, "checkpoint", "2").And(fate.StatusRestarting),
+				Status: fate.Because(fate.StatusJob, "checkpoint", "1").And(fate.StatusCheckpoint, "checkpoint", "2", "acked", "1", "tasks", "4").And(fate.StatusRestarting),
 				Parts: []show.Part{
 					{Name: "source-0", Running: true, Offsets: []string{"orders-0@3"}},
 					{Name: "source-1", Running: true},

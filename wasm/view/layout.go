@@ -132,16 +132,24 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	m := l.M
 	avail := bottom - top
 	gap := m.BoxGapMax * 2
-	apps := 0.0 // the height of the application boxes together
+	sinkMin := m.HeaderH + 2*m.Line + m.ChipH + 8
+	detail := PartSnapshot // as much as a job's part boxes can say in the room there is
 	height := func(n play.NodeState) float64 {
 		if n.Kind == "job" {
-			return m.jobHeight(n, c.W)
+			return m.jobHeight(n, c.W, detail)
 		}
 		return m.AppHeight(n.Kind)
 	}
-	for _, i := range idx {
-		if nodes[i].Kind != "sink" {
-			apps += height(nodes[i])
+	apps := 0.0 // the height of the application boxes together
+	for ; ; detail-- {
+		apps = 0
+		for _, i := range idx {
+			if nodes[i].Kind != "sink" {
+				apps += height(nodes[i])
+			}
+		}
+		if detail == PartNames || apps+float64(sinks)*sinkMin+float64(len(idx)-1)*m.BoxGapMin <= avail {
+			break
 		}
 	}
 	if need := apps + float64(len(idx)-1)*gap; need > avail {
@@ -150,7 +158,7 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 	sinkH := 0.0
 	if sinks > 0 {
 		sinkH = (avail - apps - float64(len(idx)-1)*gap) / float64(sinks)
-		sinkH = clamp(sinkH, m.HeaderH+2*m.Line+m.ChipH+8, 11*m.Line)
+		sinkH = clamp(sinkH, sinkMin, 11*m.Line)
 	}
 	total := apps + float64(sinks)*sinkH + float64(len(idx)-1)*gap
 	y := top + math.Max(0, (avail-total)/2)
@@ -165,7 +173,7 @@ func (l *Layout) placeSide(nodes []play.NodeState, col int, c struct{ X, W float
 			b.Chips, b.Hidden = layoutChips(nodes[i].Rows, nodes[i].Refused, b.Rect, m, len(SinkDetailLines(nodes[i].Detail, m, c.W)))
 		}
 		if nodes[i].Kind == "job" {
-			b.placeJob(nodes[i], m)
+			b.placeJob(nodes[i], detail, m)
 		}
 		y += h + gap
 	}

@@ -146,12 +146,8 @@ func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	for _, row := range b.Logs {
 		l.logTexts(t, row)
 	}
-	for _, p := range b.Parts { // a job's parts: their names in their boxes
-		col := pal.Text
-		if !p.Up {
-			col = pal.Down
-		}
-		t.add(p.Name, m.Base, p.Rect.Center(), Center, col, p.Rect.W-2)
+	for _, p := range b.Parts { // a job's parts: their names in their boxes, their state under them
+		l.partTexts(t, p)
 	}
 	for _, c := range b.Chips {
 		col := pal.Text
@@ -165,6 +161,35 @@ func (l *Layout) boxTexts(t *texts, b Box, n play.NodeState) {
 	}
 	if b.HiddenFollowers > 0 { // the column is too short for every replica (the legend says so)
 		t.add(T(t.lang, "followerRows", b.HiddenFollowers), m.Base, Point{b.Rect.Right() - m.Pad, b.Rect.Bottom() - 3}, BottomRight, pal.TextDim, inner)
+	}
+}
+
+// partTexts is a job part's name, centred on its first line, and its detail lines
+// (partlines.go) under it: the live state, then the checkpoint's snapshot, dimmed.
+func (l *Layout) partTexts(t *texts, p PartBox) {
+	m, pal := l.M, t.pal
+	col := pal.Text
+	if !p.Up {
+		col = pal.Down
+	}
+	if p.Rows == 0 {
+		t.add(p.Name, m.Base, p.Rect.Center(), Center, col, p.Rect.W-2)
+		return
+	}
+	// A line higher than a lone name, so the last line's descenders clear the border.
+	t.add(p.Name, m.Base, Point{p.Rect.Center().X, p.Rect.Y + 1 + m.Line/2}, Center, col, p.Rect.W-2)
+	maxW := m.partLineW(p.Rect.W)
+	for i, line := range PartLines(p.State, p.Detail, t.lang, m.Base, maxW) {
+		if i >= p.Rows { // cannot happen: the rows are the longer language's
+			t.out[len(t.out)-1].Cut = true
+			break
+		}
+		c := pal.Text
+		if line.Dim {
+			c = pal.TextDim
+		}
+		at := Point{p.Rect.X + m.Pad/2, p.Rect.Y + 1 + m.Line*float64(i+1)}
+		t.add(line.S, m.Base, at, TopLeft, c, maxW)
 	}
 }
 

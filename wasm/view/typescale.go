@@ -58,12 +58,16 @@ func MetricsFor(w, h float64, projector bool) Metrics {
 
 // AppLines is how many detail lines an application box keeps room for: a producer's
 // counts and its idempotence or transaction state wrap onto five at the smallest size,
-// a Streams application's guarantee and state onto three, a consumer's state onto two.
+// a Streams application's guarantee and state onto three, a job's checkpoints onto four
+// (its latest completed one, wrapped onto two at the smallest size; the one under way
+// or the last aborted; restarting), a consumer's state onto two.
 func AppLines(kind string) int {
 	switch kind {
 	case "producer":
 		return 5
-	case "streams", "job": // a job: its latest checkpoint, the one pending, restarting
+	case "job":
+		return 4
+	case "streams":
 		return 3
 	}
 	return 2

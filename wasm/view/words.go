@@ -32,7 +32,14 @@ var Words = map[string]Word{
 	"followerRows": {"+%d follower rows", "+%d 行副本未显示"},
 	"rows":         {"+%d rows", "+%d 行"},
 	"older":        {"…%d", "…%d"},
-	"pickScene":    {"Delivery Lab: pick a scene", "Delivery Lab：请选择一个场景"},
+	// A Flink subtask's box (partlines.go): its sink's transactions' states, the latest
+	// completed checkpoint's snapshot, what a long list leaves out.
+	"txn:open":          {"open", "已开启"},
+	"txn:pre-committed": {"pre-committed", "已预提交"},
+	"txn:committing":    {"committing", "提交中"},
+	"ckptOf":            {"ckpt %d:", "检查点 %d："},
+	"moreItems":         {"+%d more", "另 %d 项"},
+	"pickScene":         {"Delivery Lab: pick a scene", "Delivery Lab：请选择一个场景"},
 	// Why a run ended (play.State.EndNote); stop.ms is the scene key's name.
 	"end:settled":      {"settled", "已稳定"},
 	"end:stop.ms":      {"stop.ms", "到达 stop.ms"},
