@@ -42,6 +42,8 @@ var lessons = []string{
 	"exactly-once-needs-read-committed",
 	"flink-sink-none-duplicates",
 	"flink-sink-exactly-once",
+	"flink-fails-after-pre-commit",
+	"flink-fails-before-commit",
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"flink-job-down-holds-the-lso",
