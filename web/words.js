@@ -208,7 +208,7 @@ window.deliverylabWords = {
   },
   "legend.job": {
     en: "An orchid box: a Flink job, its job manager and its subtasks (sources, operators, sinks) as small boxes, its latest completed checkpoint and the one pending (how many tasks acknowledged it) or the last one aborted. Each subtask's box says what it holds: a source its offsets (orders-0@4), a count or sum its totals per key (region-0=6), an EXACTLY_ONCE sink its transactions (open, pre-committed, committing); dimmed under them, as room allows, what the latest completed checkpoint holds of it (ckpt 2:), the state a failover goes back to. Click a subtask to fail it (a task failure: its region restarts from the latest completed checkpoint), the job's frame to crash the whole job. Red: a failed subtask waiting for its restart; yellow: one aligning barriers (a bar on its input side) or waiting for its sink's flush.",
-    zh: "兰紫色的框：Flink 作业，小方框是它的 JobManager 和各个子任务（源、算子、sink），并显示最近完成的检查点和进行中的检查点（已有几个任务确认）或最近一次中止的检查点。每个子任务的小方框写着它持有的状态：源的位移（orders-0@4），count 或 sum 每个键的总数（region-0=6），EXACTLY_ONCE sink 的事务（已开启、已预提交、提交中）；在空间允许时，下方以暗色显示最近完成的检查点里它的快照（检查点 2：），即故障转移后回到的状态。点击子任务可让它失败（任务失败：它所在的区域从最近完成的检查点重启），点击作业的外框可让整个作业崩溃。红色：失败、等待重启的子任务；黄色：正在对齐屏障（输入一侧有一道竖条）或等待 sink 刷写的子任务。",
+    zh: "兰紫色的框：Flink 作业，小方框是它的 JobManager 和各个子任务（源、算子、sink），并显示最近完成的检查点和进行中的检查点（已有几个任务确认）或最近一次中止的检查点。每个子任务的小方框写着它持有的状态：源的位移，计数或求和算子每个键的总数，EXACTLY_ONCE sink 的事务（已开启、已预提交、提交中）；在空间允许时，下方以暗色显示最近完成的检查点里它的快照（检查点 2：），即故障转移后回到的状态。点击子任务可让它失败（任务失败：它所在的区域从最近完成的检查点重启），点击作业的外框可让整个作业崩溃。红色：失败、等待重启的子任务；黄色：正在对齐屏障（输入一侧有一道竖条）或等待 sink 刷写的子任务。",
   },
   "legend.barrier": {
     en: "A bar on the wire: a checkpoint barrier, travelling with the records from a source to the operators and sinks.",
