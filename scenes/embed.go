@@ -47,6 +47,7 @@ var lessons = []string{
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"flink-job-down-holds-the-lso",
+	"flink-db-two-phase-commit",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",

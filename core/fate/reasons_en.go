@@ -92,6 +92,7 @@ var english = map[Code]string{
 	StatusRewrites:     " {count} rewrites",
 	StatusRefused:      " {count} refused",
 	StatusOffsets:      " {offsets}",
+	StatusXaPrepared:   " {count} prepared",
 	StatusTotal:        "total {total}",
 	StatusPartitions:   "{count} partitions",
 	StatusQuorum:       "KRaft quorum",

@@ -93,6 +93,7 @@ var chinese = map[Code]string{
 	StatusRewrites:     " {count} 次改写",
 	StatusRefused:      " {count} 被拒",
 	StatusOffsets:      " {offsets}",
+	StatusXaPrepared:   " {count} 已预提交",
 	StatusTotal:        "总计 {total}",
 	StatusPartitions:   "{count} 个分区",
 	StatusQuorum:       "KRaft quorum",

@@ -32,13 +32,14 @@ const (
 	StatusTxnFatal     Code = "status-txn-fatal"
 	StatusTxnFenced    Code = "status-txn-fenced"
 
-	StatusRows       Code = "status-rows"       // {rows}: a sink's row count
-	StatusRewrites   Code = "status-rewrites"   // {count}: an upsert sink's rewritten rows
-	StatusRefused    Code = "status-refused"    // {count}: a unique-key sink's refused inserts
-	StatusOffsets    Code = "status-offsets"    // {offsets}: a transactional sink's stored offsets, "orders-0@3 orders-1@2"
-	StatusTotal      Code = "status-total"      // {total}: a counting sink's sum
-	StatusPartitions Code = "status-partitions" // {count}: a broker's partition replicas
-	StatusQuorum     Code = "status-quorum"     // the controller
+	StatusRows       Code = "status-rows"        // {rows}: a sink's row count
+	StatusRewrites   Code = "status-rewrites"    // {count}: an upsert sink's rewritten rows
+	StatusRefused    Code = "status-refused"     // {count}: a unique-key sink's refused inserts
+	StatusOffsets    Code = "status-offsets"     // {offsets}: a transactional sink's stored offsets, "orders-0@3 orders-1@2"
+	StatusXaPrepared Code = "status-xa-prepared" // {count}: a transactional sink's prepared XA branches
+	StatusTotal      Code = "status-total"       // {total}: a counting sink's sum
+	StatusPartitions Code = "status-partitions"  // {count}: a broker's partition replicas
+	StatusQuorum     Code = "status-quorum"      // the controller
 	// A Flink job: its latest completed checkpoint, the one under way (or the last one
 	// aborted, until the next is triggered), a region restarting.
 	StatusJob               Code = "status-job"                // {checkpoint}: "checkpoint 3 completed"
@@ -59,7 +60,7 @@ var Statuses = []Code{
 	StatusSent, StatusIdentity, StatusTxn, StatusPID, StatusState, StatusMember, StatusGuarantee, StatusStreamsTxn,
 	StatusIdle, StatusProcessing, StatusCommitting, StatusStarting, StatusRunning, StatusFlushing,
 	StatusTxnInit, StatusTxnReady, StatusTxnOpen, StatusTxnAborting, StatusTxnAbortable, StatusTxnFatal, StatusTxnFenced,
-	StatusRows, StatusRewrites, StatusRefused, StatusOffsets, StatusTotal, StatusPartitions, StatusQuorum,
+	StatusRows, StatusRewrites, StatusRefused, StatusOffsets, StatusXaPrepared, StatusTotal, StatusPartitions, StatusQuorum,
 	StatusJob, StatusJobNone, StatusCheckpoint, StatusCheckpointAborted, StatusRestarting,
 	StatusStartsAt, StatusHeldDown, StatusDown, StatusPaused,
 }

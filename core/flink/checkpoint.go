@@ -28,7 +28,8 @@ type Total struct {
 
 // Committable is a pre-committed Kafka transaction: its transactional id and the
 // producer id and epoch that wrote it (FlinkKafkaInternalProducer.resumeTransaction
-// commits it with them).
+// commits it with them). For a two-phase-commit database sink it is a prepared XA
+// branch: TransactionalID is its xid, and there is no producer.
 type Committable struct {
 	TransactionalID string
 	ProducerID      int64

@@ -80,6 +80,9 @@ func (j *Job) showSnapshot(sp *show.Part) {
 // showTxns is an EXACTLY_ONCE sink's transactions: the pre-committed ones (committing
 // once their checkpoint completed), then the open one.
 func (j *Job) showTxns(t *task) []show.PartTxn {
+	if t.sink.xa != nil {
+		return j.showXA(t)
+	}
 	e := t.sink.eos
 	if e == nil {
 		return nil

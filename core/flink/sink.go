@@ -16,6 +16,7 @@ type sinkWriter struct {
 	unacked  int
 	eos      *eosWriter
 	db       *dbWriter // a database sink's writer instead of a producer (sink_db.go)
+	xa       *xaWriter // a transactional database sink's two-phase-commit writer (sink_xa.go)
 }
 
 func (w sinkWriter) clone() sinkWriter {
@@ -24,6 +25,7 @@ func (w sinkWriter) clone() sinkWriter {
 	}
 	w.eos = w.eos.clone()
 	w.db = w.db.clone()
+	w.xa = w.xa.clone()
 	return w
 }
 
@@ -37,7 +39,7 @@ func (w *sinkWriter) stop() {
 			p.Reset()
 		}
 	}
-	w.unacked, w.eos, w.db = 0, nil, nil
+	w.unacked, w.eos, w.db, w.xa = 0, nil, nil, nil
 }
 
 // writing is the producer the writer writes with.
@@ -58,7 +60,7 @@ func (w sinkWriter) flushed() bool {
 // EXACTLY_ONCE, nothing written in the open transaction, nothing pre-committed left to
 // commit, no initTransactions under way.
 func (w sinkWriter) settled() bool {
-	if !w.flushed() || (w.db != nil && w.db.Pending != nil) {
+	if !w.flushed() || (w.db != nil && w.db.Pending != nil) || (w.xa != nil && !w.xa.settled()) {
 		return false
 	}
 	e := w.eos
@@ -74,6 +76,10 @@ func (j *Job) startSink(env *sim.Env, ti int) {
 		return
 	}
 	part := SinkName(t.Op)
+	if j.spec.DBSink != "" && j.spec.DBTwoPhaseCommit {
+		j.startXA(env, ti)
+		return
+	}
 	if j.spec.DBSink != "" {
 		t.sink = sinkWriter{db: &dbWriter{}}
 		return
@@ -87,6 +93,10 @@ func (j *Job) sinkWrite(env *sim.Env, ti int, d protocol.Data) {
 	t := j.tasks[ti]
 	if t.sink.db != nil {
 		j.dbWrite(env, ti, d)
+		return
+	}
+	if t.sink.xa != nil {
+		j.xaWrite(env, ti, d)
 		return
 	}
 	t.sink.unacked++
@@ -154,11 +164,15 @@ func (j *Job) sinkDone(env *sim.Env, ti int, rest string, done []clients.Complet
 	}
 }
 
-// sinkNotified is notifyCheckpointComplete at the sink: the EXACTLY_ONCE committer
-// commits; a sink without transactions has nothing to commit.
+// sinkNotified is notifyCheckpointComplete at the sink: the EXACTLY_ONCE committer, or
+// the two-phase-commit database sink's, commits; a sink without transactions has
+// nothing to commit.
 func (j *Job) sinkNotified(env *sim.Env, ti int, n int64) {
 	if j.tasks[ti].sink.eos != nil {
 		j.eosNotified(env, ti, n)
+	}
+	if j.tasks[ti].sink.xa != nil {
+		j.xaNotified(env, ti, n)
 	}
 }
 
@@ -185,6 +199,10 @@ func (j *Job) sinkCompletion(env *sim.Env, ti int, c clients.Completion) {
 // flush (KafkaWriter.flush).
 func (j *Job) sinkBarrier(env *sim.Env, ti int, n int64, snap map[string]Snapshot) {
 	t := j.tasks[ti]
+	if t.sink.xa != nil {
+		j.xaBarrier(env, ti, n, snap)
+		return
+	}
 	if j.spec.Sink.Guarantee == GuaranteeNone {
 		j.acknowledge(env, ti, SinkName(t.Op), n, snap)
 		return

@@ -93,6 +93,10 @@ type JobSpec struct {
 	// DBSink: the job writes to this database sink of the scene (sink: {db: {sink: NAME}})
 	// instead of Kafka, as a plain database client (sink_db.go); "" writes to Kafka.
 	DBSink string
+	// DBTwoPhaseCommit: DBSink is a transactional sink, written with two-phase commit:
+	// each checkpoint's rows in one XA branch, prepared at the barrier and committed when
+	// the checkpoint completes (sink_xa.go).
+	DBTwoPhaseCommit bool
 }
 
 // Chained reports whether each source subtask runs in one task with its operator and

@@ -150,14 +150,18 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 			j.offer(env, ti, item{Barrier: p.Checkpoint, From: p.From})
 		}
 	case t.Op >= 0 && part == SinkName(t.Op):
-		if t.sink.db != nil && j.dbReceive(env, ti, m) {
-			return
-		}
 		if n, ok := m.Payload.(NotifyCheckpointComplete); ok {
 			j.sinkNotified(env, ti, n.Checkpoint)
 			return
 		}
-		j.sinkDone(env, ti, rest, j.sinkReceive(env, t, rest, m))
+		switch {
+		case t.sink.db != nil:
+			j.dbReceive(env, ti, m)
+		case t.sink.xa != nil:
+			j.xaReceive(env, ti, m)
+		default:
+			j.sinkDone(env, ti, rest, j.sinkReceive(env, t, rest, m))
+		}
 	}
 }
 
@@ -168,10 +172,14 @@ func (j *Job) taskFire(env *sim.Env, ti int, part, rest string, tm sim.Payload) 
 	case t.Source >= 0 && part == SourceName(t.Source):
 		j.consumerEvents(env, ti, t.consumer.Fire(env, tm))
 	case t.Op >= 0 && part == SinkName(t.Op):
-		if t.sink.db != nil && j.dbFire(env, ti, tm) {
-			return
+		switch {
+		case t.sink.db != nil:
+			j.dbFire(env, ti, tm)
+		case t.sink.xa != nil:
+			j.xaFire(env, ti, tm)
+		default:
+			j.sinkDone(env, ti, rest, j.sinkFire(env, t, rest, tm))
 		}
-		j.sinkDone(env, ti, rest, j.sinkFire(env, t, rest, tm))
 	}
 }
 

@@ -73,10 +73,12 @@ func (p *parser) sumInputs(s *Scene, js JobSpec, at *yaml.Node) {
 	}
 }
 
-// jobSinksFit checks a job's database sink: a sink of the scene, of a kind a plain
-// database client writes to (a table, a unique key, an upsert), after a map.
+// jobSinksFit checks a job's database sink: a sink of the scene, after a map, of a kind
+// a plain database client writes to (a table, a unique key, an upsert), or a
+// transactional one, which the job writes with two-phase commit (XA branches committed
+// at its checkpoints).
 func (p *parser) jobSinksFit(s *Scene, at *yaml.Node) {
-	for _, js := range s.Jobs {
+	for i, js := range s.Jobs {
 		name := js.Spec.DBSink
 		if name == "" || p.err != nil {
 			continue
@@ -85,12 +87,12 @@ func (p *parser) jobSinksFit(s *Scene, at *yaml.Node) {
 		switch kind := s.sinkKind(name); {
 		case !s.hasSink(name):
 			p.fail(at, path, "expected a sink of sinks, got %q", name)
-		case kind == sinks.TransactionalKind:
-			p.fail(at, path, "%s is transactional: the two-phase-commit database sink (pre-commit at the barrier, commit when the checkpoint completes) is not modelled yet; expected a sink of kind table, unique-key or upsert", name)
 		case kind == sinks.CounterKind:
-			p.fail(at, path, "%s is a counter: expected a sink of kind table, unique-key or upsert (a job's totals go to Kafka with operator sum, read by a dashboard consumer)", name)
+			p.fail(at, path, "%s is a counter: expected a sink of kind table, unique-key, upsert or transactional (a job's totals go to Kafka with operator sum, read by a dashboard consumer)", name)
 		case js.Spec.Operator.Aggregates():
 			p.fail(at, path, "a %s's totals are judged by their lineage, which a database row does not keep: expected operator map, or a Kafka sink read by a dashboard consumer", js.Spec.Operator)
+		case kind == sinks.TransactionalKind:
+			s.Jobs[i].Spec.DBTwoPhaseCommit = true
 		}
 	}
 }

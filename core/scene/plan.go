@@ -145,9 +145,12 @@ type PlanJobSink struct {
 }
 
 // PlanJobDB is a job's database sink: a plain client that writes each record and waits
-// for the answer.
+// for the answer; with TwoPhaseCommit (a transactional sink) each checkpoint's rows go
+// into one XA branch, prepared at the barrier and committed when the checkpoint
+// completes (core/flink/sink_xa.go).
 type PlanJobDB struct {
-	Sink string `json:"sink"`
+	Sink           string `json:"sink"`
+	TwoPhaseCommit bool   `json:"twoPhaseCommit,omitempty"`
 }
 
 // PlanFault is a scripted fault: at a time, or at a protocol point (When).
@@ -200,7 +203,7 @@ func planJob(js JobSpec) PlanJob {
 	ps := PlanJobSink{Topic: s.Sink.Topic, DeliveryGuarantee: s.Sink.Guarantee.String(),
 		TransactionalIDPrefix: s.Sink.TransactionalIDPrefix, Properties: sink}
 	if s.DBSink != "" {
-		ps = PlanJobSink{Db: &PlanJobDB{Sink: s.DBSink}, Properties: map[string]string{}}
+		ps = PlanJobSink{Db: &PlanJobDB{Sink: s.DBSink, TwoPhaseCommit: s.DBTwoPhaseCommit}, Properties: map[string]string{}}
 	}
 	return PlanJob{Name: js.Name, CheckpointIntervalMs: s.Checkpointing.IntervalMs, CheckpointingMode: s.Checkpointing.Mode.String(),
 		CheckpointTimeoutMs: s.Checkpointing.TimeoutMs, RestartDelayMs: s.RestartDelayMs,

@@ -14,6 +14,7 @@ import (
 type writer struct {
 	Acks    []WriteAck
 	Offsets []Offsets
+	Last    sim.Payload // the last answer of any kind
 }
 
 func (*writer) Name() string               { return "app" }
@@ -22,6 +23,7 @@ func (*writer) Crash()                     {}
 func (w *writer) Clone() sim.Node          { c := *w; return &c }
 func (*writer) Fire(*sim.Env, sim.Payload) {}
 func (w *writer) Receive(_ *sim.Env, m sim.Message) {
+	w.Last = m.Payload
 	switch p := m.Payload.(type) {
 	case WriteAck:
 		w.Acks = append(w.Acks, p)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"deliverylab/core/fate"
@@ -19,27 +20,36 @@ import (
 // KafkaConsumer's javadoc, "Storing Offsets Outside Kafka". A write without offsets is a
 // plain row: a re-delivered record is then a duplicate row, as in a table. A write that
 // carries an offset the sink has already stored is the retry of a transaction that
-// committed (its answer was lost): it commits nothing again.
+// committed (its answer was lost): it commits nothing again. A Flink job's
+// two-phase-commit sink writes into XA transaction branches instead (xa.go).
 type Transactional struct {
 	base
 	rows
 	offsets map[string]int64 // group + "/" + partition -> next offset
+	xa      xaBranches       // the transaction branches not yet committed or rolled back
 }
 
 // NewTransactional makes an empty transactional sink.
 func NewTransactional(name string) *Transactional {
-	return &Transactional{base: base{name: name}, offsets: map[string]int64{}}
+	return &Transactional{base: base{name: name}, offsets: map[string]int64{}, xa: xaBranches{}}
 }
 
 // Clone implements sim.Node.
 func (t *Transactional) Clone() sim.Node {
 	c := *t
-	c.Rows, c.offsets = slices.Clone(t.Rows), maps.Clone(t.offsets)
+	c.Rows, c.offsets, c.xa = slices.Clone(t.Rows), maps.Clone(t.offsets), t.xa.clone()
 	return &c
 }
 
+// Crash keeps what was committed and the prepared branches, and rolls back the active
+// ones.
+func (t *Transactional) Crash() { t.xa.crash() }
+
 // Receive commits a row with its offset, or answers a group's stored offsets.
 func (t *Transactional) Receive(env *sim.Env, m sim.Message) {
+	if t.receiveXa(env, m) {
+		return
+	}
 	switch p := m.Payload.(type) {
 	case Write:
 		if t.committedBefore(p) {
@@ -95,6 +105,15 @@ func (t *Transactional) Show(sim.View) show.Node {
 	status := rowsStatus(len(t.Rows))
 	if len(parts) > 0 {
 		status = status.And(fate.StatusOffsets, "offsets", strings.Join(parts, " "))
+	}
+	prepared := 0
+	for _, b := range t.xa {
+		if b.State == XaPrepared {
+			prepared++
+		}
+	}
+	if prepared > 0 {
+		status = status.And(fate.StatusXaPrepared, "count", strconv.Itoa(prepared))
 	}
 	return show.Node{Kind: show.Sink, Rows: rowNames(t.Rows), Status: status}
 }
