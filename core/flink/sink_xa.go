@@ -44,6 +44,7 @@ type xaStep struct {
 	Kind       xaStepKind
 	Data       *protocol.Data // a write's record
 	Xid        string
+	Start      bool  // a write that starts its branch
 	Checkpoint int64 // a prepare's or commit's checkpoint
 }
 
@@ -96,9 +97,10 @@ func (j *Job) startXA(env *sim.Env, ti int) {
 	j.xaCall(env, ti, xaStep{Kind: xaRecoverStep})
 }
 
-// xaWrite writes a record into the open branch.
+// xaWrite writes a record into the open branch, starting it with the first.
 func (j *Job) xaWrite(env *sim.Env, ti int, d protocol.Data) {
-	j.xaCall(env, ti, xaStep{Kind: xaWriteStep, Data: &d, Xid: j.xid(j.tasks[ti].Op, j.tasks[ti].sink.xa.CurrentFor)})
+	w := j.tasks[ti].sink.xa
+	j.xaCall(env, ti, xaStep{Kind: xaWriteStep, Data: &d, Xid: j.xid(j.tasks[ti].Op, w.CurrentFor), Start: w.Records == 0})
 }
 
 // xaBarrier is barrier n at the sink (JdbcWriter.prepareCommit): the open branch, if it
@@ -166,7 +168,7 @@ func (j *Job) xaResend(env *sim.Env, ti int) {
 	var req sim.Payload
 	switch s.Kind {
 	case xaWriteStep:
-		req = sinks.XaWrite{ReqID: w.ReqSeq, Xid: s.Xid, Msg: s.Data.Msg, Key: s.Data.Key, Value: s.Data.Value}
+		req = sinks.XaWrite{ReqID: w.ReqSeq, Xid: s.Xid, Start: s.Start, Msg: s.Data.Msg, Key: s.Data.Key, Value: s.Data.Value}
 	case xaPrepareStep:
 		req = sinks.XaRequest{ReqID: w.ReqSeq, Op: sinks.XaPrepare, Xid: s.Xid}
 	case xaCommitStep:

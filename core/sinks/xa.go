@@ -32,11 +32,14 @@ type xaBranch struct {
 	Rows  []Row
 }
 
-// XaWrite writes a row into the branch Xid (starting it if it is new). It is answered
-// WriteAck, or XaDone with XAER_NOTA when the branch is prepared already.
+// XaWrite writes a row into the branch Xid; Start says it is the branch's first (the
+// writer's xa_start). It is answered WriteAck, or XaDone with XAER_NOTA when the branch
+// is prepared already, or is not there although the writer wrote into it before: the
+// database lost it in a crash, with the rows written so far.
 type XaWrite struct {
 	ReqID int64
 	Xid   string
+	Start bool
 	Msg   string
 	Key   string
 	Value string
@@ -105,6 +108,9 @@ func (XaRecover) Kind() string   { return "XaRecover" }
 func (XaRecovered) Kind() string { return "XaRecovered" }
 
 func (w XaWrite) Describe() string {
+	if w.Start {
+		return fmt.Sprintf("XaWrite req=%d %s xid=%s start", w.ReqID, w.Msg, w.Xid)
+	}
 	return fmt.Sprintf("XaWrite req=%d %s xid=%s", w.ReqID, w.Msg, w.Xid)
 }
 func (r XaRequest) Describe() string {
@@ -159,11 +165,11 @@ func (t *Transactional) receiveXa(env *sim.Env, m sim.Message) bool {
 	switch p := m.Payload.(type) {
 	case XaWrite:
 		br := t.xa[p.Xid]
-		if br == nil {
+		if br == nil && p.Start {
 			br = &xaBranch{}
 			t.xa[p.Xid] = br
 		}
-		if br.State != XaActive {
+		if br == nil || br.State != XaActive {
 			env.Send(m.From, XaDone{ReqID: p.ReqID, Err: XaErrNoTransaction})
 			return true
 		}

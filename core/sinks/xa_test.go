@@ -22,10 +22,10 @@ func TestXaBranchesCommitPrepareAndSurviveWhatXaKeeps(t *testing.T) {
 		w.RunUntil(w.NowMs()+10, nil)
 		return app.Last
 	}
-	send(XaWrite{ReqID: 1, Xid: "job-sink-0-1", Msg: "p1#1"})
+	send(XaWrite{ReqID: 1, Xid: "job-sink-0-1", Start: true, Msg: "p1#1"})
 	send(XaWrite{ReqID: 2, Xid: "job-sink-0-1", Msg: "p1#2"})
-	send(XaWrite{ReqID: 3, Xid: "job-sink-0-2", Msg: "p1#3"})
-	send(XaWrite{ReqID: 4, Xid: "job-sink-1-2", Msg: "p1#4"})
+	send(XaWrite{ReqID: 3, Xid: "job-sink-0-2", Start: true, Msg: "p1#3"})
+	send(XaWrite{ReqID: 4, Xid: "job-sink-1-2", Start: true, Msg: "p1#4"})
 	send(XaRequest{ReqID: 5, Op: XaPrepare, Xid: "job-sink-0-1"})
 	assert.Empty(t, db.Effects(), "nothing is committed yet")
 	assert.Equal(t, []Branch{{Xid: "job-sink-0-1", State: XaPrepared, Rows: 2}, {Xid: "job-sink-0-2", State: XaActive, Rows: 1},
@@ -42,6 +42,8 @@ func TestXaBranchesCommitPrepareAndSurviveWhatXaKeeps(t *testing.T) {
 		"the active branch died with the database")
 	assert.Equal(t, XaDone{ReqID: 8, Err: XaErrNoTransaction}, send(XaWrite{ReqID: 8, Xid: "job-sink-0-1", Msg: "p1#5"}),
 		"a prepared branch takes no more rows")
+	assert.Equal(t, XaDone{ReqID: 14, Err: XaErrNoTransaction}, send(XaWrite{ReqID: 14, Xid: "job-sink-1-2", Msg: "p1#7"}),
+		"a branch lost in the crash is not started again by a later write into it")
 
 	assert.Equal(t, XaDone{ReqID: 9}, send(XaRequest{ReqID: 9, Op: XaCommit, Xid: "job-sink-0-1"}))
 	assert.Equal(t, map[string]int{"p1#1": 1, "p1#2": 1}, db.Effects())
@@ -49,7 +51,7 @@ func TestXaBranchesCommitPrepareAndSurviveWhatXaKeeps(t *testing.T) {
 		"committed once: a second commit finds no branch and commits nothing")
 	assert.Equal(t, map[string]int{"p1#1": 1, "p1#2": 1}, db.Effects())
 
-	send(XaWrite{ReqID: 11, Xid: "job-sink-0-3", Msg: "p1#6"})
+	send(XaWrite{ReqID: 11, Xid: "job-sink-0-3", Start: true, Msg: "p1#6"})
 	send(XaRequest{ReqID: 12, Op: XaPrepare, Xid: "job-sink-0-3"})
 	assert.Equal(t, XaDone{ReqID: 13}, send(XaRequest{ReqID: 13, Op: XaRollback, Xid: "job-sink-0-3"}))
 	assert.Empty(t, db.Branches())
