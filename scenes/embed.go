@@ -47,6 +47,8 @@ var lessons = []string{
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"flink-job-down-holds-the-lso",
+	"flink-db-table-duplicates",
+	"flink-db-upsert-harmless",
 	"reordered-key",
 	"producer-blocked",
 	"linger-dies-with-the-producer",
