@@ -50,7 +50,8 @@ import org.apache.kafka.common.header.Header;
 
 /**
  * A Flink job of the scene, in its own JVM: a local MiniCluster running KafkaSource →
- * (keyBy) → the operator → KafkaSink, as flink-contract.md describes. Its protocol points:
+ * (keyBy) → the operator → KafkaSink (or a database sink: FlinkDbSink), as
+ * flink-contract.md describes. Its protocol points:
  * checkpoint-triggered / -completed (node NAME/jobmanager) from the checkpoint directory
  * (chk-N created by FsCheckpointStorageAccess.initializeLocationForCheckpoint at the trigger,
  * its _metadata written by PendingCheckpoint.finalizeCheckpoint once every subtask has
@@ -164,6 +165,7 @@ public final class FlinkApp {
     void run() throws Exception {
         // A plan it cannot run fails before the cluster starts.
         String op = operator(job);
+        Sink<Rec> sink = sink(job);
         File cpDir = checkpointDir();
         cpDir.mkdirs();
         String restoreFrom = latestCompleted(cpDir);
@@ -203,17 +205,7 @@ public final class FlinkApp {
         int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
         DataStream<Rec> out = operate(in, job, op, p);
 
-        Properties sinkProps = new Properties();
-        sinkProps.putAll(job.sink.properties);
-        sinkProps.setProperty("client.id", job.name + "-flink-sink");
-        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
-        var b = KafkaSink.<Rec>builder()
-            .setBootstrapServers(AppMain.launch.bootstrap)
-            .setKafkaProducerConfig(sinkProps)
-            .setDeliveryGuarantee(g)
-            .setRecordSerializer(new Serializer(job.sink.topic));
-        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
-        out.sinkTo(new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE)).uid("sink").name("sink").setParallelism(p);
+        out.sinkTo(sink).uid("sink").name("sink").setParallelism(p);
 
         AppMain.readyAndWait();
         AppMain.sleepUntil(job.startMs);
@@ -233,6 +225,25 @@ public final class FlinkApp {
         cluster.submitJob(graph).get();
         running = true;
         cluster.requestJobResult(graph.getJobID()).get();
+    }
+
+    /**
+     * The job's sink: the database sink the plan's db names (FlinkDbSink), or the KafkaSink
+     * to its topic, observed (ObservedSink).
+     */
+    static Sink<Rec> sink(Plan.Job job) {
+        if (job.sink.db != null) return new FlinkDbSink(job.name, job.sink.db.sink, FlinkDbSink.port(job, AppMain.launch.sinkPorts));
+        Properties sinkProps = new Properties();
+        sinkProps.putAll(job.sink.properties);
+        sinkProps.setProperty("client.id", job.name + "-flink-sink");
+        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
+        var b = KafkaSink.<Rec>builder()
+            .setBootstrapServers(AppMain.launch.bootstrap)
+            .setKafkaProducerConfig(sinkProps)
+            .setDeliveryGuarantee(g)
+            .setRecordSerializer(new Serializer(job.sink.topic));
+        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
+        return new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE);
     }
 
     /**
