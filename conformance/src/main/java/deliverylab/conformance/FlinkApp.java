@@ -169,6 +169,9 @@ public final class FlinkApp {
         File cpDir = checkpointDir();
         cpDir.mkdirs();
         String restoreFrom = latestCompleted(cpDir);
+        // A JVM restored from a completed checkpoint has one, as the simulated job's
+        // durable latest checkpoint survives its crash.
+        hasCheckpoint = restoreFrom != null;
         Configuration conf = new Configuration();
         conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
         conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
@@ -261,6 +264,8 @@ public final class FlinkApp {
 
     static volatile boolean running;
     static volatile long lastProcessedMs = -1, lastCompletedMs = -1;
+    /** Whether the job has a completed checkpoint (this run's, or the one it restored). */
+    static volatile boolean hasCheckpoint;
 
     /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
     private static void commands() {
@@ -308,8 +313,7 @@ public final class FlinkApp {
             scan(cpDir, triggered, completed, true);
             if (System.currentTimeMillis() - statusAt >= 100) {
                 statusAt = System.currentTimeMillis();
-                // Idle: what it processed is in a completed checkpoint (so the sink's output is flushed or committed).
-                AppMain.status(lastProcessedMs < lastCompletedMs || lastProcessedMs < 0, 0, 1, running);
+                AppMain.status(idle(hasCheckpoint, lastProcessedMs, lastCompletedMs), 0, 1, running);
             }
             try {
                 Thread.sleep(5);
@@ -317,6 +321,19 @@ public final class FlinkApp {
                 return;
             }
         }
+    }
+
+    /**
+     * Idle, for the settle check: the job has a completed checkpoint, and what it processed
+     * is in one (so the sink's output is flushed or committed). As the simulated job
+     * (core/flink settle.go: it waits for a checkpoint while it has none), a job that has
+     * processed nothing yet is not idle before its first checkpoint completes: Flink
+     * triggers the first one after a random delay of up to the interval
+     * (CheckpointCoordinator's initial delay), and a fault waiting for it
+     * (checkpoint-completed) is still ahead.
+     */
+    static boolean idle(boolean hasCheckpoint, long lastProcessedMs, long lastCompletedMs) {
+        return hasCheckpoint && (lastProcessedMs < 0 || lastProcessedMs < lastCompletedMs);
     }
 
     private void scan(File cpDir, Set<String> triggered, Set<String> completed, boolean report) {
@@ -332,6 +349,7 @@ public final class FlinkApp {
                 if (triggered.add(k) && report) observe(new Observation(job.name + "/jobmanager", "checkpoint-triggered").checkpoint(id));
                 if (new File(c, "_metadata").isFile() && completed.add(k) && report) {
                     lastCompletedMs = System.currentTimeMillis();
+                    hasCheckpoint = true;
                     observe(new Observation(job.name + "/jobmanager", "checkpoint-completed").checkpoint(id));
                 }
             }

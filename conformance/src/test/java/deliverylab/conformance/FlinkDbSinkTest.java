@@ -1,6 +1,7 @@
 package deliverylab.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -215,6 +216,18 @@ class FlinkDbSinkTest {
         assertEquals(1, errors.size());
         assertEquals("SINK_TIMEOUT", errors.get(0).err);
         assertEquals(1, seen("totals/sink-0", "written").size());
+    }
+
+    @Test
+    void aJobIsIdleOnlyOnceItHasACompletedCheckpointCoveringWhatItProcessed() {
+        // Before the first checkpoint (no consumer, nothing sent yet: the db scenes'
+        // start) the job is not idle, or the run would settle before a fault waiting for
+        // checkpoint-completed fires.
+        assertFalse(FlinkApp.idle(false, -1, -1));
+        assertTrue(FlinkApp.idle(true, -1, -1)); // restored one, nothing processed since
+        assertTrue(FlinkApp.idle(true, -1, 1000));
+        assertFalse(FlinkApp.idle(true, 1500, 1000)); // processed after the latest completed
+        assertTrue(FlinkApp.idle(true, 1500, 2000));
     }
 
     @Test
