@@ -26,7 +26,8 @@ var replicationAndProducerScenes = []string{
 	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce", "group-coordinator-fails-over",
 	"txn-id-expires",
 	// Flink (issue 20)
-	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-two-phase-commit",
+	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-table-duplicates", "flink-db-upsert-harmless",
+	"flink-db-two-phase-commit",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

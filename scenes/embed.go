@@ -47,6 +47,8 @@ var lessons = []string{
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"flink-job-down-holds-the-lso",
+	"flink-db-table-duplicates",
+	"flink-db-upsert-harmless",
 	"flink-db-two-phase-commit",
 	"reordered-key",
 	"producer-blocked",

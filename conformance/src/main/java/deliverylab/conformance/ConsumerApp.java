@@ -1,15 +1,9 @@
 package deliverylab.conformance;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -49,7 +43,7 @@ final class ConsumerApp {
     private final LinkedBlockingQueue<ConsumerRecord<String, String>> work = new LinkedBlockingQueue<>();
     private final AtomicInteger inHand = new AtomicInteger();
     private final AtomicBoolean batchProcessed = new AtomicBoolean();
-    private SinkWriter sink;
+    private SinkClient sink;
     /** commit: with-results: the offsets live in the sink, with the results. */
     private final boolean withResults;
     private volatile boolean joined;
@@ -71,7 +65,7 @@ final class ConsumerApp {
         props.put("key.deserializer", StringDeserializer.class.getName());
         props.put("value.deserializer", StringDeserializer.class.getName());
         props.put("interceptor.classes", CommitObserver.class.getName());
-        if (spec.sink != null && !spec.sink.isEmpty()) sink = new SinkWriter(spec.name, AppMain.launch.sinkPorts.get(spec.sink));
+        if (spec.sink != null && !spec.sink.isEmpty()) sink = new SinkClient(spec.name, AppMain.launch.sinkPorts.get(spec.sink), "", AppMain::observe);
         consumer = new KafkaConsumer<>(props);
         AppMain.readyAndWait();
         if (!AppMain.launch.restarted) AppMain.sleepUntil(spec.startMs);
@@ -128,11 +122,21 @@ final class ConsumerApp {
 
     private void process(ConsumerRecord<String, String> r) throws InterruptedException {
         Thread.sleep(spec.processingMs);
-        if (sink != null) sink.write(r, withResults ? spec.group : null);
+        if (sink != null) write(r);
         Observation o = new Observation("", "processed").msgs(ids(r)).at(r.topic() + "-" + r.partition(), r.offset());
         if (sink != null) o.output = spec.sink;
         lineage(o, r.key(), r.headers());
         AppMain.observe(o);
+    }
+
+    /**
+     * Writes the record to the sink: its identity, key ("" when null) and value, and with
+     * commit: with-results the offset to resume at once this row is stored.
+     */
+    private void write(ConsumerRecord<String, String> r) throws InterruptedException {
+        String msg = ids(r).isEmpty() ? "" : ids(r).get(0);
+        String offset = withResults ? spec.group + "\t" + r.topic() + "-" + r.partition() + "\t" + (r.offset() + 1) : null;
+        sink.write(msg, r.key() == null ? "" : r.key(), r.value(), offset);
     }
 
     private void startWorker() {
@@ -282,87 +286,5 @@ final class ConsumerApp {
 
         @Override
         public void configure(Map<String, ?> configs) {}
-    }
-
-    /**
-     * The application's one connection to its sink. Requests are sequential (synchronized:
-     * with processing: async the worker writes while the consumer thread may read
-     * offsets), each waits for its answer, and while the sink is down — it refuses the
-     * connection or breaks it — the request is tried again every 100 ms on a new
-     * connection, with an "error" observation SINK_UNAVAILABLE each time.
-     */
-    private static final class SinkWriter {
-        private final String consumer;
-        private final int port;
-        private Socket socket;
-        private PrintWriter out;
-        private BufferedReader in;
-        private long seq;
-
-        SinkWriter(String consumer, int port) {
-            this.consumer = consumer;
-            this.port = port;
-        }
-
-        /**
-         * Writes the record: "W\tid\tmsg\tkey\tvalue", and with a group (commit:
-         * with-results) "\tgroup\ttopic-partition\tnextOffset", the offset to resume at
-         * once this row is stored. Either answer is done: "A" stored, "D" refused by a
-         * unique key because an earlier delivery of the record is stored already.
-         */
-        void write(ConsumerRecord<String, String> r, String group) throws InterruptedException {
-            String msg = ids(r).isEmpty() ? "" : ids(r).get(0);
-            String fields = msg + "\t" + (r.key() == null ? "" : r.key()) + "\t" + r.value();
-            if (group != null) fields += "\t" + group + "\t" + r.topic() + "-" + r.partition() + "\t" + (r.offset() + 1);
-            request("W", fields, List.of(msg));
-        }
-
-        /** The offsets the sink stores for the group: "R\tid\tgroup", answered "O\tid\ttp=off,…". */
-        Map<String, Long> readOffsets(String group) throws InterruptedException {
-            String[] answer = request("R", group, null).split("\t", -1);
-            Map<String, Long> out = new HashMap<>();
-            if (answer.length < 3 || answer[2].isEmpty()) return out;
-            for (String entry : answer[2].split(",")) {
-                int eq = entry.lastIndexOf('=');
-                out.put(entry.substring(0, eq), Long.parseLong(entry.substring(eq + 1)));
-            }
-            return out;
-        }
-
-        /** Sends "kind\tid\tfields" until the sink answers; returns the answer line. */
-        private synchronized String request(String kind, String fields, List<String> msgs) throws InterruptedException {
-            while (true) {
-                try {
-                    if (socket == null) connect();
-                    seq++;
-                    out.println(kind + "\t" + seq + "\t" + fields);
-                    String answer = in.readLine();
-                    if (answer != null) return answer;
-                    throw new IOException("the sink closed the connection");
-                } catch (IOException e) {
-                    disconnect();
-                    AppMain.observe(new Observation("", "error").msgs(msgs).err("SINK_UNAVAILABLE"));
-                    Thread.sleep(100);
-                }
-            }
-        }
-
-        private void connect() throws IOException {
-            socket = new Socket("127.0.0.1", port);
-            socket.setTcpNoDelay(true);
-            out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8);
-            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            out.println(consumer);
-        }
-
-        /** Drops a broken connection; the next try makes a new one. */
-        private void disconnect() {
-            try {
-                if (socket != null) socket.close();
-            } catch (IOException e) {
-                // closed already
-            }
-            socket = null;
-        }
     }
 }

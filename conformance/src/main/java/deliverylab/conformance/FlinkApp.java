@@ -50,7 +50,8 @@ import org.apache.kafka.common.header.Header;
 
 /**
  * A Flink job of the scene, in its own JVM: a local MiniCluster running KafkaSource →
- * (keyBy) → the operator → KafkaSink, as flink-contract.md describes. Its protocol points:
+ * (keyBy) → the operator → KafkaSink (or a database sink: FlinkDbSink), as
+ * flink-contract.md describes. Its protocol points:
  * checkpoint-triggered / -completed (node NAME/jobmanager) from the checkpoint directory
  * (chk-N created by FsCheckpointStorageAccess.initializeLocationForCheckpoint at the trigger,
  * its _metadata written by PendingCheckpoint.finalizeCheckpoint once every subtask has
@@ -164,9 +165,13 @@ public final class FlinkApp {
     void run() throws Exception {
         // A plan it cannot run fails before the cluster starts.
         String op = operator(job);
+        Sink<Rec> sink = sink(job);
         File cpDir = checkpointDir();
         cpDir.mkdirs();
         String restoreFrom = latestCompleted(cpDir);
+        // A JVM restored from a completed checkpoint has one, as the simulated job's
+        // durable latest checkpoint survives its crash.
+        hasCheckpoint = restoreFrom != null;
         Configuration conf = new Configuration();
         conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
         conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
@@ -203,17 +208,7 @@ public final class FlinkApp {
         int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
         DataStream<Rec> out = operate(in, job, op, p);
 
-        Properties sinkProps = new Properties();
-        sinkProps.putAll(job.sink.properties);
-        sinkProps.setProperty("client.id", job.name + "-flink-sink");
-        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
-        var b = KafkaSink.<Rec>builder()
-            .setBootstrapServers(AppMain.launch.bootstrap)
-            .setKafkaProducerConfig(sinkProps)
-            .setDeliveryGuarantee(g)
-            .setRecordSerializer(new Serializer(job.sink.topic));
-        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
-        out.sinkTo(new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE)).uid("sink").name("sink").setParallelism(p);
+        out.sinkTo(sink).uid("sink").name("sink").setParallelism(p);
 
         AppMain.readyAndWait();
         AppMain.sleepUntil(job.startMs);
@@ -236,6 +231,25 @@ public final class FlinkApp {
     }
 
     /**
+     * The job's sink: the database sink the plan's db names (FlinkDbSink), or the KafkaSink
+     * to its topic, observed (ObservedSink).
+     */
+    static Sink<Rec> sink(Plan.Job job) {
+        if (job.sink.db != null) return new FlinkDbSink(job.name, job.sink.db.sink, FlinkDbSink.port(job, AppMain.launch.sinkPorts));
+        Properties sinkProps = new Properties();
+        sinkProps.putAll(job.sink.properties);
+        sinkProps.setProperty("client.id", job.name + "-flink-sink");
+        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
+        var b = KafkaSink.<Rec>builder()
+            .setBootstrapServers(AppMain.launch.bootstrap)
+            .setKafkaProducerConfig(sinkProps)
+            .setDeliveryGuarantee(g)
+            .setRecordSerializer(new Serializer(job.sink.topic));
+        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
+        return new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE);
+    }
+
+    /**
      * The operator on the source's stream: on the stream keyed by the record key's text when
      * the plan says keyed (a null key is ""), so that count and sum get keyed state.
      */
@@ -250,6 +264,8 @@ public final class FlinkApp {
 
     static volatile boolean running;
     static volatile long lastProcessedMs = -1, lastCompletedMs = -1;
+    /** Whether the job has a completed checkpoint (this run's, or the one it restored). */
+    static volatile boolean hasCheckpoint;
 
     /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
     private static void commands() {
@@ -297,8 +313,7 @@ public final class FlinkApp {
             scan(cpDir, triggered, completed, true);
             if (System.currentTimeMillis() - statusAt >= 100) {
                 statusAt = System.currentTimeMillis();
-                // Idle: what it processed is in a completed checkpoint (so the sink's output is flushed or committed).
-                AppMain.status(lastProcessedMs < lastCompletedMs || lastProcessedMs < 0, 0, 1, running);
+                AppMain.status(idle(hasCheckpoint, lastProcessedMs, lastCompletedMs), 0, 1, running);
             }
             try {
                 Thread.sleep(5);
@@ -306,6 +321,19 @@ public final class FlinkApp {
                 return;
             }
         }
+    }
+
+    /**
+     * Idle, for the settle check: the job has a completed checkpoint, and what it processed
+     * is in one (so the sink's output is flushed or committed). As the simulated job
+     * (core/flink settle.go: it waits for a checkpoint while it has none), a job that has
+     * processed nothing yet is not idle before its first checkpoint completes: Flink
+     * triggers the first one after a random delay of up to the interval
+     * (CheckpointCoordinator's initial delay), and a fault waiting for it
+     * (checkpoint-completed) is still ahead.
+     */
+    static boolean idle(boolean hasCheckpoint, long lastProcessedMs, long lastCompletedMs) {
+        return hasCheckpoint && (lastProcessedMs < 0 || lastProcessedMs < lastCompletedMs);
     }
 
     private void scan(File cpDir, Set<String> triggered, Set<String> completed, boolean report) {
@@ -321,6 +349,7 @@ public final class FlinkApp {
                 if (triggered.add(k) && report) observe(new Observation(job.name + "/jobmanager", "checkpoint-triggered").checkpoint(id));
                 if (new File(c, "_metadata").isFile() && completed.add(k) && report) {
                     lastCompletedMs = System.currentTimeMillis();
+                    hasCheckpoint = true;
                     observe(new Observation(job.name + "/jobmanager", "checkpoint-completed").checkpoint(id));
                 }
             }

@@ -110,7 +110,7 @@ public final class Plan {
         public boolean exactlyOnce() { return "exactly_once_v2".equals(processingGuarantee); }
     }
 
-    /** A Flink job (FlinkApp): KafkaSource → optional keyBy → operator → KafkaSink, in a MiniCluster of its own. */
+    /** A Flink job (FlinkApp): KafkaSource → optional keyBy → operator → KafkaSink or a database sink, in a MiniCluster of its own. */
     public static final class Job {
         public String name;
         public long checkpointIntervalMs;
@@ -136,12 +136,20 @@ public final class Plan {
         public Map<String, String> properties;
     }
 
+    /** A job's sink: a KafkaSink to topic, or, with db, a database sink of the plan's sinks (FlinkDbSink). */
     public static final class JobSink {
+        /** The job writes to this database sink instead of Kafka; topic and the rest are then empty. */
+        public JobDb db;
         public String topic;
         /** DeliveryGuarantee: NONE, AT_LEAST_ONCE or EXACTLY_ONCE. */
         public String deliveryGuarantee;
         public String transactionalIdPrefix;
         public Map<String, String> properties;
+    }
+
+    /** A job's database sink (core/scene PlanJobDB): the runner's sink it writes to. */
+    public static final class JobDb {
+        public String sink;
     }
 
     public static final class Sink {

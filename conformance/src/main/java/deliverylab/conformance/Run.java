@@ -77,7 +77,7 @@ public final class Run implements AutoCloseable {
         this.proxy = new Proxy(net, recorder, dir, concat(plan.streamsNames(), plan.jobNames()));
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
-            Sink sink = new Sink(s.name, s.kind, net, recorder);
+            Sink sink = new Sink(s.name, s.kind, net, recorder::record);
             sinks.put(s.name, sink);
             sinkPorts.put(s.name, sink.port());
         }

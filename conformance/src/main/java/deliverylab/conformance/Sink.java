@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * A sink, as the simulator's core/sinks: a database that consumer applications write to.
@@ -61,7 +62,8 @@ final class Sink implements AutoCloseable {
     private final String name;
     private final String kind;
     private final Network net;
-    private final Run.Recorder recorder;
+    /** Where its observations go: the run's recorder (a function, so that a test can run a sink without a run). */
+    private final Consumer<Observation> recorder;
     /** table, transactional: the message identity of every row, in write order. */
     private final List<String> rows = new ArrayList<>();
     /** unique-key, upsert: the row of each record key. */
@@ -78,7 +80,7 @@ final class Sink implements AutoCloseable {
     private final int port;
     private volatile ServerSocket server;
 
-    Sink(String name, String kind, Network net, Run.Recorder recorder) {
+    Sink(String name, String kind, Network net, Consumer<Observation> recorder) {
         if (!KINDS.contains(kind)) throw new IllegalArgumentException("sink " + name + ": unknown kind " + kind);
         this.name = name;
         this.kind = kind;
@@ -165,7 +167,7 @@ final class Sink implements AutoCloseable {
         if (stored == Stored.BEFORE) return "A\t" + id; // a retried transaction: nothing new to observe
         Observation o = new Observation(name, stored == Stored.WRITTEN ? "written" : "duplicate-refused").msgs(List.of(msg));
         o.output = name;
-        recorder.record(o);
+        recorder.accept(o);
         return (stored == Stored.WRITTEN ? "A\t" : "D\t") + id;
     }
 
