@@ -203,17 +203,8 @@ public final class FlinkApp {
         int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
         DataStream<Rec> out = operate(in, job, op, p);
 
-        Properties sinkProps = new Properties();
-        sinkProps.putAll(job.sink.properties);
-        sinkProps.setProperty("client.id", job.name + "-flink-sink");
-        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
-        var b = KafkaSink.<Rec>builder()
-            .setBootstrapServers(AppMain.launch.bootstrap)
-            .setKafkaProducerConfig(sinkProps)
-            .setDeliveryGuarantee(g)
-            .setRecordSerializer(new Serializer(job.sink.topic));
-        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
-        out.sinkTo(new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE)).uid("sink").name("sink").setParallelism(p);
+        if (FlinkXaSink.of(job)) FlinkXaSink.attach(out, job, p);
+        else out.sinkTo(kafkaSink(job)).uid("sink").name("sink").setParallelism(p);
 
         AppMain.readyAndWait();
         AppMain.sleepUntil(job.startMs);
@@ -233,6 +224,21 @@ public final class FlinkApp {
         cluster.submitJob(graph).get();
         running = true;
         cluster.requestJobResult(graph.getJobID()).get();
+    }
+
+    /** The job's KafkaSink, its writer observed. */
+    static ObservedSink kafkaSink(Plan.Job job) {
+        Properties sinkProps = new Properties();
+        sinkProps.putAll(job.sink.properties);
+        sinkProps.setProperty("client.id", job.name + "-flink-sink");
+        DeliveryGuarantee g = DeliveryGuarantee.valueOf(job.sink.deliveryGuarantee == null ? "NONE" : job.sink.deliveryGuarantee);
+        var b = KafkaSink.<Rec>builder()
+            .setBootstrapServers(AppMain.launch.bootstrap)
+            .setKafkaProducerConfig(sinkProps)
+            .setDeliveryGuarantee(g)
+            .setRecordSerializer(new Serializer(job.sink.topic));
+        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
+        return new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE);
     }
 
     /**

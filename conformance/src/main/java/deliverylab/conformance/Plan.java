@@ -142,6 +142,14 @@ public final class Plan {
         public String deliveryGuarantee;
         public String transactionalIdPrefix;
         public Map<String, String> properties;
+        /** The job writes to this database sink of the plan instead of Kafka. */
+        public JobDB db;
+    }
+
+    /** A job's database sink: its name, and whether the job writes it with two-phase commit (XA branches: FlinkXaSink). */
+    public static final class JobDB {
+        public String sink;
+        public boolean twoPhaseCommit;
     }
 
     public static final class Sink {
