@@ -167,6 +167,7 @@ public final class FlinkApp {
         File cpDir = checkpointDir();
         cpDir.mkdirs();
         String restoreFrom = latestCompleted(cpDir);
+        hasCheckpoint = restoreFrom != null;
         Configuration conf = new Configuration();
         conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
         conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
@@ -256,6 +257,8 @@ public final class FlinkApp {
 
     static volatile boolean running;
     static volatile long lastProcessedMs = -1, lastCompletedMs = -1;
+    /** Whether the job has a completed checkpoint: restored from one, or one completed since. */
+    static volatile boolean hasCheckpoint;
 
     /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
     private static void commands() {
@@ -303,8 +306,12 @@ public final class FlinkApp {
             scan(cpDir, triggered, completed, true);
             if (System.currentTimeMillis() - statusAt >= 100) {
                 statusAt = System.currentTimeMillis();
-                // Idle: what it processed is in a completed checkpoint (so the sink's output is flushed or committed).
-                AppMain.status(lastProcessedMs < lastCompletedMs || lastProcessedMs < 0, 0, 1, running);
+                // Idle: it has a completed checkpoint and what it processed is in one (so the
+                // sink's output is flushed or committed). Without one it waits for its first,
+                // as the simulated job does (core/flink/settle.go): a trigger at
+                // checkpoint-completed is still ahead.
+                boolean idle = (hasCheckpoint || lastCompletedMs >= 0) && (lastProcessedMs < lastCompletedMs || lastProcessedMs < 0);
+                AppMain.status(idle, 0, 1, running);
             }
             try {
                 Thread.sleep(5);
