@@ -231,10 +231,11 @@ public final class FlinkApp {
     }
 
     /**
-     * The job's sink: the database sink the plan's db names (FlinkDbSink), or the KafkaSink
-     * to its topic, observed (ObservedSink).
+     * The job's sink: the database sink the plan's db names, two-phase (FlinkXaSink) or
+     * plain (FlinkDbSink), or the KafkaSink to its topic, observed (ObservedSink).
      */
     static Sink<Rec> sink(Plan.Job job) {
+        if (FlinkXaSink.of(job)) return new FlinkXaSink(job.name, job.sink.db.sink, FlinkDbSink.port(job, AppMain.launch.sinkPorts));
         if (job.sink.db != null) return new FlinkDbSink(job.name, job.sink.db.sink, FlinkDbSink.port(job, AppMain.launch.sinkPorts));
         Properties sinkProps = new Properties();
         sinkProps.putAll(job.sink.properties);

@@ -27,6 +27,8 @@ public final class Observation {
     public String value;
     /** A Flink checkpoint's id (checkpoint-triggered, -completed, pre-committed, restored). */
     public Long checkpoint;
+    /** A transactional id; a Flink XA sink's pre-committed: the branch's xid (the simulator's TxnID). */
+    public String txnId;
     /**
      * A consumer's polled / processed of a record with a dl-folds header (a Flink count /
      * sum output): the record's key as text and the identities its value is folded from.

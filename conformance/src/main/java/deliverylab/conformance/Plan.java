@@ -136,7 +136,7 @@ public final class Plan {
         public Map<String, String> properties;
     }
 
-    /** A job's sink: a KafkaSink to topic, or, with db, a database sink of the plan's sinks (FlinkDbSink). */
+    /** A job's sink: a KafkaSink to topic, or, with db, a database sink of the plan's sinks (FlinkDbSink, FlinkXaSink). */
     public static final class JobSink {
         /** The job writes to this database sink instead of Kafka; topic and the rest are then empty. */
         public JobDb db;
@@ -147,9 +147,14 @@ public final class Plan {
         public Map<String, String> properties;
     }
 
-    /** A job's database sink (core/scene PlanJobDB): the runner's sink it writes to. */
+    /**
+     * A job's database sink (core/scene PlanJobDB): the runner's sink it writes to, and
+     * whether it writes it with two-phase commit (XA branches: FlinkXaSink) or as a plain
+     * client (FlinkDbSink).
+     */
     public static final class JobDb {
         public String sink;
+        public boolean twoPhaseCommit;
     }
 
     public static final class Sink {

@@ -52,6 +52,24 @@ import java.util.function.Consumer;
  * <li>"R\tid\tgroup": the offsets a transactional sink stores for the group, answered
  *     "O\tid\ttp=offset,tp=offset" sorted by topic-partition ("O\tid\t" when none).
  * </ul>
+ * A transactional sink also has XA branches (XaBranches, as core/sinks/xa.go), for a Flink
+ * job's two-phase-commit sink (FlinkXaSink). A branch's rows are rows only once it commits:
+ * each is then observed written, as any other write. An XA request is answered "XA-OK\tid",
+ * or "XA-NOTA\tid" (XA's XAER_NOTA: no such transaction) when the sink holds no such branch
+ * or, for a write, the branch is prepared already.
+ * <ul>
+ * <li>"XA-START\tid\txid\tmsg\tkey\tvalue": the first row of branch xid, starting it;
+ *     "XA-WRITE\tid\txid\tmsg\tkey\tvalue": a later row, into a branch that must be there
+ *     (one the sink lost in a crash is "XA-NOTA"); answered "A\tid" when written.
+ * <li>"XA-PREPARE\tid\txid", "XA-COMMIT\tid\txid", "XA-ROLLBACK\tid\txid": xa_prepare,
+ *     xa_commit, xa_rollback of the branch.
+ * <li>"XA-RECOVER\tid\tprefix": xa_recover, after rolling back the active branches with
+ *     that prefix (their writer restarted: its session is over); answered
+ *     "XA-XIDS\tid\txid,xid" with the prepared xids of that prefix, sorted.
+ * </ul>
+ * A crash keeps the prepared branches and drops the active ones; a writer's connection
+ * that closes rolls back the active branches it wrote (a database ends a dead session's
+ * transaction).
  */
 final class Sink implements AutoCloseable {
     static final Set<String> KINDS = Set.of("table", "unique-key", "upsert", "transactional", "counter");
@@ -70,6 +88,8 @@ final class Sink implements AutoCloseable {
     private final Map<String, Row> byKey = new LinkedHashMap<>();
     /** transactional: per group, the next offset to read of each topic-partition. */
     private final Map<String, Map<String, Long>> offsets = new HashMap<>();
+    /** transactional: the XA branches, whose rows join rows when they commit. */
+    private final XaBranches xa = new XaBranches();
     /**
      * counter: the dashboard's total, and how many times each message was added to it
      * (what the verdict judges: the effects in the final value).
@@ -106,6 +126,7 @@ final class Sink implements AutoCloseable {
 
     /** The sink crashed: its connections break and new ones are refused; what it stored stays. */
     synchronized void crash() {
+        xa.crash();
         close();
     }
 
@@ -141,6 +162,7 @@ final class Sink implements AutoCloseable {
                 String answer = switch (f[0]) {
                     case "W" -> write(s, f);
                     case "R" -> read(s, f);
+                    case "XA-START", "XA-WRITE", "XA-PREPARE", "XA-COMMIT", "XA-ROLLBACK", "XA-RECOVER" -> xa(s, f);
                     default -> throw new IOException("sink " + name + ": unknown request " + line);
                 };
                 if (answer == null) return; // the sink crashed while the request was on its way
@@ -150,8 +172,53 @@ final class Sink implements AutoCloseable {
             }
         } catch (IOException | InterruptedException e) {
             // the writer went away, or the sink crashed
+        } finally {
+            sessionEnded(s);
         }
     }
+
+    /** A writer's connection closed: its session's active XA branches roll back. */
+    private synchronized void sessionEnded(Socket s) {
+        xa.sessionEnded(s);
+    }
+
+    /**
+     * An XA request (transactional only): the answer, or null when the sink crashed
+     * before it arrived. A commit's rows are observed written outside the lock, as
+     * writes are (a trigger on written may crash this sink).
+     */
+    private String xa(Socket s, String[] f) throws IOException {
+        if (!kind.equals("transactional")) throw new IOException("sink " + name + " (" + kind + ") has no XA branches: " + String.join("\t", f));
+        int fields = f[0].equals("XA-WRITE") || f[0].equals("XA-START") ? 6 : 3;
+        if (f.length != fields) throw new IOException("sink " + name + ": bad request " + String.join("\t", f));
+        String id = f[1];
+        List<String> committed;
+        String answer;
+        synchronized (this) {
+            if (s.isClosed()) return null;
+            committed = f[0].equals("XA-COMMIT") ? xa.commit(f[2]) : null;
+            answer = switch (f[0]) {
+                case "XA-START", "XA-WRITE" -> xa.write(s, f[2], f[3], f[0].equals("XA-START")) == null ? "A\t" + id : "XA-NOTA\t" + id;
+                case "XA-PREPARE" -> xa.prepare(f[2]) == null ? "XA-OK\t" + id : "XA-NOTA\t" + id;
+                case "XA-ROLLBACK" -> xa.rollback(f[2]) == null ? "XA-OK\t" + id : "XA-NOTA\t" + id;
+                case "XA-RECOVER" -> "XA-XIDS\t" + id + "\t" + String.join(",", xa.recover(f[2]));
+                case "XA-COMMIT" -> (committed == null ? "XA-NOTA\t" : "XA-OK\t") + id;
+                default -> throw new IllegalStateException(f[0]);
+            };
+            if (committed != null) rows.addAll(committed);
+        }
+        if (committed != null) {
+            for (String msg : committed) {
+                Observation o = new Observation(name, "written").msgs(List.of(msg));
+                o.output = name;
+                recorder.accept(o);
+            }
+        }
+        return answer;
+    }
+
+    /** The XA branches the sink holds, by xid (XaBranches.describe). */
+    synchronized Map<String, String> branches() { return xa.describe(); }
 
     /**
      * A write: stores it as the kind says and observes it (outside the lock: a trigger on
