@@ -190,12 +190,8 @@ func (j *Job) xaReceive(env *sim.Env, ti int, m sim.Message) bool {
 	w := t.sink.xa
 	var req int64
 	switch p := m.Payload.(type) {
-	case sinks.WriteAck:
-		req = p.ReqID
-	case sinks.XaDone:
-		req = p.ReqID
-	case sinks.XaRecovered:
-		req = p.ReqID
+	case sinks.WriteAck, sinks.XaDone, sinks.XaRecovered:
+		req = p.(sinks.Numbered).RequestID()
 	case sim.Refused:
 		return j.xaRefused(env, ti, p)
 	case sim.Disconnected:
@@ -235,12 +231,8 @@ func (j *Job) xaRefused(env *sim.Env, ti int, r sim.Refused) bool {
 	w := t.sink.xa
 	var req int64
 	switch o := r.Orig.(type) {
-	case sinks.XaWrite:
-		req = o.ReqID
-	case sinks.XaRequest:
-		req = o.ReqID
-	case sinks.XaRecover:
-		req = o.ReqID
+	case sinks.XaWrite, sinks.XaRequest, sinks.XaRecover:
+		req = o.(sinks.Numbered).RequestID()
 	default:
 		return false
 	}

@@ -131,6 +131,16 @@ func (w XaWrite) Label() string   { return w.Msg }
 func (r XaRequest) Label() string { return r.Op.String() }
 func (XaRecover) Label() string   { return "recover" }
 
+// Numbered is an XA request or an answer to one: it carries the writer's request id.
+type Numbered interface{ RequestID() int64 }
+
+func (w XaWrite) RequestID() int64     { return w.ReqID }
+func (r XaRequest) RequestID() int64   { return r.ReqID }
+func (r XaRecover) RequestID() int64   { return r.ReqID }
+func (d XaDone) RequestID() int64      { return d.ReqID }
+func (r XaRecovered) RequestID() int64 { return r.ReqID }
+func (a WriteAck) RequestID() int64    { return a.ReqID }
+
 func (XaWrite) Family() sim.Family     { return sim.Sink }
 func (XaRequest) Family() sim.Family   { return sim.Sink }
 func (XaDone) Family() sim.Family      { return sim.Sink }

@@ -1,15 +1,11 @@
 package deliverylab.conformance;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.net.ConnectException;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,9 +45,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * the database answers XAER_NOTA was committed before (its answer lost, or before a restart).
  */
 final class FlinkXaSink implements Sink<FlinkApp.Rec>, SupportsWriterState<FlinkApp.Rec, Long>, SupportsCommitter<FlinkXaSink.Committable> {
-    /** As the simulator's database clients: a refused call is made again after 100 ms, an unanswered one after 5 s (dbRetryMs, dbWriteTimeoutMs). */
-    static final int RETRY_MS = 100, ANSWER_TIMEOUT_MS = 5000;
-
     private final String jobName;
     private final String sinkName;
     private final int port;
@@ -218,7 +211,7 @@ final class FlinkXaSink implements Sink<FlinkApp.Rec>, SupportsWriterState<Flink
                     String[] a = db.once("XA-COMMIT", false, r.getCommittable().xid());
                     if (a[0].equals("XA-NOTA")) r.signalAlreadyCommitted();
                 } catch (IOException e) {
-                    Thread.sleep(RETRY_MS);
+                    Thread.sleep(SinkClient.RETRY_MS);
                     r.retryLater();
                 }
             }
@@ -236,32 +229,28 @@ final class FlinkXaSink implements Sink<FlinkApp.Rec>, SupportsWriterState<Flink
      * naming its request: an answer to a request made again since is skipped.
      */
     static final class Db implements AutoCloseable {
-        private final String client;
-        private final int port;
+        private final SinkClient client;
         /** The subtask the calls are for, whose errors they are: JOB/sink-i. */
         final String node;
-        private Socket socket;
-        private PrintWriter out;
-        private BufferedReader in;
-        private long seq;
 
         Db(String client, int port, String node) {
-            this.client = client;
-            this.port = port;
+            this.client = new SinkClient(client, port, node, FlinkApp::observe);
             this.node = node;
         }
 
         /**
          * One request, answered or failed: IOException when the sink is down (observed
          * SINK_UNAVAILABLE), the connection broke, or no answer came in
-         * ANSWER_TIMEOUT_MS (SocketTimeoutException, observed SINK_TIMEOUT; the
+         * SinkClient.ANSWER_TIMEOUT_MS (SocketTimeoutException, observed SINK_TIMEOUT; the
          * connection stays). With reconnect, a connection found broken is made again once
          * and the request sent on it: a writer whose session holds no rows lost nothing
          * with the old one.
          */
         String[] once(String tag, boolean reconnect, String... fields) throws IOException {
             try {
-                return call(tag, fields);
+                String line = client.once(tag, String.join("\t", fields));
+                if (line == null) throw new SocketTimeoutException("no answer from the sink in " + SinkClient.ANSWER_TIMEOUT_MS + " ms");
+                return line.split("\t", -1);
             } catch (SocketTimeoutException e) {
                 FlinkApp.observe(new Observation(node, "error").err("SINK_TIMEOUT"));
                 throw e;
@@ -282,55 +271,13 @@ final class FlinkXaSink implements Sink<FlinkApp.Rec>, SupportsWriterState<Flink
                 } catch (SocketTimeoutException e) {
                     // made again at once, as a new request
                 } catch (IOException e) {
-                    Thread.sleep(RETRY_MS);
+                    Thread.sleep(SinkClient.RETRY_MS);
                 }
             }
-        }
-
-        private String[] call(String tag, String[] fields) throws IOException {
-            if (socket == null) connect();
-            long id = ++seq;
-            out.println(tag + "\t" + id + "\t" + String.join("\t", fields));
-            if (out.checkError()) {
-                disconnect();
-                throw new IOException("the sink closed the connection");
-            }
-            try {
-                while (true) {
-                    String line = in.readLine();
-                    if (line == null) throw new IOException("the sink closed the connection");
-                    String[] a = line.split("\t", -1);
-                    if (a.length >= 2 && a[1].equals(Long.toString(id))) return a;
-                }
-            } catch (SocketTimeoutException e) {
-                throw e;
-            } catch (IOException e) {
-                disconnect();
-                throw e;
-            }
-        }
-
-        private void connect() throws IOException {
-            Socket s = new Socket("127.0.0.1", port);
-            s.setTcpNoDelay(true);
-            s.setSoTimeout(ANSWER_TIMEOUT_MS);
-            socket = s;
-            out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8);
-            in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-            out.println(client);
-        }
-
-        private void disconnect() {
-            try {
-                if (socket != null) socket.close();
-            } catch (IOException e) {
-                // closed already
-            }
-            socket = null;
         }
 
         @Override
-        public void close() { disconnect(); }
+        public void close() { client.close(); }
     }
 
     /** The committable in a checkpoint: the xid and its checkpoint. */

@@ -85,17 +85,33 @@ final class SinkClient implements AutoCloseable {
     private synchronized String request(String kind, String fields, List<String> msgs) throws InterruptedException {
         while (true) {
             try {
-                if (socket == null) connect();
-                long id = ++seq;
-                out.println(kind + "\t" + id + "\t" + fields);
-                String answer = answer(id);
+                String answer = once(kind, fields);
                 if (answer != null) return answer;
                 observer.accept(new Observation(node, "error").msgs(msgs).err("SINK_TIMEOUT"));
             } catch (IOException e) {
-                disconnect();
                 observer.accept(new Observation(node, "error").msgs(msgs).err("SINK_UNAVAILABLE"));
                 Thread.sleep(RETRY_MS);
             }
+        }
+    }
+
+    /**
+     * One try of a request, "kind\tid\tfields" with a new id: its answer line, or null
+     * when none came in ANSWER_TIMEOUT_MS (the connection stays). An IOException when the
+     * sink refused the connection (java.net.ConnectException) or broke it: the connection
+     * is dropped, and the next try makes a new one. A writer that may not write again (the
+     * two-phase-commit sink, FlinkXaSink) makes its own decisions on top of this.
+     */
+    synchronized String once(String kind, String fields) throws IOException {
+        try {
+            if (socket == null) connect();
+            long id = ++seq;
+            out.println(kind + "\t" + id + "\t" + fields);
+            if (out.checkError()) throw new IOException("the sink closed the connection");
+            return answer(id);
+        } catch (IOException e) {
+            disconnect();
+            throw e;
         }
     }
 
