@@ -44,6 +44,8 @@ var lessons = []string{
 	"flink-sink-exactly-once",
 	"flink-fails-after-pre-commit",
 	"flink-fails-before-commit",
+	"flink-fails-during-alignment",
+	"flink-at-least-once-counts-twice",
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
 	"flink-job-down-holds-the-lso",

@@ -71,13 +71,16 @@ func (p *painter) drawBox(img *ebiten.Image, f frame, b view.Box, n play.NodeSta
 // drawPart draws one part of a Flink job: the job manager in the job's hue, a subtask
 // in the grid's; a failed one in the down colours; one that waits (its sink's flush
 // at a barrier) or aligns (inputs held back until every barrier n is in) in the
-// blocked colour, an aligning one with a thick bar on its input side.
+// blocked colour, an aligning one with a thick bar on its input side; a paused one in
+// the paused colour.
 func (p *painter) drawPart(img *ebiten.Image, f frame, pt view.PartBox) {
 	sc, pal := f.scale, f.pal
 	fill, border, w := pal.BoxFill, pal.TextDim, 1.5
 	switch {
 	case !pt.Up:
 		fill, border = pal.DownFill, pal.Down
+	case pt.Paused:
+		border, w = pal.Paused, 2
 	case pt.Blocked || len(pt.Aligning) > 0:
 		border, w = pal.Blocked, 2
 	case pt.Manager:

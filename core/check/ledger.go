@@ -29,6 +29,9 @@ type Output struct {
 	// ReadAborted: how many times the output's readers polled each message from a
 	// transaction that aborted (read_uncommitted).
 	ReadAborted map[string]int
+	// TotalsOf: the output is a dashboard of a Flink job's totals (a count or sum) of this
+	// input topic: an effect is a fold into its key's last total.
+	TotalsOf string
 	// OnlyAborted: the messages that reached the topics the output's readers read only
 	// inside transactions that aborted, and where ("out-0@3").
 	OnlyAborted map[string][]string
@@ -259,6 +262,11 @@ func dupWhy(m string, h *history, out Output) fate.Reason {
 	if c := out.ReadAborted[m]; c > 0 {
 		return fate.Because(fate.ReadAborted, "count", num(c), "output", output)
 	}
+	// A total that holds it twice was folded twice from one copy in the input, unless
+	// the input holds two.
+	if out.TotalsOf != "" && appendsTo(h.appends, out.TotalsOf) <= 1 {
+		return fate.Because(fate.FoldedTwice, "count", num(out.Effects[m]))
+	}
 	// A node between the producer and the output that wrote it on more than once (a
 	// Streams application that read its input again) explains the copies first: its
 	// outputs are appends of their own. (A sink's own writes are the output's.)
@@ -277,6 +285,17 @@ func dupWhy(m string, h *history, out Output) fate.Reason {
 		return fate.Because(fate.PolledTwice, "count", num(h.polls))
 	}
 	return fate.Reason{}
+}
+
+// appendsTo counts the appends ("orders-0@3") to a topic's partitions.
+func appendsTo(places []string, topic string) int {
+	n := 0
+	for _, p := range places {
+		if tp, _, _ := strings.Cut(p, "@"); strings.HasPrefix(tp, topic+"-") && !strings.Contains(tp[len(topic)+1:], "-") {
+			n++
+		}
+	}
+	return n
 }
 
 func joinPlaces(places []string) string { return strings.Join(places, ", ") }

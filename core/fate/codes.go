@@ -9,6 +9,10 @@ const (
 	AppendedTwice Code = "appended-twice" // {count} {places}: why it was duplicated
 	// ReplayedByJob: {node} {count}: a Flink job's sink wrote it again after a restore.
 	ReplayedByJob Code = "replayed-by-job"
+	// FoldedTwice: {count}: a Flink aggregate's last total of its key holds it more than
+	// once: the restored checkpoint's keyed state had it while its source's offset there
+	// was before it (AT_LEAST_ONCE: barriers not aligned).
+	FoldedTwice Code = "folded-twice"
 	// ReadAborted: {output} {count}: its reader polled it from a transaction the writer
 	// aborted (read_uncommitted), and again from the one that committed.
 	ReadAborted Code = "read-aborted"

@@ -17,6 +17,7 @@ const (
 	PreCommitted        sim.Event = "pre-committed"
 	Restored            sim.Event = "restored"
 	TaskFailed          sim.Event = "task-failed"
+	Emitted             sim.Event = "emitted"
 )
 
 // Processed is the operator subtasks' point (the applications' event).
@@ -41,6 +42,9 @@ func init() {
 		sim.EventSpec{Event: Restored, Where: "`JOB/jobmanager`",
 			When:   "the job (or a failed region of it) was deployed again from checkpoint n (0: from the start, none had completed)",
 			Fields: []sim.Field{sim.FieldCheckpoint}, Detail: "the checkpoint's id", DetailOf: checkpointDetail},
+		sim.EventSpec{Event: Emitted, Where: "`JOB/source-i`",
+			When:   "the source subtask emitted the record into the job, before it hands it on (a pause here keeps it in hand)",
+			Fields: []sim.Field{sim.FieldMsgs, sim.FieldPartition, sim.FieldOffset}},
 		sim.EventSpec{Event: TaskFailed, Where: "`JOB/<subtask>`",
 			When:   "a subtask failed (it crashed, or its sink's write failed): its region fails over",
 			Fields: []sim.Field{sim.FieldErr}, Detail: "why", DetailOf: func(o sim.Observation) string { return o.Err }},

@@ -37,7 +37,7 @@ func (j *Job) showParts() []show.Part {
 	var out []show.Part
 	for _, t := range j.tasks {
 		for _, p := range j.parts(t) {
-			sp := show.Part{Name: p, Running: t.Running, Blocked: t.Blocked}
+			sp := show.Part{Name: p, Running: t.Running, Blocked: t.Blocked, Paused: t.Paused}
 			switch {
 			case t.Source >= 0 && p == SourceName(t.Source):
 				if t.consumer != nil {

@@ -27,6 +27,9 @@ type task struct {
 	Inputs   []input
 	Aligning int64
 
+	// Paused: the task's thread is stopped (pause: JOB/part); what comes for it waits in
+	// Held, as while Blocked, and it goes on at the resume (pause.go).
+	Paused  bool
 	Blocked bool // the sink flushes (or begins its next transaction) at a barrier, or initializes
 	// Initializing: an EXACTLY_ONCE sink's writer is not initialized yet; the task is not
 	// running for the coordinator, which cannot trigger a checkpoint meanwhile.
@@ -54,6 +57,13 @@ type item struct {
 	Barrier int64 // a barrier's checkpoint
 	Trigger int64 // a trigger's checkpoint
 	Poll    bool
+	// Emit: a record its source polled and has yet to hand on (chained, to its operator;
+	// else down the keyBy channel).
+	Emit *clients.Polled
+	// InHand: the task was paused at this record's point (emitted, processed), which was
+	// seen: at the resume it goes on from there.
+	InHand bool
+	Notify int64 // notifyCheckpointComplete of this checkpoint, which came while paused
 }
 
 func (t *task) clone() *task {
@@ -75,7 +85,7 @@ func (t *task) clone() *task {
 // stop cancels the task attempt: its clients are closed (what they had not sent is
 // gone; what is on the wire still arrives where it was going) and it holds nothing.
 func (t *task) stop() {
-	t.Running, t.Blocked, t.Barrier, t.Snap, t.Held, t.Aligning, t.Initializing = false, false, 0, nil, nil, 0, false
+	t.Running, t.Blocked, t.Paused, t.Barrier, t.Snap, t.Held, t.Aligning, t.Initializing = false, false, false, 0, nil, nil, 0, false
 	t.Totals = nil
 	if t.consumer != nil {
 		t.consumer.Reset()
@@ -151,6 +161,10 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 		}
 	case t.Op >= 0 && part == SinkName(t.Op):
 		if n, ok := m.Payload.(NotifyCheckpointComplete); ok {
+			if t.Paused { // a mail: it waits for the task's thread
+				t.Held = append(t.Held, item{Notify: n.Checkpoint})
+				return
+			}
 			j.sinkNotified(env, ti, n.Checkpoint)
 			return
 		}
@@ -199,7 +213,7 @@ func (j *Job) offer(env *sim.Env, ti int, it item) {
 	if !t.Running {
 		return
 	}
-	if t.Blocked {
+	if t.Blocked || t.Paused {
 		if it.Poll && slices.ContainsFunc(t.Held, func(h item) bool { return h.Poll }) {
 			return // one poll waiting is enough
 		}
@@ -217,11 +231,17 @@ func (j *Job) handle(env *sim.Env, ti int, it item) {
 		j.pollSource(env, ti)
 	case it.Trigger != 0:
 		j.sourceBarrier(env, ti, it.Trigger)
-	case it.Rec != nil:
-		if it.From < 0 { // a record its own source polled (chained), held while its sink wrote
-			j.process(env, ti, *it.Rec)
-			return
+	case it.Notify != 0:
+		j.sinkNotified(env, ti, it.Notify)
+	case it.Emit != nil:
+		if it.InHand {
+			j.handOn(env, ti, *it.Emit)
+		} else {
+			j.emit(env, ti, *it.Emit)
 		}
+	case it.Rec != nil && it.InHand:
+		j.operate(env, ti, *it.Rec)
+	case it.Rec != nil:
 		if in := &t.Inputs[it.From]; in.Seen && j.spec.Checkpointing.Mode == ExactlyOnce {
 			in.Held = append(in.Held, it) // the input is blocked until the barrier is aligned
 			return
@@ -238,7 +258,7 @@ func (j *Job) pollSource(env *sim.Env, ti int) {
 	t := j.tasks[ti]
 	attempt := t.Attempt
 	ce := env.Port(attemptPort(SourceName(t.Source), attempt))
-	for j.current(ti, attempt) && !t.Blocked {
+	for j.current(ti, attempt) && !t.Blocked && !t.Paused {
 		recs := t.consumer.Poll(ce)
 		if len(recs) == 0 {
 			return
@@ -247,24 +267,50 @@ func (j *Job) pollSource(env *sim.Env, ti int) {
 			if !j.current(ti, attempt) {
 				return
 			}
-			if t.Op >= 0 && t.Blocked {
-				// its sink waits for the database: the rest of the poll waits in order,
+			if t.Blocked || t.Paused {
+				// its chained sink waits for the database, or the task was paused at
+				// the point of the record before: the rest of the poll waits in order,
 				// and the next poll after it
 				for _, rest := range recs[i:] {
-					d := rest.Data
-					t.Held = append(t.Held, item{Rec: &d, From: -1})
+					t.Held = append(t.Held, item{Emit: &rest})
 				}
 				t.Held = append(t.Held, item{Poll: true})
 				return
 			}
-			if t.Op >= 0 {
-				j.process(env, ti, r.Data)
-				continue
-			}
-			to := j.opTask(keyOwner(r.Key, j.spec.Parallelism))
-			ce.Send(j.address(to, j.spec.OperatorName(to.Op)), StreamRecord{From: t.Source, Data: r.Data})
+			j.emit(env, ti, r)
 		}
 	}
+}
+
+// emit is the source's point for one record, then its handing on: a fault at the point
+// acts before the record leaves (a crash loses it with the task; a pause keeps it in
+// hand, and it leaves first at the resume).
+func (j *Job) emit(env *sim.Env, ti int, r clients.Polled) {
+	t := j.tasks[ti]
+	attempt := t.Attempt
+	src := SourceName(t.Source)
+	env.Port(attemptPort(src, attempt)).Observe(sim.Observation{Node: j.node(src), Event: Emitted, Msgs: msgsOf(r.Msg),
+		Partition: r.TP.String(), Offset: r.Offset})
+	switch {
+	case !j.current(ti, attempt):
+	case t.Paused:
+		t.Held = append([]item{{Emit: &r, InHand: true}}, t.Held...)
+	default:
+		j.handOn(env, ti, r)
+	}
+}
+
+// handOn passes a record the source emitted to its chained operator, or down the keyBy
+// channel to the operator subtask that owns its key.
+func (j *Job) handOn(env *sim.Env, ti int, r clients.Polled) {
+	t := j.tasks[ti]
+	if t.Op >= 0 {
+		j.process(env, ti, r.Data)
+		return
+	}
+	to := j.opTask(keyOwner(r.Key, j.spec.Parallelism))
+	env.Port(attemptPort(SourceName(t.Source), t.Attempt)).Send(j.address(to, j.spec.OperatorName(to.Op)),
+		StreamRecord{From: t.Source, Data: r.Data})
 }
 
 // opTask is the task running operator subtask i.
@@ -286,11 +332,19 @@ func (j *Job) process(env *sim.Env, ti int, d protocol.Data) {
 	op := j.spec.OperatorName(t.Op)
 	oe := env.Port(attemptPort(op, attempt))
 	oe.Observe(sim.Observation{Node: j.node(op), Event: Processed, Msgs: msgsOf(d.Msg), Value: d.Value})
-	if !j.current(ti, attempt) {
-		return
+	switch {
+	case !j.current(ti, attempt):
+	case t.Paused: // paused at the point: the record is in hand, the first thing at the resume
+		t.Held = append([]item{{Rec: &d, InHand: true}}, t.Held...)
+	default:
+		j.operate(env, ti, d)
 	}
+}
+
+// operate is the operator's work on a record past its point, and the sink's write.
+func (j *Job) operate(env *sim.Env, ti int, d protocol.Data) {
 	if j.spec.Operator.Aggregates() {
-		d = j.fold(t, d)
+		d = j.fold(j.tasks[ti], d)
 	}
 	j.sinkWrite(env, ti, d)
 }
@@ -386,8 +440,8 @@ func (j *Job) replay(env *sim.Env, ti int, items []item) {
 		if !j.current(ti, attempt) {
 			return
 		}
-		if t.Blocked {
-			t.Held = append(slices.Clone(items[k:]), t.Held...)
+		if t.Blocked || t.Paused {
+			t.holdAhead(slices.Clone(items[k:]))
 			return
 		}
 		j.handle(env, ti, it)

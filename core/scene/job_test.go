@@ -178,8 +178,8 @@ func TestACrashedJobRestoresFromCheckpointStorage(t *testing.T) {
 func TestJobFaultsNameWhatCanFail(t *testing.T) {
 	for fault, want := range map[string]string{
 		"  - {at.ms: 10, crash: totals/jobmanager}":               "the job manager is the job's process",
-		"  - {at.ms: 10, restart: totals/map-0}":                  "a subtask can only crash",
-		"  - {at.ms: 10, pause: totals/source-0}":                 "a subtask can only crash",
+		"  - {at.ms: 10, restart: totals/map-0}":                  "a subtask does not restart on its own",
+		"  - {at.ms: 10, pause: totals/sink-0}":                   "pause the operator subtask instead (totals/map-0)",
 		"  - {at.ms: 10, crash: totals/map-7}":                    "expected a node of this scene",
 		"  - {when: {event: sent, checkpoint: 1}, crash: totals}": "sent carries no checkpoint",
 	} {

@@ -10,6 +10,7 @@ import (
 	"deliverylab/core/flink"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/protocol"
+	"deliverylab/core/sim"
 )
 
 // nodeNames lists every node a fault may name, in layout order.
@@ -137,6 +138,18 @@ func topicNameProblem(name string, earlier []kafka.Topic) string {
 			return fmt.Sprintf("INVALID_REQUEST: Duplicate topic name: %s is already a topic of this scene", name)
 		case strings.ReplaceAll(t.Name, ".", "_") == strings.ReplaceAll(name, ".", "_"):
 			return fmt.Sprintf("INVALID_TOPIC_EXCEPTION: Topic '%s' collides with existing topic: %s ('.' and '_' collide in Kafka's metric names)", name, t.Name)
+		}
+	}
+	return ""
+}
+
+// operatorOfSink names the operator subtask whose task runs a job's sink subtask
+// ("totals/sink-1" → "count-1"): chained, they are one thread.
+func (s *Scene) operatorOfSink(name string) string {
+	i, _ := strconv.Atoi(strings.TrimPrefix(sim.PortOf(name), "sink-"))
+	for _, j := range s.Jobs {
+		if j.Name == sim.NodeOf(name) {
+			return j.Spec.OperatorName(i)
 		}
 	}
 	return ""

@@ -111,7 +111,7 @@ func (s *Scene) output(name string, f Facts) check.Output {
 			continue
 		}
 		if job, ok := s.totalsRead(c); ok {
-			out.Effects, out.Values = lastTotals(name, f.Observations), s.foldedValues(job)
+			out.Effects, out.Values, out.TotalsOf = lastTotals(name, f.Observations), s.foldedValues(job), job.Spec.Source.Topic
 			continue
 		}
 		for _, o := range f.Observations {

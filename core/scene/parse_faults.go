@@ -125,8 +125,10 @@ func (p *parser) action(s *Scene, m map[string]field, action, path string, when 
 			p.fail(f.value, ap, "expected a node of this scene (%s), got %q", strings.Join(append(s.nodeNames(), s.partNames()...), ", "), name)
 		} else if part, jm := s.jobPart(name); jm {
 			p.fail(f.value, ap, "the job manager is the job's process: %s the job itself (%s)", action, strings.TrimSuffix(name, "/"+flink.JobManager))
-		} else if part && action != "crash" {
-			p.fail(f.value, ap, "a subtask can only crash (a task failure; the job restarts it itself); %s the job instead (%s)", action, sim.NodeOf(name))
+		} else if part && action == "restart" {
+			p.fail(f.value, ap, "a subtask does not restart on its own: a crashed subtask is a task failure, and the job restarts it itself")
+		} else if part && (action == "pause" || action == "resume") && strings.HasPrefix(sim.PortOf(name), "sink-") {
+			p.fail(f.value, ap, "a sink subtask runs in its operator's task (one thread): %s the operator subtask instead (%s)", action, sim.NodeOf(name)+"/"+s.operatorOfSink(name))
 		}
 		return sim.Fault{Kind: sim.FaultKind(action), Node: name}
 	case "cut", "cut-oneway", "heal", "heal-oneway":

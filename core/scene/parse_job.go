@@ -35,11 +35,6 @@ func (p *parser) job(s *Scene, n *yaml.Node, path string) {
 		}
 		if f, ok := cm["mode"]; ok {
 			oneOf(p, f, cp+".mode", flink.CheckpointingModes, &spec.Checkpointing.Mode)
-			if spec.Checkpointing.Mode == flink.AtLeastOnce && p.err == nil {
-				// Unaligned barriers change a run only where one input runs ahead of another,
-				// which needs an operator that takes time per record (keyed state comes with it).
-				p.fail(f.value, cp+".mode", "AT_LEAST_ONCE (barriers not aligned) is not modelled yet: it comes with keyed state; expected EXACTLY_ONCE")
-			}
 		}
 		if f, ok := cm["timeout.ms"]; ok {
 			spec.Checkpointing.TimeoutMs = p.integer(f, cp, 10, 1<<31-1)

@@ -185,7 +185,7 @@ var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent,
 	apps.TxnCommitted, apps.TxnAborted, protocol.TxnPrepared,
 	apps.Processed, protocol.OffsetCommitted, protocol.Assigned, protocol.ClientError, sinks.Written, sinks.DuplicateRefused, protocol.Requested, protocol.Appended,
 	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline,
-	flink.CheckpointTriggered, flink.CheckpointCompleted, flink.PreCommitted, flink.Restored}
+	flink.CheckpointTriggered, flink.CheckpointCompleted, flink.PreCommitted, flink.Restored, flink.Emitted}
 
 // planJob resolves a Flink job for the real runner.
 func planJob(js JobSpec) PlanJob {

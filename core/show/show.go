@@ -52,6 +52,8 @@ type Part struct {
 	Running bool   `json:"running"` // false: failed, waiting for its region's restart
 	// Blocked: its task waits for the sink's flush at a barrier.
 	Blocked bool `json:"blocked,omitempty"`
+	// Paused: its task's thread is stopped (pause: JOB/part); what comes for it waits.
+	Paused bool `json:"paused,omitempty"`
 	// Offsets: a source's next offset in each partition it reads ("orders-0@4").
 	Offsets []string `json:"offsets,omitempty"`
 	// BlockedInputs: an operator's inputs held back while it aligns a checkpoint's barriers.

@@ -14,6 +14,10 @@ import "slices"
 // pausing a node that is down or already paused changes nothing.
 func (w *World) pause(name string) {
 	s := w.slots[name]
+	if s == nil && PortOf(name) != "" {
+		w.pausePart(name, true)
+		return
+	}
 	if s == nil || s.paused || s.held || (s.started && !s.up) {
 		return
 	}
@@ -24,6 +28,10 @@ func (w *World) pause(name string) {
 // the order it arrived.
 func (w *World) resume(name string) {
 	s := w.slots[name]
+	if s == nil && PortOf(name) != "" {
+		w.pausePart(name, false)
+		return
+	}
 	if s == nil || !s.paused {
 		return
 	}

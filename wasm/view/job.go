@@ -26,6 +26,7 @@ type PartBox struct {
 	// are held back while it aligns a checkpoint's barriers (their sources in Inputs).
 	Blocked  bool
 	Aligning []string
+	Paused   bool // its task's thread is stopped
 	Manager  bool // the job manager
 	// State is what the subtask shows of itself (its offsets, totals, transactions and
 	// snapshot), said under its name at Detail on Rows lines (partlines.go).
@@ -60,7 +61,7 @@ func layoutParts(parts []show.Part, up bool, d PartDetail, x, y, w float64, m Me
 	for g := range 3 {
 		for _, p := range parts {
 			if partGroup(p.Name) == g {
-				out = append(out, PartBox{Name: p.Name, Up: up && p.Running, Blocked: p.Blocked, Aligning: p.BlockedInputs,
+				out = append(out, PartBox{Name: p.Name, Up: up && p.Running, Blocked: p.Blocked, Aligning: p.BlockedInputs, Paused: p.Paused,
 					State: p, Detail: d, Rows: partRows(p, d, m.Base, m.partLineW(w))})
 			}
 		}

@@ -6,7 +6,8 @@ import (
 	"deliverylab/core/show"
 )
 
-// A subtask's box says, under its name, what the subtask holds: a source's offsets
+// A subtask's box says, under its name, that it is paused (its thread stopped), and what
+// the subtask holds: a source's offsets
 // ("orders-0@4"), a count's or sum's keyed totals ("region-0=6"), an EXACTLY_ONCE
 // sink's transactions ("cases-0-2 pre-committed", "cases-0-3 open"), and, dimmed, what
 // the latest completed checkpoint holds of it ("ckpt 2: region-0=6 region-1=4"): the
@@ -28,8 +29,9 @@ const maxPartItems = 4
 
 // PartLine is one detail line of a part box.
 type PartLine struct {
-	S   string
-	Dim bool // the checkpoint's snapshot, not the live state
+	S      string
+	Dim    bool // the checkpoint's snapshot, not the live state
+	Paused bool // the paused badge, in the paused colour
 }
 
 // PartLines is what a part box says under its name in lang, wrapped to maxW at px.
@@ -42,6 +44,9 @@ func PartLines(p show.Part, d PartDetail, lang Lang, px, maxW float64) []PartLin
 		for _, l := range Wrap(s, px, maxW) {
 			out = append(out, PartLine{S: l, Dim: dim})
 		}
+	}
+	if p.Paused {
+		out = append(out, PartLine{S: T(lang, "pausedBadge"), Paused: true})
 	}
 	if items := partItems(lang, p.Offsets, p.Totals); items != "" {
 		add(items, false)

@@ -185,8 +185,11 @@ func (l *Layout) partTexts(t *texts, p PartBox) {
 			break
 		}
 		c := pal.Text
-		if line.Dim {
+		switch {
+		case line.Dim:
 			c = pal.TextDim
+		case line.Paused:
+			c = pal.Paused
 		}
 		at := Point{p.Rect.X + m.Pad/2, p.Rect.Y + 1 + m.Line*float64(i+1)}
 		t.add(line.S, m.Base, at, TopLeft, c, maxW)
