@@ -10,7 +10,8 @@ import (
 // pause of one task, or a call that blocks. The job's other tasks go on, checkpoints are
 // triggered, barriers travel; what comes for the paused task waits in order. A pause at
 // one of its points (emitted, processed) stops it with that record in hand. Its source's
-// fetcher is a thread of its own and goes on fetching.
+// fetcher is a thread of its own and fills a small queue meanwhile; here the source
+// fetches again once it runs: what it fetched leaves after its barrier either way.
 //
 // At the resume the task finishes the record in hand, then runs the mails that came
 // meanwhile before anything else (Flink's MailboxProcessor runs mails before its next

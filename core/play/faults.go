@@ -164,21 +164,23 @@ func partNoEffect(w *sim.World, f sim.Fault) *Text {
 	node, part := sim.NodeOf(f.Node), sim.PortOf(f.Node)
 	_, up := w.Node(node)
 	var code fate.Code
+	ns := nodeState(w, node)
+	i := slices.IndexFunc(ns.Parts, func(p show.Part) bool { return p.Name == part })
 	switch {
-	case f.Kind != sim.FaultCrash:
+	case f.Kind != sim.FaultCrash && f.Kind != sim.FaultPause && f.Kind != sim.FaultResume:
 		code = fate.RefusedMalformed
 	case !up:
 		code = fate.RefusedDown
+	case i < 0:
+		code = fate.RefusedMalformed
+	case !ns.Parts[i].Running:
+		code = fate.RefusedDown
+	case f.Kind == sim.FaultPause && ns.Parts[i].Paused:
+		code = fate.RefusedPaused
+	case f.Kind == sim.FaultResume && !ns.Parts[i].Paused:
+		code = fate.RefusedNotPaused
 	default:
-		ns := nodeState(w, node)
-		i := slices.IndexFunc(ns.Parts, func(p show.Part) bool { return p.Name == part })
-		if i < 0 {
-			code = fate.RefusedMalformed
-		} else if !ns.Parts[i].Running {
-			code = fate.RefusedDown
-		} else {
-			return nil
-		}
+		return nil
 	}
 	t := say(code, "node", f.Node, "err", string(f.Kind)+": "+f.Node)
 	return &t

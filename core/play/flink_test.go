@@ -82,13 +82,24 @@ func TestMenuOffersTheJobsFaults(t *testing.T) {
 	assert.Equal(t, []string{
 		"{crash: totals/map-0}",
 		"{when: {node: totals/map-0, event: processed}, crash: totals/map-0}",
+		"{pause: totals/map-0}",
+		"{resume: totals/map-0}",
 		"{when: {node: totals/jobmanager, event: checkpoint-triggered}, crash: totals/map-0}",
 	}, faultsOf(sub))
 	for _, it := range sub {
-		assert.False(t, it.Disabled, "%s: %s", it.Fault, it.Why.En)
+		// nothing to resume until it is paused
+		assert.Equal(t, strings.HasPrefix(it.Fault, "{resume"), it.Disabled, "%s: %s", it.Fault, it.Why.En)
 		assert.NotEmpty(t, it.Label.En)
 		assert.NotEmpty(t, it.Label.Zh)
 	}
+	assert.NotContains(t, strings.Join(faultsOf(s.Menu(Target{Kind: "node", Name: "totals/sink-0"})), " "),
+		"pause", "a sink runs in its operator's thread")
+	// paused from the menu, the subtask says so; it resumes from the menu
+	require.NoError(t, s.Inject("{pause: totals/map-0}"))
+	for _, it := range s.Menu(Target{Kind: "node", Name: "totals/map-0"}) {
+		assert.Equal(t, strings.HasPrefix(it.Fault, "{pause"), it.Disabled, "%s: %s", it.Fault, it.Why.En)
+	}
+	require.NoError(t, s.Inject("{resume: totals/map-0}"))
 	assert.NotContains(t, strings.Join(faultsOf(s.Menu(Target{Kind: "node", Name: "totals/sink-0"})), " "),
 		"pre-committed", "a NONE sink does not flush at the barrier")
 	alo, err := LoadSource("flink.yaml", []byte(strings.Replace(flinkScene, "NONE", "AT_LEAST_ONCE", 1)))

@@ -117,7 +117,8 @@ func (s *Session) Menu(t Target) []MenuItem {
 // an operator subtask right after it processes its next record, a sink subtask right
 // after its pre-commit at the next barrier (its snapshot), and any subtask as the
 // coordinator triggers the next checkpoint (CheckpointCoordinator.triggerCheckpoint):
-// the checkpoint under way is declined and the region restores from the one before.
+// the checkpoint under way is declined and the region restores from the one before; a
+// source or operator subtask also pauses (its task's thread stops) and resumes.
 func (s *Session) partMenu(part string, add func(Text, string)) {
 	node, name := sim.NodeOf(part), sim.PortOf(part)
 	add(say(fate.FaultCrash, "node", part), fmt.Sprintf("{crash: %s}", part))
@@ -131,6 +132,10 @@ func (s *Session) partMenu(part string, add func(Text, string)) {
 		add(say(fate.MenuCrashPreCommitted), fmt.Sprintf("{when: {node: %s, event: pre-committed}, crash: %s}", part, part))
 	case !strings.HasPrefix(name, "source-"):
 		add(say(fate.MenuCrashProcess), fmt.Sprintf("{when: {node: %s, event: processed}, crash: %s}", part, part))
+	}
+	if !strings.HasPrefix(name, "sink-") { // a sink runs in its operator's thread: pause that
+		add(say(fate.MenuPause, "node", part), fmt.Sprintf("{pause: %s}", part))
+		add(say(fate.FaultResume, "node", part), fmt.Sprintf("{resume: %s}", part))
 	}
 	add(say(fate.MenuCrashTaskTriggered), fmt.Sprintf("{when: {node: %s, event: checkpoint-triggered}, crash: %s}", sim.Address(node, "jobmanager"), part))
 }
