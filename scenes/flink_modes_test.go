@@ -1,0 +1,31 @@
+package scenes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"deliverylab/core/scene"
+)
+
+// The AT_LEAST_ONCE scene's last caption tells the reader that the same run under
+// EXACTLY_ONCE counts each report once: it does, because aligned barriers keep the
+// records that overtook the late barrier out of checkpoint 2.
+func TestTheAtLeastOnceSceneIsExactWhenAligned(t *testing.T) {
+	text, err := Read("flink-at-least-once-counts-twice")
+	require.NoError(t, err)
+	aligned := strings.Replace(string(text), "mode: AT_LEAST_ONCE", "mode: EXACTLY_ONCE", 1)
+	require.NotEqual(t, string(text), aligned)
+	s, err := scene.Parse("aligned.yaml", []byte(aligned))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	rep := r.Judge()
+	assert.Equal(t, scene.EndSettled, rep.EndNote)
+	assert.Equal(t, "exactly-once", rep.Verdict)
+	assert.Equal(t, 6, rep.Messages["delivered"])
+	require.NotNil(t, rep.Total)
+	assert.Equal(t, rep.Total.Expected, rep.Total.Shown)
+}
