@@ -10,6 +10,7 @@ import (
 
 	"deliverylab/core/apps"
 	"deliverylab/core/fate"
+	"deliverylab/core/flink"
 	"deliverylab/core/kafka/clients"
 	"deliverylab/core/kafka/server"
 )
@@ -25,8 +26,8 @@ type Setting struct {
 
 // Settings lists the scene's key settings: per producer acks and enable.idempotence, per
 // consumer enable.auto.commit and isolation.level, per Streams application
-// processing.guarantee, and the cluster's min.insync.replicas and
-// unclean.leader.election.enable.
+// processing.guarantee, per Flink job its checkpointing mode, and the cluster's
+// min.insync.replicas and unclean.leader.election.enable.
 func (s *Scene) Settings() []Setting {
 	var out []Setting
 	add := func(key, owner, name, value string, choices []string) {
@@ -48,6 +49,13 @@ func (s *Scene) Settings() []Setting {
 	}
 	for _, a := range s.Streams {
 		add("streams."+a.Name+".config.processing.guarantee", a.Name, "processing.guarantee", a.Spec.Guarantee.String(), apps.StreamsKeys.Choices("processing.guarantee"))
+	}
+	for _, j := range s.Jobs {
+		var modes []string
+		for _, m := range flink.CheckpointingModes {
+			modes = append(modes, m.String())
+		}
+		add("jobs."+j.Name+".checkpointing.mode", j.Name, "checkpointing.mode", j.Spec.Checkpointing.Mode.String(), modes)
 	}
 	props := s.Cluster.Config.Properties()
 	var isr []string
@@ -95,6 +103,9 @@ func setKey(root *yaml.Node, key, value string) error {
 	case "cluster":
 		prop, _ = strings.CutPrefix(rest, "config.")
 		owner = child(root, "cluster")
+	case "jobs": // a Flink job's checkpointing mode, in its checkpointing mapping
+		name, p, _ := strings.Cut(rest, ".checkpointing.")
+		return setIn(child(appNode(child(root, "apps"), "job", name), "checkpointing"), key, p, value)
 	case "producers", "consumers", "streams":
 		name, p, _ := strings.Cut(rest, ".config.")
 		prop = p
@@ -111,14 +122,22 @@ func setKey(root *yaml.Node, key, value string) error {
 	if cfg.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s: expected a mapping of Kafka properties", strings.TrimSuffix(key, "."+prop))
 	}
+	return setIn(cfg, key, prop, value)
+}
+
+// setIn sets prop to value in the mapping m (a setting's home in the file).
+func setIn(m *yaml.Node, key, prop, value string) error {
+	if m == nil || m.Kind != yaml.MappingNode || prop == "" {
+		return fmt.Errorf("no setting %q in this scene", key)
+	}
 	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
-	for i := 0; i+1 < len(cfg.Content); i += 2 {
-		if cfg.Content[i].Value == prop {
-			cfg.Content[i+1] = v
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == prop {
+			m.Content[i+1] = v
 			return nil
 		}
 	}
-	cfg.Content = append(cfg.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: prop}, v)
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: prop}, v)
 	return nil
 }
 

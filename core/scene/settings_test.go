@@ -30,6 +30,30 @@ func TestSettingsEditTheSceneFile(t *testing.T) {
 	assert.ErrorContains(t, err, `no setting "producers.p7.config.acks"`)
 }
 
+// TestAJobsCheckpointingModeIsASetting: the settings panel flips a Flink job between
+// aligned and unaligned barriers, written into its checkpointing mapping.
+func TestAJobsCheckpointingModeIsASetting(t *testing.T) {
+	data, err := scenes.Read("flink-fails-during-alignment")
+	require.NoError(t, err)
+	s, err := Parse("x.yaml", data)
+	require.NoError(t, err)
+	var mode *Setting
+	for _, st := range s.Settings() {
+		if st.Key == "jobs.cases.checkpointing.mode" {
+			mode = &st
+		}
+	}
+	require.NotNil(t, mode)
+	assert.Equal(t, "EXACTLY_ONCE", mode.Value)
+	assert.Equal(t, []string{"EXACTLY_ONCE", "AT_LEAST_ONCE"}, mode.Choices)
+	assert.Equal(t, "cases checkpointing.mode", mode.Label.En)
+	c, err := WithSettings("x.yaml", data, [][2]string{{"jobs.cases.checkpointing.mode", "AT_LEAST_ONCE"}})
+	require.NoError(t, err)
+	assert.Equal(t, "AT_LEAST_ONCE", c.Jobs[0].Spec.Checkpointing.Mode.String())
+	_, err = WithSettings("x.yaml", data, [][2]string{{"jobs.nojob.checkpointing.mode", "AT_LEAST_ONCE"}})
+	assert.ErrorContains(t, err, `no setting "jobs.nojob.checkpointing.mode"`)
+}
+
 // TestEverySceneTakesItsOwnSettings: writing each shipped scene's settings back as they
 // are parses to the same run (the edit and re-encoding lose nothing).
 func TestEverySceneTakesItsOwnSettings(t *testing.T) {
