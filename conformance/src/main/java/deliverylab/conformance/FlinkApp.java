@@ -14,6 +14,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -55,16 +59,20 @@ import org.apache.kafka.common.header.Header;
  * checkpoint-triggered / -completed (node NAME/jobmanager) from the checkpoint directory
  * (chk-N created by FsCheckpointStorageAccess.initializeLocationForCheckpoint at the trigger,
  * its _metadata written by PendingCheckpoint.finalizeCheckpoint once every subtask has
- * acknowledged, before notifyCheckpointComplete), processed (NAME/map-i, NAME/count-i or
+ * acknowledged, before notifyCheckpointComplete), emitted (NAME/source-i, in the Emit operator
+ * chained to the source, before the record goes on), processed (NAME/map-i, NAME/count-i or
  * NAME/sum-i, in the operator before it forwards or folds the record), pre-committed
  * (NAME/sink-i, when the writer is snapshotted at barrier n, right after its flush and
  * prepareCommit: SinkWriterOperator.prepareSnapshotPreBarrier then snapshotState), restored
  * (NAME/jobmanager, the operator's StateInitializationContext.getRestoredCheckpointId, 0
  * without one).
  *
- * A task failure (crash: NAME/map-0) is an exception the operator throws: at its own point
- * (a trigger of the job) at once, in the subtask's thread; on the runner's command (a line
- * "FAIL NAME/map-0" on standard input) from a processing-time timer of the subtask.
+ * A task failure (crash: NAME/map-0, NAME/source-1) is an exception the operator throws: at
+ * its own point (a trigger of the job) at once, in the subtask's thread; on the runner's
+ * command (a line "FAIL NAME/map-0" on standard input) from a processing-time timer of the
+ * subtask. A pause of a subtask (pause: NAME/source-1; "PAUSE NAME/source-1", "RESUME
+ * NAME/source-1") holds its thread at its next emitted or processed, before the record goes
+ * on, until it is resumed (SubtaskPauses).
  */
 public final class FlinkApp {
     /** The header with an aggregate's lineage: the identities folded into its key's total, in fold order, joined with ",". */
@@ -157,6 +165,14 @@ public final class FlinkApp {
     static final Set<String> FAIL = ConcurrentHashMap.newKeySet();
     /** The job faults that fired in this JVM: each fires once. */
     static final Set<Plan.Fault> FIRED = ConcurrentHashMap.newKeySet();
+    /** The paused subtasks (by the runner, or by a trigger of the job). */
+    static final SubtaskPauses PAUSES = new SubtaskPauses();
+    /** Ends the pauses with a for.ms that fired in this JVM. */
+    private static final ScheduledExecutorService LATER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pause-ends");
+        t.setDaemon(true);
+        return t;
+    });
 
     FlinkApp(Plan.Job job) { this.job = job; }
 
@@ -172,18 +188,7 @@ public final class FlinkApp {
         // A JVM restored from a completed checkpoint has one, as the simulated job's
         // durable latest checkpoint survives its crash.
         hasCheckpoint = restoreFrom != null;
-        Configuration conf = new Configuration();
-        conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
-        conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
-        conf.setString("execution.checkpointing.timeout", (job.checkpointTimeoutMs > 0 ? job.checkpointTimeoutMs : 600000) + " ms");
-        conf.setString("execution.checkpointing.max-concurrent-checkpoints", "1");
-        conf.setString("execution.checkpointing.storage", "filesystem");
-        conf.setString("execution.checkpointing.dir", cpDir.toURI().toString());
-        conf.setString("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-        conf.setString("restart-strategy.type", "fixed-delay");
-        conf.setString("restart-strategy.fixed-delay.attempts", Integer.toString(Integer.MAX_VALUE));
-        conf.setString("restart-strategy.fixed-delay.delay", job.restartDelayMs + " ms");
-        conf.setString("rest.bind-port", "0");
+        Configuration conf = configuration(job, cpDir);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         // The MiniCluster (job manager and task manager) starts before the scene's 0 ms: it
         // takes seconds, as a real cluster is up before a job is submitted.
@@ -193,26 +198,12 @@ public final class FlinkApp {
                 .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
         cluster.start();
 
-        Properties srcProps = new Properties();
-        srcProps.putAll(job.source.properties);
-        KafkaSource<Rec> source = KafkaSource.<Rec>builder()
-            .setBootstrapServers(AppMain.launch.bootstrap)
-            .setTopics(job.source.topic)
-            .setStartingOffsets("latest".equals(job.source.startingOffsets) ? OffsetsInitializer.latest() : OffsetsInitializer.earliest())
-            .setProperties(srcProps)
-            .setClientIdPrefix(job.name + "-flink-source")
-            .setDeserializer(new Deserializer())
-            .build();
-        DataStream<Rec> in = env.fromSource(source, org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "source")
-            .uid("source").name("source").setParallelism(job.source.parallelism);
-        int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
-        DataStream<Rec> out = operate(in, job, op, p);
-
-        out.sinkTo(sink).uid("sink").name("sink").setParallelism(p);
+        pipeline(env, job, op, source(job, AppMain.launch.bootstrap), sink);
 
         AppMain.readyAndWait();
         AppMain.sleepUntil(job.startMs);
-        AppMain.observe(new Observation(job.name, "started"));
+        // Through the job's own observe: a fault of a subtask at the job's start fires here.
+        observe(new Observation(job.name, "started"));
         Thread watcher = new Thread(() -> watch(cpDir), "checkpoint-watcher");
         watcher.setDaemon(true);
         watcher.start();
@@ -228,6 +219,64 @@ public final class FlinkApp {
         cluster.submitJob(graph).get();
         running = true;
         cluster.requestJobResult(graph.getJobID()).get();
+    }
+
+    /**
+     * The job's Flink settings: checkpointing as the plan says (its mode is
+     * execution.checkpointing.mode: EXACTLY_ONCE aligns the barriers, AT_LEAST_ONCE only
+     * counts them, CheckpointBarrierTracker), checkpoints kept in cpDir, fixed-delay restarts.
+     */
+    static Configuration configuration(Plan.Job job, File cpDir) {
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", job.checkpointIntervalMs + " ms");
+        conf.setString("execution.checkpointing.mode", job.checkpointingMode == null ? "EXACTLY_ONCE" : job.checkpointingMode);
+        conf.setString("execution.checkpointing.timeout", (job.checkpointTimeoutMs > 0 ? job.checkpointTimeoutMs : 600000) + " ms");
+        conf.setString("execution.checkpointing.max-concurrent-checkpoints", "1");
+        conf.setString("execution.checkpointing.storage", "filesystem");
+        conf.setString("execution.checkpointing.dir", cpDir.toURI().toString());
+        conf.setString("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+        conf.setString("restart-strategy.type", "fixed-delay");
+        conf.setString("restart-strategy.fixed-delay.attempts", Integer.toString(Integer.MAX_VALUE));
+        conf.setString("restart-strategy.fixed-delay.delay", job.restartDelayMs + " ms");
+        conf.setString("rest.bind-port", "0");
+        return conf;
+    }
+
+    /** The job's KafkaSource: no group.id, its clients NAME-flink-source-i. */
+    static KafkaSource<Rec> source(Plan.Job job, String bootstrap) {
+        Properties srcProps = new Properties();
+        srcProps.putAll(job.source.properties);
+        return KafkaSource.<Rec>builder()
+            .setBootstrapServers(bootstrap)
+            .setTopics(job.source.topic)
+            .setStartingOffsets("latest".equals(job.source.startingOffsets) ? OffsetsInitializer.latest() : OffsetsInitializer.earliest())
+            .setProperties(srcProps)
+            .setClientIdPrefix(job.name + "-flink-source")
+            .setDeserializer(new Deserializer())
+            .build();
+    }
+
+    /**
+     * The job's graph on env: the source, the Emit operator chained to it (each source
+     * subtask's emitted), the operator (keyed or not) and the sink.
+     */
+    static void pipeline(StreamExecutionEnvironment env, Plan.Job job, String op, org.apache.flink.api.connector.source.Source<Rec, ?, ?> source, Sink<Rec> sink) {
+        DataStream<Rec> read = env.fromSource(source, org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "source")
+            .uid("source").name("source").setParallelism(job.source.parallelism);
+        DataStream<Rec> in = emit(read, job);
+        int p = job.parallelism > 0 ? job.parallelism : job.source.parallelism;
+        DataStream<Rec> out = operate(in, job, op, p);
+        out.sinkTo(sink).uid("sink").name("sink").setParallelism(p);
+    }
+
+    /**
+     * The Emit operator right after the source: the same parallelism on a forward edge, so
+     * Flink chains it into the source's task (its thread, its mailbox) and source-i's records
+     * pass through Emit subtask i, which reports each as source-i's emitted.
+     */
+    static DataStream<Rec> emit(DataStream<Rec> read, Plan.Job job) {
+        return read.transform("emit", TypeInformation.of(Rec.class), new Emit(job.name))
+            .uid("emit").name("emit").setParallelism(job.source.parallelism);
     }
 
     /**
@@ -268,16 +317,35 @@ public final class FlinkApp {
     /** Whether the job has a completed checkpoint (this run's, or the one it restored). */
     static volatile boolean hasCheckpoint;
 
-    /** The runner's commands, one a line on standard input: "FAIL NAME/map-0". */
+    /** The runner's commands, one a line on standard input (command). */
     private static void commands() {
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            for (String line; (line = r.readLine()) != null; ) {
-                if (line.startsWith("FAIL ")) FAIL.add(line.substring(5).trim());
-            }
+            for (String line; (line = r.readLine()) != null; ) command(line);
         } catch (IOException e) {
             // the runner is gone
         }
+    }
+
+    /**
+     * One command of the runner, for a subtask: "FAIL NAME/map-0" (it fails at its next
+     * timer or point), "PAUSE NAME/source-1" (it holds at its next point), "RESUME
+     * NAME/source-1". Returns whether the line was one.
+     */
+    static boolean command(String line) {
+        int space = line.indexOf(' ');
+        if (space < 0) return false;
+        String subtask = line.substring(space + 1).trim();
+        if (subtask.isEmpty()) return false;
+        switch (line.substring(0, space)) {
+            case "FAIL" -> FAIL.add(subtask);
+            case "PAUSE" -> PAUSES.pause(subtask);
+            case "RESUME" -> PAUSES.resume(subtask);
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -359,17 +427,40 @@ public final class FlinkApp {
 
     /**
      * Reports a protocol point of the job; a fault of the job at it fires: the whole job
-     * (AppMain.observe halts the JVM), or a subtask, which fails at once when o is its own
-     * point (this is its thread) and else at its next timer.
+     * (AppMain.observe halts the JVM), or a subtask (fire). A crash of o's own subtask throws
+     * here, in its thread, once every other fault of the point has fired.
      */
     static void observe(Observation o) {
         AppMain.observe(o);
+        RuntimeException crash = null;
         for (Plan.Fault f : AppMain.launch.jobFaults) {
-            if (FIRED.contains(f) || !f.when.matches(o)) continue;
-            FIRED.add(f);
-            if (f.node.equals(o.node)) throw new RuntimeException("deliverylab: crash " + f.node + " at " + o.event);
-            FAIL.add(f.node);
+            if (!f.when.matches(o) || !FIRED.add(f)) continue;
+            RuntimeException e = fire(f, o);
+            if (crash == null) crash = e;
         }
+        if (crash != null) throw crash;
+    }
+
+    /**
+     * A fault of a subtask that fired at o, in this JVM: a crash fails the subtask at once
+     * when o is its own point (returned, for the caller to throw) and else at its next timer
+     * or point; a pause holds it at its next point (o's own subtask right after o), ended
+     * after for.ms of wall clock when it has one; a resume lets it go on.
+     */
+    static RuntimeException fire(Plan.Fault f, Observation o) {
+        switch (f.kind) {
+            case "crash" -> {
+                if (f.node.equals(o.node)) return new RuntimeException("deliverylab: crash " + f.node + " at " + o.event);
+                FAIL.add(f.node);
+            }
+            case "pause" -> {
+                PAUSES.pause(f.node);
+                if (f.forMs > 0) LATER.schedule(() -> PAUSES.resume(f.node), f.forMs, TimeUnit.MILLISECONDS);
+            }
+            case "resume" -> PAUSES.resume(f.node);
+            default -> { }
+        }
+        return null;
     }
 
     /** Fails the subtask now when it was told to. */
@@ -409,28 +500,102 @@ public final class FlinkApp {
     }
 
     /**
+     * One of the job's subtasks the scene names (JOB/source-i, JOB/map-i, ...), as an
+     * operator: it knows its node and its attempt, fails when told (at its point, or from a
+     * timer every 10 ms) and holds its thread while it is paused.
+     */
+    abstract static class Part extends AbstractStreamOperator<Rec> implements OneInputStreamOperator<Rec, Rec> {
+        final String jobName;
+        /** The part of the job the node is named after: source, map, count, sum. */
+        private final String part;
+        transient String node;
+        private transient int attempt;
+
+        Part(String jobName, String part) {
+            this.jobName = jobName;
+            this.part = part;
+        }
+
+        @Override
+        public void initializeState(StateInitializationContext context) throws Exception {
+            super.initializeState(context);
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            node = jobName + "/" + part + "-" + task.getIndexOfThisSubtask();
+            attempt = task.getAttemptNumber();
+            PAUSES.started(node, attempt);
+        }
+
+        @Override
+        public void open() throws Exception {
+            super.open();
+            tick(getProcessingTimeService().getCurrentProcessingTime());
+        }
+
+        /** The runner's FAIL reaches a subtask that has no record to take: from a timer in its mailbox. */
+        private void tick(long now) {
+            getProcessingTimeService().registerTimer(now + 10, t -> {
+                failIfTold(node);
+                tick(t);
+            });
+        }
+
+        /**
+         * Reports the subtask's point for the record it is about to pass on (or fold): a
+         * crash of this subtask there throws, a pause holds the thread here, the record in
+         * hand, until the resume. Only then does the task take its next mail (a checkpoint's
+         * barrier) or record.
+         */
+        void point(Observation o, Rec r) throws InterruptedException {
+            o.at(r.partition, r.offset);
+            if (r.msg != null) o.msgs(List.of(r.msg));
+            lastProcessedMs = System.currentTimeMillis();
+            observe(o);
+            PAUSES.hold(node, attempt, () -> failIfTold(node));
+        }
+
+        @Override
+        public void close() throws Exception {
+            PAUSES.ended(node, attempt);
+            super.close();
+        }
+    }
+
+    /**
+     * Chained right after the KafkaSource (FlinkApp.emit): reports source-i's emitted for
+     * each record, before it goes on into the job. A crash of source-i there keeps the
+     * record from the job (a task failure); a pause holds it there.
+     */
+    static final class Emit extends Part {
+        Emit(String jobName) { super(jobName, "source"); }
+
+        @Override
+        public void processElement(StreamRecord<Rec> element) throws Exception {
+            failIfTold(node);
+            point(new Observation(node, "emitted"), element.getValue());
+            output.collect(element);
+        }
+    }
+
+    /**
      * The operator, reporting processed for each record: map passes it on as it is (its
      * identity kept); count and sum (on the keyed stream) fold it into its key's Fold and
      * emit the new total at once, a rolling aggregate as KeyedStream.sum: the input's key
      * and identity, the total as decimal text, the key's lineage in dl-folds.
      */
-    static final class Operator extends AbstractStreamOperator<Rec> implements OneInputStreamOperator<Rec, Rec> {
-        private final String jobName, kind;
-        private transient String node;
+    static final class Operator extends Part {
+        private final String kind;
         /** count / sum: the current key's aggregate (the task sets the key of each record before processElement). */
         private transient ValueState<Fold> state;
 
         Operator(String jobName, String kind) {
-            this.jobName = jobName;
+            super(jobName, kind);
             this.kind = kind;
         }
 
         @Override
         public void initializeState(StateInitializationContext context) throws Exception {
             super.initializeState(context);
-            int index = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-            node = jobName + "/" + kind + "-" + index;
-            if (index == 0) {
+            if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
                 long restored = context.getRestoredCheckpointId().orElse(0);
                 observe(new Observation(jobName + "/jobmanager", "restored").checkpoint(restored));
             }
@@ -440,26 +605,16 @@ public final class FlinkApp {
         public void open() throws Exception {
             super.open();
             if (!kind.equals("map")) state = getRuntimeContext().getState(new ValueStateDescriptor<>("fold", Fold.TYPE));
-            tick(getProcessingTimeService().getCurrentProcessingTime());
-        }
-
-        private void tick(long now) {
-            getProcessingTimeService().registerTimer(now + 10, t -> {
-                failIfTold(node);
-                tick(t);
-            });
         }
 
         @Override
-        public void processElement(StreamRecord<Rec> element) throws IOException {
+        public void processElement(StreamRecord<Rec> element) throws Exception {
             failIfTold(node);
             Rec r = element.getValue();
-            Observation o = new Observation(node, "processed").at(r.partition, r.offset);
-            if (r.msg != null) o.msgs(List.of(r.msg));
-            lastProcessedMs = System.currentTimeMillis();
             // Before the state changes: a crash here (observe throws) leaves the record
-            // unfolded, as the simulator's task failure at processed does.
-            observe(o);
+            // unfolded, as the simulator's task failure at processed does; a pause holds it
+            // unfolded.
+            point(new Observation(node, "processed"), r);
             if (state == null) {
                 output.collect(element);
                 return;

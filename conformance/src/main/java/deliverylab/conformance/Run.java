@@ -182,8 +182,8 @@ public final class Run implements AutoCloseable {
                 }
                 case "heal-oneway" -> net.heal(f.from, f.to);
                 case "heal-all" -> net.healAll();
-                case "pause" -> signal(f.node, "STOP");
-                case "resume" -> signal(f.node, "CONT");
+                case "pause" -> pause(f.node);
+                case "resume" -> resume(f.node);
                 case "partition" -> {
                     List<List<String>> pairs = net.partition(f.groups, allNodes());
                     if (f.forMs > 0) schedule(nowMs() + f.forMs, () -> pairs.forEach(pr -> net.heal(pr.get(0), pr.get(1))));
@@ -201,7 +201,7 @@ public final class Run implements AutoCloseable {
                     case "cut-oneway" -> schedule(nowMs() + f.forMs, () -> net.heal(f.from, f.to));
                     case "pause" -> schedule(nowMs() + f.forMs, () -> {
                         try {
-                            signal(f.node, "CONT");
+                            resume(f.node);
                         } catch (Exception e) {
                             recorder.note("resume " + f.node + " failed: " + e);
                         }
@@ -222,6 +222,25 @@ public final class Run implements AutoCloseable {
     }
 
     /**
+     * Pauses a node: a subtask of a Flink job by telling the job's JVM ("PAUSE
+     * NAME/source-1": the subtask's thread holds at its next point, FlinkApp), any other
+     * node's process with SIGSTOP. As for a process, nothing is recorded: the simulator
+     * reports no point for a pause.
+     */
+    private void pause(String node) throws IOException, InterruptedException {
+        String job = jobOf(node);
+        if (job != null) apps.command(job, "PAUSE " + node);
+        else signal(node, "STOP");
+    }
+
+    /** Resumes a node paused by pause: "RESUME NAME/source-1" for a subtask, else SIGCONT. */
+    private void resume(String node) throws IOException, InterruptedException {
+        String job = jobOf(node);
+        if (job != null) apps.command(job, "RESUME " + node);
+        else signal(node, "CONT");
+    }
+
+    /**
      * Pauses (SIGSTOP) or resumes (SIGCONT) a broker's, the controller's or an
      * application's process: the simulator's pause, a node that handles nothing until it
      * resumes (a long GC pause) while what is sent to it waits for it — here in its
@@ -236,8 +255,24 @@ public final class Run implements AutoCloseable {
 
     /** The Flink job a subtask's node ("totals/map-0") belongs to, or null. */
     private String jobOf(String node) {
+        if (node == null) return null;
         int slash = node.indexOf('/');
         return slash > 0 && plan.jobNames().contains(node.substring(0, slash)) ? node.substring(0, slash) : null;
+    }
+
+    /** The faults a Flink job's JVM applies to its own subtasks (FlinkApp.fire). */
+    private static final Set<String> SUBTASK_FAULTS = Set.of("crash", "pause", "resume");
+
+    /**
+     * Whether the fault is one the job's own JVM applies: a crash, pause or resume of one of
+     * its subtasks at a point of the same job (FlinkApp.observe matches it there, in the
+     * subtask's thread when the point is its own). Any other fault of a subtask (a point the
+     * runner sees, a time) the runner applies with a command to the JVM.
+     */
+    boolean firesInJob(Plan.Fault f) {
+        String job = jobOf(f.node);
+        return job != null && SUBTASK_FAULTS.contains(f.kind) && f.when != null && f.when.node != null
+            && (f.when.node.equals(job) || f.when.node.startsWith(job + "/"));
     }
 
     private void crash(String node) {
@@ -654,12 +689,29 @@ public final class Run implements AutoCloseable {
          */
         private void applyAt(Plan.Fault f, Observation o, long pointAtMs) {
             apply(f);
+            faulted(f, o, pointAtMs, nowMs() - pointAtMs);
+        }
+
+        /** Writes down a fault applied at the protocol point o (seen at pointAtMs), latencyMs after it. */
+        private void faulted(Plan.Fault f, Observation o, long pointAtMs, long latencyMs) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("fault", f.describe());
             m.put("point", o.node + " " + o.event + (o.msgs == null || o.msgs.isEmpty() ? "" : " " + o.msgs));
             m.put("atMs", pointAtMs);
-            m.put("latencyMs", nowMs() - pointAtMs);
+            m.put("latencyMs", latencyMs);
             faulted.add(m);
+        }
+
+        /**
+         * A fault the job's JVM applied at its own point o (FlinkApp.fire): at once, so its
+         * latency is 0. A crash is recorded as the simulator records it; a pause with a for.ms
+         * is ended by the JVM, and until then the run has a fault ahead, as for a pause the
+         * runner ends.
+         */
+        private void firedInJob(Plan.Fault f, Observation o, long pointAtMs) {
+            if (f.kind.equals("crash")) recorder.record(new Observation(f.node, "crashed"));
+            if (f.kind.equals("pause") && f.forMs > 0) schedule(nowMs() + f.forMs, () -> { });
+            faulted(f, o, pointAtMs, 0);
         }
 
         /** Fires the triggers o matches; returns what to do with the frame it is about. */
@@ -676,22 +728,16 @@ public final class Run implements AutoCloseable {
                 }
             }
             for (Plan.Fault f : due) {
+                if (firesInJob(f)) {
+                    firedInJob(f, o, pointAtMs);
+                    continue;
+                }
                 switch (f.kind) {
                     case "drop" -> action = action.and(new Proxy.Action(true, false, 0, false));
                     case "duplicate" -> action = action.and(new Proxy.Action(false, true, 0, false));
                     case "delay" -> action = action.and(new Proxy.Action(false, false, f.delayMs, false));
                     case "crash" -> {
-                        String job = jobOf(f.node);
-                        if (job != null && (o.node.equals(job) || o.node.startsWith(job + "/"))) {
-                            // The job's own point: its JVM made the subtask fail there (FlinkApp.observe).
-                            recorder.record(new Observation(f.node, "crashed"));
-                            Map<String, Object> m = new LinkedHashMap<>();
-                            m.put("fault", f.describe());
-                            m.put("point", o.node + " " + o.event + (o.msgs == null || o.msgs.isEmpty() ? "" : " " + o.msgs));
-                            m.put("atMs", pointAtMs);
-                            m.put("latencyMs", 0);
-                            faulted.add(m);
-                        } else if (f.node.equals(o.node) && o.event.equals("responded")) {
+                        if (f.node.equals(o.node) && o.event.equals("responded")) {
                             // Crashed as it answered: the answer leaves, and nothing it sent
                             // at that instant after it (its followers' fetch answers) does.
                             net.crashedSince(f.node, System.nanoTime() - Network.SAME_INSTANT_NANOS);
@@ -742,15 +788,15 @@ public final class Run implements AutoCloseable {
             return out;
         }
 
-        /** A Flink job's subtask crashes at the job's own protocol points (FlinkApp.observe fires them). */
+        /**
+         * A Flink job's subtask faults at the job's own protocol points, not yet fired: its
+         * JVM applies them (FlinkApp.observe), a crash, pause or resume (firesInJob).
+         */
         synchronized List<Plan.Fault> jobFaults(String job) {
             List<Plan.Fault> out = new ArrayList<>();
             for (int i = 0; i < plan.faults.size(); i++) {
                 Plan.Fault f = plan.faults.get(i);
-                if (!fired[i] && f.when != null && f.kind.equals("crash") && f.node.startsWith(job + "/") && f.when.node != null
-                    && (f.when.node.equals(job) || f.when.node.startsWith(job + "/"))) {
-                    out.add(f);
-                }
+                if (!fired[i] && firesInJob(f) && job.equals(jobOf(f.node))) out.add(f);
             }
             return out;
         }
