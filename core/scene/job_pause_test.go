@@ -132,3 +132,24 @@ func TestAPausedOperatorWritesItsRecordAfterTheResume(t *testing.T) {
 	assert.GreaterOrEqual(t, appended[0], processed[0]+500, "written only after the resume")
 	assert.Equal(t, 10, rep.Messages["delivered"])
 }
+
+// The real runner stops a subtask's thread only at its own record point: a pause made
+// anywhere else makes the scene simulator-only for the conformance suite, with the reason.
+func TestARealPauseOfASubtaskIsAtItsOwnPoint(t *testing.T) {
+	for fault, ok := range map[string]bool{
+		"  - {when: {node: totals/source-0, event: emitted, message: p1#2}, pause: totals/source-0}": true,
+		"  - {when: {node: totals/map-0, event: processed}, pause: totals/map-0, for.ms: 100}":      true,
+		"  - {at.ms: 500, pause: totals/source-0}":                                                  false,
+		"  - {when: {node: totals/source-0, event: emitted}, pause: totals/map-0}":                  false,
+		"  - {when: {event: checkpoint-triggered}, pause: totals/source-0}":                          false,
+	} {
+		s, err := Parse("job.yaml", []byte(jobScene(1, "    source: {topic: orders}\n    sink: {kafka: {topic: out}}", fault)))
+		require.NoError(t, err, fault)
+		_, err = s.Plan(10000)
+		if ok {
+			assert.NoError(t, err, fault)
+		} else {
+			assert.ErrorContains(t, err, "pauses totals/", fault)
+		}
+	}
+}

@@ -187,6 +187,21 @@ var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent,
 	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline,
 	flink.CheckpointTriggered, flink.CheckpointCompleted, flink.PreCommitted, flink.Restored, flink.Emitted}
 
+// realSubtaskPause says why a pause of a Flink subtask cannot be made on the real job, or
+// "": the runner stops a subtask's thread only at one of its own record points (FlinkApp
+// blocks in the emit operator after emitted, in the operator after processed), so a pause
+// must be triggered there; at any other moment the real subtask would block nothing
+// until its next record while the simulated one holds its barriers too.
+func (s *Scene) realSubtaskPause(f FaultSpec) string {
+	if f.Fault.Kind != sim.FaultPause || !slices.Contains(s.partNames(), f.Fault.Node) {
+		return ""
+	}
+	if w := f.When; w != nil && w.Node == f.Fault.Node && (w.Event == flink.Emitted || w.Event == flink.Processed) {
+		return ""
+	}
+	return fmt.Sprintf("the conformance runner pauses %s only at its own record point (when: {node: %s, event: emitted or processed})", f.Fault.Node, f.Fault.Node)
+}
+
 // planJob resolves a Flink job for the real runner.
 func planJob(js JobSpec) PlanJob {
 	s := js.Spec
@@ -283,6 +298,9 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		// inside the runner, with no process of its own to stop.
 		if (f.Fault.Kind == sim.FaultPause || f.Fault.Kind == sim.FaultResume) && slices.ContainsFunc(s.Sinks, func(k SinkSpec) bool { return k.Name == f.Fault.Node }) {
 			return Plan{}, fmt.Errorf("faults (line %d): a sink has no process of its own to %s on a real cluster", f.Line, f.Fault.Kind)
+		}
+		if why := s.realSubtaskPause(f); why != "" {
+			return Plan{}, fmt.Errorf("faults (line %d): %s", f.Line, why)
 		}
 		if f.When != nil && !slices.Contains(realEvents, f.When.Event) {
 			return Plan{}, fmt.Errorf("faults (line %d): the conformance runner cannot see the protocol point %s on a real cluster", f.Line, f.When.Event)
