@@ -138,9 +138,9 @@ func TestAPausedOperatorWritesItsRecordAfterTheResume(t *testing.T) {
 func TestARealPauseOfASubtaskIsAtItsOwnPoint(t *testing.T) {
 	for fault, ok := range map[string]bool{
 		"  - {when: {node: totals/source-0, event: emitted, message: p1#2}, pause: totals/source-0}": true,
-		"  - {when: {node: totals/map-0, event: processed}, pause: totals/map-0, for.ms: 100}":      true,
-		"  - {at.ms: 500, pause: totals/source-0}":                                                  false,
-		"  - {when: {node: totals/source-0, event: emitted}, pause: totals/map-0}":                  false,
+		"  - {when: {node: totals/map-0, event: processed}, pause: totals/map-0, for.ms: 100}":       true,
+		"  - {at.ms: 500, pause: totals/source-0}":                                                   false,
+		"  - {when: {node: totals/source-0, event: emitted}, pause: totals/map-0}":                   false,
 		"  - {when: {event: checkpoint-triggered}, pause: totals/source-0}":                          false,
 	} {
 		s, err := Parse("job.yaml", []byte(jobScene(1, "    source: {topic: orders}\n    sink: {kafka: {topic: out}}", fault)))
