@@ -45,6 +45,7 @@ var lessons = []string{
 	"flink-fails-after-pre-commit",
 	"flink-fails-before-commit",
 	"flink-fails-during-alignment",
+	"flink-redeploy-from-group-offsets",
 	"flink-at-least-once-counts-twice",
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",

@@ -270,6 +270,9 @@ func dupWhy(m string, h *history, out Output) fate.Reason {
 	// A node between the producer and the output that wrote it on more than once (a
 	// Streams application that read its input again) explains the copies first: its
 	// outputs are appends of their own. (A sink's own writes are the output's.)
+	if jobs := jobSinks(h.writtenBy, output); len(jobs) > 1 {
+		return fate.Because(fate.WrittenByJobs, "nodes", strings.Join(jobs, ", "))
+	}
 	for _, node := range slices.Sorted(maps.Keys(h.writtenBy)) {
 		if c := h.writtenBy[node]; node != output && c > 1 {
 			if sim.PortOf(node) != "" {
@@ -285,6 +288,20 @@ func dupWhy(m string, h *history, out Output) fate.Reason {
 		return fate.Because(fate.PolledTwice, "count", num(h.polls))
 	}
 	return fate.Reason{}
+}
+
+// jobSinks lists the Flink jobs' sink subtasks ("job/sink-0") that wrote a message, one
+// per job, sorted; the output's own writes are not theirs.
+func jobSinks(writtenBy map[string]int, output string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, node := range slices.Sorted(maps.Keys(writtenBy)) {
+		if node != output && sim.PortOf(node) != "" && !seen[sim.NodeOf(node)] {
+			seen[sim.NodeOf(node)] = true
+			out = append(out, node)
+		}
+	}
+	return out
 }
 
 // appendsTo counts the appends ("orders-0@3") to a topic's partitions.

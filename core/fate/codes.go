@@ -13,6 +13,9 @@ const (
 	// once: the restored checkpoint's keyed state had it while its source's offset there
 	// was before it (AT_LEAST_ONCE: barriers not aligned).
 	FoldedTwice Code = "folded-twice"
+	// WrittenByJobs: {nodes}: the sinks of two Flink jobs each wrote it: the later job
+	// started without the earlier one's checkpoint and read it again.
+	WrittenByJobs Code = "written-by-jobs"
 	// ReadAborted: {output} {count}: its reader polled it from a transaction the writer
 	// aborted (read_uncommitted), and again from the one that committed.
 	ReadAborted Code = "read-aborted"

@@ -8,6 +8,7 @@ var english = map[Code]string{
 	ProcessedAgain: ": {node} wrote it {count} times: its output was written, but the input offset was not committed before {node} lost its work, so it processed the input again",
 	ReadAborted:    ": {count} of the copies {output} read came from transactions that were aborted: the writer took those copies back with an ABORT marker and wrote it again, but a read_uncommitted consumer reads aborted records as if they were committed",
 	FoldedTwice:    ": the last total of its key counts it {count} times: the checkpoint the job restored already had it in the operator's state, while that checkpoint's source offset was still before it, so the source read it again and it was added again (AT_LEAST_ONCE: an operator does not hold a fast input back while it waits for the barrier of a slow one)",
+	WrittenByJobs:  ": {nodes} each wrote it: a job that started without the other job's checkpoint read it again, from where its starting offsets said (a group's committed offsets trail the last checkpoint)",
 	ReplayedByJob:  ": {node} wrote it {count} times: a failure made the job restore a checkpoint taken before it, its source read it again, and the sink does not take back what it wrote after that checkpoint",
 	FailedTold:     "the producer was told it failed ({err}) at {ms} ms",
 	FailedUntold:   "never acknowledged: the producer died or the run ended before it was told",

@@ -8,6 +8,7 @@ var chinese = map[Code]string{
 	ProcessedAgain: "：{node} 把它写出了 {count} 次：输出已经写出，但 {node} 丢掉手头工作之前没有提交输入位移，于是又处理了一遍输入",
 	ReadAborted:    "：{output} 读到的副本中有 {count} 份来自被中止的事务：写入方已用 ABORT 标记撤回这些副本并重写了一遍，但 read_uncommitted 的消费者会把被中止的记录当作已提交的来读",
 	FoldedTwice:    "：它所在键的最终总数把它算了 {count} 次：作业恢复的那个检查点，算子状态里已经有它，而那个检查点里 source 的位移还在它之前，于是 source 又读了它一遍，它又被加了一次（AT_LEAST_ONCE：算子在等慢输入的 barrier 时不挡住快输入）",
+	WrittenByJobs:  "：{nodes} 各写了它一次：一个没有带上另一个作业检查点就启动的作业，从它的起始位移处又读了一遍（消费组已提交的位移落后于最近的检查点）",
 	ReplayedByJob:  "：{node} 把它写出了 {count} 次：一次失败让作业从它之前的检查点恢复，source 又读了它一遍，而 sink 不会撤回那个检查点之后已经写出的内容",
 	FailedTold:     "生产者在 {ms} 毫秒收到失败（{err}）",
 	FailedUntold:   "从未被确认：生产者在得到答复前崩溃或运行已结束",

@@ -74,8 +74,12 @@ func (j *Job) coordinatorReceive(env *sim.Env, m sim.Message) {
 	j.latest, j.pending = &done, nil
 	env.Observe(sim.Observation{Node: j.node(JobManager), Event: CheckpointCompleted, Checkpoint: done.ID})
 	for _, t := range j.tasks {
-		if t.Op >= 0 {
+		switch {
+		case t.Op >= 0:
 			env.Send(j.address(t, SinkName(t.Op)), NotifyCheckpointComplete{Checkpoint: done.ID})
+		case j.spec.Source.GroupID != "":
+			// a source task has something to do with it only when it commits to a group
+			env.Send(j.address(t, SourceName(t.Source)), NotifyCheckpointComplete{Checkpoint: done.ID})
 		}
 	}
 	if j.queued {

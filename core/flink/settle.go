@@ -40,6 +40,8 @@ func (j *Job) wait(v sim.View) jobWait {
 			return jobWait{code: fate.WaitsToProcess}
 		case t.consumer != nil && !t.consumer.Settled(v):
 			return jobWait{code: fate.WaitsToRead, task: t}
+		case t.consumer != nil && t.consumer.Storing():
+			return jobWait{code: fate.WaitsForCommit, task: t} // its group's commit
 		case t.Op >= 0 && !t.sink.settled():
 			return jobWait{code: fate.WaitsForAcks, task: t}
 		}
@@ -66,6 +68,8 @@ func (j *Job) WaitsFor(v sim.View) []fate.Reason {
 		return w.task.consumer.WaitsFor(v) // its source's consumer says what it waits for
 	case fate.WaitsForAcks:
 		return []fate.Reason{fate.Because(w.code, "node", j.node(SinkName(w.task.Op)))}
+	case fate.WaitsForCommit:
+		return []fate.Reason{fate.Because(w.code, "node", j.node(SourceName(w.task.Source)))}
 	case fate.WaitsForCheckpoint:
 		next := j.counter + 1
 		if j.pending != nil {

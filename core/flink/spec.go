@@ -67,6 +67,14 @@ type SourceSpec struct {
 	Parallelism int
 	// Latest: OffsetsInitializer.latest() where no checkpoint says otherwise; else earliest().
 	Latest bool
+	// GroupID: the consumer group the source commits each completed checkpoint's offsets
+	// to (group.id; KafkaSource commits them only with one, for monitoring, and never reads
+	// them back on a restore). "": no commits.
+	GroupID string
+	// Committed: a job started without a checkpoint begins at the offsets committed to
+	// GroupID, a partition with none at the earliest
+	// (OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST)).
+	Committed bool
 	// Consumer is the split readers' consumer configuration (isolation.level).
 	Consumer clients.ConsumerConfig
 }

@@ -117,6 +117,9 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 	}
 	part := SourceName(t.Source)
 	t.consumer = j.newConsumer(j.name + "-" + part)
+	if j.spec.Source.GroupID != "" {
+		t.consumer.UseGroup(j.spec.Source.GroupID)
+	}
 	ce := env.Port(attemptPort(part, attempt))
 	t.consumer.Start(ce)
 	start := map[protocol.TP]int64{}
@@ -124,6 +127,11 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 		if splitOwner(tp.Topic, tp.Partition, j.spec.Source.Parallelism) == t.Source {
 			start[tp] = -1
 		}
+	}
+	if j.latest == nil && j.spec.Source.Committed {
+		// a job without a checkpoint starts where its group's offsets are
+		j.consumerEvents(env, ti, t.consumer.AssignCommitted(ce, slices.SortedFunc(maps.Keys(start), protocol.CompareTP)))
+		return
 	}
 	if j.latest != nil {
 		for _, o := range j.latest.Parts[part].Offsets {
@@ -150,6 +158,10 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 			j.offer(env, ti, item{Trigger: tr.Checkpoint})
 			return
 		}
+		if n, ok := m.Payload.(NotifyCheckpointComplete); ok {
+			j.offerNotify(env, ti, n.Checkpoint)
+			return
+		}
 		j.consumerEvents(env, ti, t.consumer.Receive(env, m))
 	case t.Op >= 0 && part == j.spec.OperatorName(t.Op):
 		switch p := m.Payload.(type) {
@@ -161,11 +173,7 @@ func (j *Job) taskReceive(env *sim.Env, ti int, part, rest string, m sim.Message
 		}
 	case t.Op >= 0 && part == SinkName(t.Op):
 		if n, ok := m.Payload.(NotifyCheckpointComplete); ok {
-			if t.Paused { // a mail: it waits for the task's thread
-				t.Held = append(t.Held, item{Notify: n.Checkpoint})
-				return
-			}
-			j.sinkNotified(env, ti, n.Checkpoint)
+			j.offerNotify(env, ti, n.Checkpoint)
 			return
 		}
 		switch {
@@ -232,7 +240,7 @@ func (j *Job) handle(env *sim.Env, ti int, it item) {
 	case it.Trigger != 0:
 		j.sourceBarrier(env, ti, it.Trigger)
 	case it.Notify != 0:
-		j.sinkNotified(env, ti, it.Notify)
+		j.notified(env, ti, it.Notify)
 	case it.Emit != nil:
 		if it.InHand {
 			j.handOn(env, ti, *it.Emit)

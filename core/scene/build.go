@@ -109,6 +109,11 @@ func (s *Scene) groupIDs() []string {
 	for _, ss := range s.Streams {
 		out = append(out, ss.Name) // application.id is the group id
 	}
+	for _, js := range s.Jobs {
+		if g := js.Spec.Source.GroupID; g != "" {
+			out = append(out, g) // where the KafkaSource commits its checkpoints' offsets
+		}
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -290,6 +290,8 @@ var keysRows = []keysRow{
 	{key: "job.source.parallelism", pre: keysJob, set: keysEdit{"apps/2/source/parallelism", "2"}},
 	{key: "job.source.starting.offsets", pre: append(append([]keysEdit(nil), keysJob...), keysEdit{"apps/2/start.ms", "200"}),
 		set: keysEdit{"apps/2/source/starting.offsets", "latest"}},
+	// the source commits each completed checkpoint's offsets to the group
+	{key: "job.source.group.id", pre: keysJob, set: keysEdit{"apps/2/source/group.id", "j1-offsets"}},
 	{key: "job.source.isolation.level", pre: keysJob, set: keysEdit{"apps/2/source/isolation.level", "read_committed"}},
 	{key: "job.keyed", pre: keysJob, set: keysEdit{"apps/2/keyed", "true"}},
 	{key: "job.parallelism", pre: keysJobKeyed, set: keysEdit{"apps/2/parallelism", "1"}},

@@ -80,8 +80,8 @@ func (p *parser) job(s *Scene, n *yaml.Node, path string) {
 	s.Jobs = append(s.Jobs, js)
 }
 
-// jobSource reads the job's KafkaSource: topic, parallelism, starting.offsets and
-// isolation.level (read_uncommitted, the consumer's default, unless set).
+// jobSource reads the job's KafkaSource: topic, parallelism, starting.offsets,
+// isolation.level (read_uncommitted, the consumer's default, unless set) and group.id.
 func (p *parser) jobSource(s *Scene, m map[string]field, n *yaml.Node, path string) flink.SourceSpec {
 	src := flink.SourceSpec{Parallelism: 1, Consumer: clients.DefaultConsumerConfig()}
 	src.Consumer.EnableAutoCommit, src.Consumer.AutoOffsetReset = false, clients.ResetEarliest
@@ -93,7 +93,7 @@ func (p *parser) jobSource(s *Scene, m map[string]field, n *yaml.Node, path stri
 		return src
 	}
 	sp := path + ".source"
-	sm := p.mapping(f.value, sp, "topic", "parallelism", "starting.offsets", "isolation.level")
+	sm := p.mapping(f.value, sp, "topic", "parallelism", "starting.offsets", "isolation.level", "group.id")
 	src.Topic = p.str(sm["topic"], sp)
 	if _, ok := sm["topic"]; !ok && p.err == nil {
 		p.fail(f.value, sp+".topic", "missing; expected the topic the job reads")
@@ -108,9 +108,21 @@ func (p *parser) jobSource(s *Scene, m map[string]field, n *yaml.Node, path stri
 		case "earliest":
 		case "latest":
 			src.Latest, src.Consumer.AutoOffsetReset = true, clients.ResetLatest
+		case "committed":
+			src.Committed = true
 		default:
-			p.fail(t.value, sp+".starting.offsets", "expected earliest or latest (OffsetsInitializer), got %q", t.value.Value)
+			p.fail(t.value, sp+".starting.offsets", "expected earliest, latest or committed (OffsetsInitializer), got %q", t.value.Value)
 		}
+	}
+	if g, ok := sm["group.id"]; ok {
+		src.GroupID = p.str(g, sp)
+		if src.GroupID == "" && p.err == nil {
+			p.fail(g.value, sp+".group.id", "expected a consumer group's name")
+		}
+	}
+	if src.Committed && src.GroupID == "" && p.err == nil {
+		// KafkaSourceBuilder.sanityCheck refuses it so
+		p.fail(sm["starting.offsets"].value, sp+".starting.offsets", "committed needs source.group.id: property group.id is required when using committed offset for offsets initializer")
 	}
 	if t, ok := sm["isolation.level"]; ok {
 		oneOf(p, t, sp+".isolation.level", protocol.IsolationLevels, &src.Consumer.Isolation)

@@ -202,12 +202,25 @@ func (s *Scene) realSubtaskPause(f FaultSpec) string {
 	return fmt.Sprintf("the conformance runner pauses %s only at its own record point (when: {node: %s, event: emitted or processed})", f.Fault.Node, f.Fault.Node)
 }
 
+// sourceProperties are the KafkaSource's consumer properties: its isolation.level, and
+// its group.id when it commits its checkpoints' offsets.
+func sourceProperties(src flink.SourceSpec) map[string]string {
+	props := map[string]string{"isolation.level": src.Consumer.Isolation.String()}
+	if src.GroupID != "" {
+		props["group.id"] = src.GroupID
+	}
+	return props
+}
+
 // planJob resolves a Flink job for the real runner.
 func planJob(js JobSpec) PlanJob {
 	s := js.Spec
 	start := "earliest"
-	if s.Source.Latest {
+	switch {
+	case s.Source.Latest:
 		start = "latest"
+	case s.Source.Committed:
+		start = "committed"
 	}
 	sink := s.Sink.Producer.Properties()
 	if s.Sink.Guarantee == flink.GuaranteeExactlyOnce {
@@ -223,7 +236,7 @@ func planJob(js JobSpec) PlanJob {
 	return PlanJob{Name: js.Name, CheckpointIntervalMs: s.Checkpointing.IntervalMs, CheckpointingMode: s.Checkpointing.Mode.String(),
 		CheckpointTimeoutMs: s.Checkpointing.TimeoutMs, RestartDelayMs: s.RestartDelayMs,
 		Source: PlanJobSource{Topic: s.Source.Topic, Parallelism: s.Source.Parallelism, StartingOffsets: start,
-			Properties: map[string]string{"isolation.level": s.Source.Consumer.Isolation.String()}},
+			Properties: sourceProperties(s.Source)},
 		Keyed: s.Keyed, Operator: s.Operator.String(), Parallelism: s.Parallelism,
 		Sink: ps, StartMs: js.StartMs}
 }

@@ -44,6 +44,8 @@ type Consumer struct {
 	ids      requestIDs
 	// manual: no group; the application assigns the partitions (consumer_assign.go).
 	manual bool
+	// store: an assigned consumer's group, where it keeps offsets (consumer_store.go).
+	store *offsetStore
 
 	coord consumerCoordinator
 	fetch fetcher
@@ -107,12 +109,15 @@ func (c *Consumer) Reset() {
 	c.md.reset()
 	c.coord.reset()
 	c.fetch.reset()
+	if c.store != nil {
+		c.store = &offsetStore{group: c.store.group}
+	}
 }
 
 // Clone copies the client.
 func (c *Consumer) Clone() *Consumer {
 	n := &Consumer{cfg: c.cfg, group: c.group, clientID: c.clientID, md: c.md.clone(), ids: c.ids, manual: c.manual,
-		coord: c.coord.clone(), fetch: c.fetch.clone()}
+		store: c.store.clone(), coord: c.coord.clone(), fetch: c.fetch.clone()}
 	n.wire()
 	return n
 }

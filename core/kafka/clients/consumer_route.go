@@ -8,6 +8,14 @@ import (
 // Receive handles a response and reports what the application should know. Each goes
 // to the role that sent its request; the metadata is the client's own.
 func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
+	if c.store != nil {
+		switch r := m.Payload.(type) {
+		case protocol.FindCoordinatorResponse, protocol.OffsetCommitResponse, protocol.OffsetFetchResponse:
+			return c.store.receive(env, c, r)
+		case sim.Disconnected:
+			c.store.onGone(env, c, r.Peer)
+		}
+	}
 	switch r := m.Payload.(type) {
 	case protocol.MetadataResponse:
 		c.md.onResponse(env, r)
@@ -56,6 +64,12 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 		c.fetch.onRefused(env, o.TP, o.ReqID)
 	case protocol.ListOffsetsRequest:
 		c.fetch.onListOffsetsFailed(env, o.TP)
+	case protocol.FindCoordinatorRequest, protocol.OffsetCommitRequest, protocol.OffsetFetchRequest:
+		if c.store != nil {
+			c.store.onGone(env, c, "")
+			return nil
+		}
+		return c.coord.onRefused(env, o)
 	default:
 		return c.coord.onRefused(env, o)
 	}
@@ -70,6 +84,10 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 		c.fetch.fetchAll(env)
 	case fetchRetry, fetchTimeout:
 		c.fetch.fire(env, t)
+	case storeTimeout:
+		if c.store != nil {
+			return c.store.fire(env, c, t)
+		}
 	case resetRetry:
 		// A latest offset is asked again only while the member looks up where to start.
 		if c.State() == FetchingOffsets {

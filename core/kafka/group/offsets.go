@@ -16,6 +16,13 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 	if err == protocol.ErrRebalanceInProgress && req.Generation == c.groups[req.Group].Generation {
 		err = "" // a member of the current generation may still commit while the group rebalances
 	}
+	if err == protocol.ErrUnknownMemberID && req.Generation < 0 && c.memberless(req.Group) {
+		// A consumer without group management keeps its offsets here (an assigned
+		// consumer with a group.id): taken while the group has no members
+		// (GroupCoordinator.handleCommitOffsets: the group is unknown, or Empty, and the
+		// generation is -1).
+		err = ""
+	}
 	if err != "" {
 		env.Send(from, protocol.OffsetCommitResponse{ReqID: req.ReqID, Err: err})
 		return
@@ -38,6 +45,12 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 		return
 	}
 	c.pending[c.refSeq] = pendingCommit{From: from, Req: req, Base: base}
+}
+
+// memberless reports whether a group has no members (unknown, or Empty).
+func (c *Coordinator) memberless(group string) bool {
+	g := c.groups[group]
+	return g == nil || len(g.Members) == 0
 }
 
 // commitError is what a commit whose append failed answers

@@ -242,18 +242,33 @@ public final class FlinkApp {
         return conf;
     }
 
-    /** The job's KafkaSource: no group.id, its clients NAME-flink-source-i. */
+    /**
+     * The job's KafkaSource, its clients NAME-flink-source-i. With the plan's group.id it
+     * commits each completed checkpoint's offsets there (commit.offsets.on.checkpoint's
+     * default; without one KafkaSourceBuilder turns the commits off).
+     */
     static KafkaSource<Rec> source(Plan.Job job, String bootstrap) {
         Properties srcProps = new Properties();
         srcProps.putAll(job.source.properties);
         return KafkaSource.<Rec>builder()
             .setBootstrapServers(bootstrap)
             .setTopics(job.source.topic)
-            .setStartingOffsets("latest".equals(job.source.startingOffsets) ? OffsetsInitializer.latest() : OffsetsInitializer.earliest())
+            .setStartingOffsets(startingOffsets(job.source.startingOffsets))
             .setProperties(srcProps)
             .setClientIdPrefix(job.name + "-flink-source")
             .setDeserializer(new Deserializer())
             .build();
+    }
+
+    /**
+     * Where a job without a checkpoint starts: latest, the group's committed offsets (a
+     * partition with none at the earliest, as the scene format's committed says), or the
+     * earliest.
+     */
+    static OffsetsInitializer startingOffsets(String start) {
+        if ("latest".equals(start)) return OffsetsInitializer.latest();
+        if ("committed".equals(start)) return OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST);
+        return OffsetsInitializer.earliest();
     }
 
     /**
