@@ -28,7 +28,7 @@ var replicationAndProducerScenes = []string{
 	// Flink (issue 20)
 	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-table-duplicates", "flink-db-upsert-harmless",
 	"flink-db-two-phase-commit", "flink-fails-during-alignment", "flink-at-least-once-counts-twice",
-	"flink-redeploy-from-group-offsets",
+	"flink-redeploy-from-group-offsets", "flink-shared-prefix-loses-data",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -46,6 +46,7 @@ var lessons = []string{
 	"flink-fails-before-commit",
 	"flink-fails-during-alignment",
 	"flink-redeploy-from-group-offsets",
+	"flink-shared-prefix-loses-data",
 	"flink-at-least-once-counts-twice",
 	"flink-exactly-once-read-uncommitted",
 	"flink-case-dashboard",
