@@ -29,3 +29,22 @@ func TestTheAtLeastOnceSceneIsExactWhenAligned(t *testing.T) {
 	require.NotNil(t, rep.Total)
 	assert.Equal(t, rep.Total.Expected, rep.Total.Shown)
 }
+
+// The shared-prefix scene's last caption says to give every job its own prefix: with
+// returns-job's own, its sink's probes touch none of orders-job's transactions, and
+// every record is delivered once.
+func TestTheSharedPrefixSceneIsExactWithItsOwnPrefix(t *testing.T) {
+	text, err := Read("flink-shared-prefix-loses-data")
+	require.NoError(t, err)
+	i := strings.Index(string(text), "  - job: returns-job")
+	require.Positive(t, i)
+	own := string(text[:i]) + strings.Replace(string(text[i:]), "transactional.id.prefix: orders", "transactional.id.prefix: returns", 1)
+	s, err := scene.Parse("own.yaml", []byte(own))
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	rep := r.Judge()
+	assert.Equal(t, scene.EndSettled, rep.EndNote)
+	assert.Equal(t, "exactly-once", rep.Verdict)
+	assert.Equal(t, 4, rep.Messages["delivered"])
+}
