@@ -29,6 +29,7 @@ var replicationAndProducerScenes = []string{
 	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-table-duplicates", "flink-db-upsert-harmless",
 	"flink-db-two-phase-commit", "flink-fails-during-alignment", "flink-at-least-once-counts-twice",
 	"flink-redeploy-from-group-offsets", "flink-shared-prefix-loses-data",
+	"flink-down-past-transaction-timeout",
 }
 
 func TestNewScenesRunToTheirVerdictInThePage(t *testing.T) {

@@ -44,6 +44,7 @@ var lessons = []string{
 	"flink-sink-exactly-once",
 	"flink-fails-after-pre-commit",
 	"flink-fails-before-commit",
+	"flink-down-past-transaction-timeout",
 	"flink-fails-during-alignment",
 	"flink-redeploy-from-group-offsets",
 	"flink-shared-prefix-loses-data",
