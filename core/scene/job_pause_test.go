@@ -153,3 +153,13 @@ func TestARealPauseOfASubtaskIsAtItsOwnPoint(t *testing.T) {
 		}
 	}
 }
+
+// A KafkaSink subtask's written has no counterpart on the real job: a fault waiting for it
+// would never fire there, so the planner says so instead.
+func TestARealJobDoesNotSeeAKafkaSinksWritten(t *testing.T) {
+	s, err := Parse("job.yaml", []byte(jobScene(1, "    source: {topic: orders}\n    sink: {kafka: {topic: out}}",
+		"  - {when: {node: totals/sink-0, event: written, message: p1#4}, crash: p1}")))
+	require.NoError(t, err)
+	_, err = s.Plan(10000)
+	assert.ErrorContains(t, err, "does not see totals/sink-0 written on a real job")
+}

@@ -187,6 +187,23 @@ var realEvents = []sim.Event{sim.Started, sim.Crashed, sim.Restarted, apps.Sent,
 	protocol.Responded, protocol.Replicated, protocol.Elected, protocol.Offline,
 	flink.CheckpointTriggered, flink.CheckpointCompleted, flink.PreCommitted, flink.Restored, flink.Emitted}
 
+// unseenOnARealJob says why a fault's protocol point is one the real job does not report,
+// or "": a KafkaSink subtask's written (the simulated sink's write acknowledged) has no
+// counterpart in FlinkApp, which sees a KafkaSink's writes only on the wire, as the
+// broker's appended and responded.
+func (s *Scene) unseenOnARealJob(f FaultSpec) string {
+	w := f.When
+	if w == nil || w.Event != sinks.Written || !slices.Contains(s.partNames(), w.Node) || !strings.HasPrefix(sim.PortOf(w.Node), "sink-") {
+		return ""
+	}
+	for _, js := range s.Jobs {
+		if js.Name == sim.NodeOf(w.Node) && js.Spec.DBSink == "" {
+			return fmt.Sprintf("the conformance runner does not see %s written on a real job (a KafkaSink's writes are seen at the broker: appended, responded)", w.Node)
+		}
+	}
+	return ""
+}
+
 // realSubtaskPause says why a pause of a Flink subtask cannot be made on the real job, or
 // "": the runner stops a subtask's thread only at one of its own record points (FlinkApp
 // blocks in the emit operator after emitted, in the operator after processed), so a pause
@@ -311,6 +328,9 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 		// inside the runner, with no process of its own to stop.
 		if (f.Fault.Kind == sim.FaultPause || f.Fault.Kind == sim.FaultResume) && slices.ContainsFunc(s.Sinks, func(k SinkSpec) bool { return k.Name == f.Fault.Node }) {
 			return Plan{}, fmt.Errorf("faults (line %d): a sink has no process of its own to %s on a real cluster", f.Line, f.Fault.Kind)
+		}
+		if why := s.unseenOnARealJob(f); why != "" {
+			return Plan{}, fmt.Errorf("faults (line %d): %s", f.Line, why)
 		}
 		if why := s.realSubtaskPause(f); why != "" {
 			return Plan{}, fmt.Errorf("faults (line %d): %s", f.Line, why)
