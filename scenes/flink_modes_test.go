@@ -46,5 +46,5 @@ func TestTheSharedPrefixSceneIsExactWithItsOwnPrefix(t *testing.T) {
 	rep := r.Judge()
 	assert.Equal(t, scene.EndSettled, rep.EndNote)
 	assert.Equal(t, "exactly-once", rep.Verdict)
-	assert.Equal(t, 4, rep.Messages["delivered"])
+	assert.Equal(t, 6, rep.Messages["delivered"])
 }
