@@ -18,12 +18,7 @@ func TestTheAtLeastOnceSceneIsExactWhenAligned(t *testing.T) {
 	require.NoError(t, err)
 	aligned := strings.Replace(string(text), "mode: AT_LEAST_ONCE", "mode: EXACTLY_ONCE", 1)
 	require.NotEqual(t, string(text), aligned)
-	s, err := scene.Parse("aligned.yaml", []byte(aligned))
-	require.NoError(t, err)
-	r := s.NewRun()
-	r.ToEnd()
-	rep := r.Judge()
-	assert.Equal(t, scene.EndSettled, rep.EndNote)
+	rep := runToEnd(t, aligned)
 	assert.Equal(t, "exactly-once", rep.Verdict)
 	assert.Equal(t, 6, rep.Messages["delivered"])
 	require.NotNil(t, rep.Total)
@@ -39,12 +34,19 @@ func TestTheSharedPrefixSceneIsExactWithItsOwnPrefix(t *testing.T) {
 	i := strings.Index(string(text), "  - job: returns-job")
 	require.Positive(t, i)
 	own := string(text[:i]) + strings.Replace(string(text[i:]), "transactional.id.prefix: orders", "transactional.id.prefix: returns", 1)
-	s, err := scene.Parse("own.yaml", []byte(own))
+	rep := runToEnd(t, own)
+	assert.Equal(t, "exactly-once", rep.Verdict)
+	assert.Equal(t, 6, rep.Messages["delivered"])
+}
+
+// runToEnd runs a scene's text to its end; it must settle.
+func runToEnd(t *testing.T, text string) scene.Report {
+	t.Helper()
+	s, err := scene.Parse("twin.yaml", []byte(text))
 	require.NoError(t, err)
 	r := s.NewRun()
 	r.ToEnd()
 	rep := r.Judge()
 	assert.Equal(t, scene.EndSettled, rep.EndNote)
-	assert.Equal(t, "exactly-once", rep.Verdict)
-	assert.Equal(t, 6, rep.Messages["delivered"])
+	return rep
 }

@@ -12,19 +12,28 @@ type PartPauser interface {
 // pausePart pauses or resumes one part of a running node; a node that is down, or whose
 // parts do not pause, is left alone.
 func (w *World) pausePart(addr string, pause bool) {
-	s := w.slots[NodeOf(addr)]
-	if s == nil || !s.up {
+	s, env := w.partEnv(addr)
+	if s == nil {
 		return
 	}
 	pp, ok := s.node.(PartPauser)
 	if !ok {
 		return
 	}
-	env := &Env{w: w, node: NodeOf(addr), port: PortOf(addr), incarnation: s.incarnation}
 	if pause {
 		pp.PausePart(env, PortOf(addr))
 	} else {
 		pp.ResumePart(env, PortOf(addr))
 	}
 	w.settleCrash(s, env)
+}
+
+// partEnv is the running node of a part ("node/part") and an Env at that part, or nil
+// when the node is down.
+func (w *World) partEnv(addr string) (*nodeSlot, *Env) {
+	s := w.slots[NodeOf(addr)]
+	if s == nil || !s.up {
+		return nil, nil
+	}
+	return s, &Env{w: w, node: NodeOf(addr), port: PortOf(addr), incarnation: s.incarnation}
 }

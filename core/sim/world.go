@@ -351,15 +351,14 @@ type PartFailer interface {
 // failPart fails one part of a running node: the part's crash is a protocol point of its
 // own ("node/part crashed"), and the node decides what it means.
 func (w *World) failPart(addr string) {
-	s := w.slots[NodeOf(addr)]
-	if s == nil || !s.up {
+	s, env := w.partEnv(addr)
+	if s == nil {
 		return
 	}
 	pf, ok := s.node.(PartFailer)
 	if !ok {
 		return
 	}
-	env := &Env{w: w, node: NodeOf(addr), port: PortOf(addr), incarnation: s.incarnation}
 	env.Observe(Observation{Node: addr, Event: Crashed})
 	if env.Alive() {
 		pf.FailPart(env, PortOf(addr))

@@ -1,5 +1,7 @@
 package deliverylab.conformance;
 
+import static deliverylab.conformance.TestFaults.fault;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,18 +54,6 @@ class FlinkPauseJobTest {
                 public void close() { }
             };
         }
-    }
-
-    private static Plan.Fault fault(String kind, String node, String whenNode, String event, String message, long forMs) {
-        Plan.Fault f = new Plan.Fault();
-        f.kind = kind;
-        f.node = node;
-        f.forMs = forMs;
-        f.when = new Plan.Trigger();
-        f.when.node = whenNode;
-        f.when.event = event;
-        f.when.message = message;
-        return f;
     }
 
     /** Runs a count job (source parallelism 1, keyed) over p1#1..p1#n until it ends. */

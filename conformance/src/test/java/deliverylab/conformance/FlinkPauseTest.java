@@ -1,5 +1,7 @@
 package deliverylab.conformance;
 
+import static deliverylab.conformance.TestFaults.fault;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -38,18 +40,6 @@ class FlinkPauseTest {
         FlinkApp.FAIL.clear();
         FlinkApp.FIRED.clear();
         AppMain.launch = null;
-    }
-
-    private static Plan.Fault fault(String kind, String node, String whenNode, String event, String message, long forMs) {
-        Plan.Fault f = new Plan.Fault();
-        f.kind = kind;
-        f.node = node;
-        f.forMs = forMs;
-        f.when = new Plan.Trigger();
-        f.when.node = whenNode;
-        f.when.event = event;
-        f.when.message = message;
-        return f;
     }
 
     /** The job's JVM as AppMain starts it, with these faults of its own (its points print to standard output). */
