@@ -74,7 +74,8 @@ func (p *parser) sumInputs(s *Scene, js JobSpec, at *yaml.Node) {
 }
 
 // jobSinksFit checks a job's database sink: a sink of the scene, after a map, of a kind
-// a plain database client writes to (a table, an upsert), or a transactional one, which the job writes with two-phase commit (XA branches committed
+// a plain database client writes to (a table, a unique key, an upsert), or a
+// transactional one, which the job writes with two-phase commit (XA branches committed
 // at its checkpoints).
 func (p *parser) jobSinksFit(s *Scene, at *yaml.Node) {
 	for i, js := range s.Jobs {
@@ -87,14 +88,9 @@ func (p *parser) jobSinksFit(s *Scene, at *yaml.Node) {
 		case !s.hasSink(name):
 			p.fail(at, path, "expected a sink of sinks, got %q", name)
 		case kind == sinks.CounterKind:
-			p.fail(at, path, "%s is a counter: expected a sink of kind table, upsert or transactional (a job's totals go to Kafka with operator sum, read by a dashboard consumer)", name)
+			p.fail(at, path, "%s is a counter: expected a sink of kind table, unique-key, upsert or transactional (a job's totals go to Kafka with operator sum, read by a dashboard consumer)", name)
 		case js.Spec.Operator.Aggregates():
 			p.fail(at, path, "a %s's totals are judged by their lineage, which a database row does not keep: expected operator map, or a Kafka sink read by a dashboard consumer", js.Spec.Operator)
-		case kind == sinks.UniqueKeyKind:
-			// JdbcOutputFormat retries a refused insert, then throws: the task fails, the
-			// job restores its checkpoint, replays the same record and fails again, for
-			// ever. The simulated client takes the refusal as done, as a consumer's does.
-			p.fail(at, path, "%s has a unique key: a Flink JdbcSink whose replayed insert is refused fails its task, restores and replays it again, for ever — not modelled; expected a sink of kind table, upsert (INSERT ... ON CONFLICT UPDATE) or transactional", name)
 		case kind == sinks.TransactionalKind:
 			s.Jobs[i].Spec.DBTwoPhaseCommit = true
 		}
