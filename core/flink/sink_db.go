@@ -11,7 +11,9 @@ import (
 // the answer before it takes the next one, so a barrier finds nothing pending and the
 // checkpoint holds nothing of the sink's. After a restore the records read again are
 // written again: a table stores them twice, an upsert or a unique key makes that
-// harmless. A sink that is down refuses the write, which is tried again every
+// harmless (the unique key's statement is INSERT ... ON CONFLICT DO NOTHING: a plain
+// INSERT would make JdbcOutputFormat throw, and the job crash-loop on the replay). A
+// sink that is down refuses the write, which is tried again every
 // dbRetryMs; one without an answer for dbWriteTimeoutMs is written again, as the
 // consumer applications do.
 type dbWriter struct {
