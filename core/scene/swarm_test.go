@@ -241,3 +241,23 @@ func TestSwarmEnd(t *testing.T) {
 		assert.Equal(t, c.ok, err == nil, "%+v healed=%v: %v", c.res, c.healed, err)
 	}
 }
+
+// A node crashed by a trigger inside its own handler is reset at once; the handler that
+// reported the point must not trip over what the crash took away. This schedule crashed
+// the producer while its sender was failing a broker's requests one by one.
+func TestACrashInsideTheSendersDisconnectIsSurvived(t *testing.T) {
+	text, err := os.ReadFile("testdata/regressions/producer-crashes-inside-disconnect.yaml")
+	require.NoError(t, err)
+	s, err := Parse("producer-crashes-inside-disconnect.yaml", text)
+	require.NoError(t, err)
+	r := s.NewRun()
+	r.ToEnd()
+	assert.Equal(t, EndStopMs, r.EndNote)
+	var crashedAtError bool
+	for _, o := range r.World.Observations() {
+		if o.Node == "p1" && o.Event == "crashed" {
+			crashedAtError = true
+		}
+	}
+	assert.True(t, crashedAtError, "the schedule still crashes p1 at its error")
+}

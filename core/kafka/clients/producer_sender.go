@@ -311,7 +311,7 @@ func (s *sender) disconnect(env *sim.Env, broker string, err protocol.Error) []C
 	s.sh.conns.close(env, broker, firstReconnectBackoffMs)
 	var done []Completion
 	for _, id := range s.inflightIDs() {
-		if f := s.inflight[id]; f != nil && f.Broker == broker { // failing one may have failed the rest (abandon)
+		if f := s.inflight[id]; f != nil && f.Broker == broker { // gone: a crash at a point failing an earlier one reported, or an abandon
 			delete(s.inflight, id)
 			done = append(done, s.failAll(env, f, err)...)
 		}
