@@ -308,7 +308,8 @@ func jobSinks(writtenBy map[string]int, output string) []string {
 func appendsTo(places []string, topic string) int {
 	n := 0
 	for _, p := range places {
-		if tp, _, _ := strings.Cut(p, "@"); strings.HasPrefix(tp, topic+"-") && !strings.Contains(tp[len(topic)+1:], "-") {
+		tp, _, _ := strings.Cut(p, "@")
+		if i := strings.LastIndexByte(tp, '-'); i >= 0 && tp[:i] == topic {
 			n++
 		}
 	}

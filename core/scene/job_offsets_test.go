@@ -95,3 +95,16 @@ func TestASourceCannotCommitIntoAGroupWithMembers(t *testing.T) {
 		assert.Equal(t, []string{"out-0"}, []string{strings.Split(c[0], "=")[0]}, "only audit's own positions: %v", c)
 	}
 }
+
+// A source that starts from its group's offsets while a broker is down (the group's
+// coordinator, or the one it asks first) looks the coordinator up again until it
+// answers, starts, and lets the run settle.
+func TestACommittedStartWaitsOutADownBroker(t *testing.T) {
+	for _, b := range []string{"broker-1", "broker-2", "broker-3"} {
+		r, rep := runJob(t, jobScene(1, "    source: {topic: orders, group.id: fresh, starting.offsets: committed}\n    sink: {kafka: {topic: out}}",
+			"  - {at.ms: 0, crash: "+b+", for.ms: 3000}\n"))
+		assert.Equal(t, EndSettled, r.EndNote, b)
+		assert.NotEmpty(t, observed(r, flink.Emitted), b)
+		assert.Zero(t, rep.Messages["lost"], b)
+	}
+}

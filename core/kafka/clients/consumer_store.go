@@ -154,26 +154,31 @@ func (s *offsetStore) onError(err protocol.Error) {
 	}
 }
 
-// retry looks the coordinator up again after retry.backoff.ms when a read still waits.
+// waiting reports whether a read, or a commit whose coordinator is not known yet, waits.
+func (s *offsetStore) waiting() bool { return s.fetch != nil || s.commit != nil }
+
+// retry tries again after retry.backoff.ms what still waits.
 func (s *offsetStore) retry(env *sim.Env, c *Consumer) {
-	if s.fetch != nil || s.commit != nil {
+	if s.waiting() {
 		env.After(c.cfg.RetryBackoffMs, storeTimeout{Seq: -1})
 	}
 }
 
-// fire handles a timeout, or the retry of a read or a commit that waits.
+// fire handles a timeout, or the retry of what waits: without a coordinator it is
+// looked up again; with one, the read is sent again.
 func (s *offsetStore) fire(env *sim.Env, c *Consumer, t storeTimeout) []ConsumerEvent {
 	switch {
-	case t.Seq == -1 && s.broker == "":
-		s.find(env, c)
-	case t.Seq == -1:
-		s.read(env, c)
 	case t.Seq == s.seq:
-		// no answer in time: the coordinator is looked up again for what waits
+		// no answer in time: the coordinator is looked up again for what waits (a sent
+		// commit is not: commitAsync only logs the failure)
 		s.finding, s.broker, s.sent = false, "", false
-		if s.fetch != nil {
+		fallthrough
+	case t.Seq == -1 && s.broker == "":
+		if s.waiting() {
 			s.find(env, c)
 		}
+	case t.Seq == -1 && s.fetch != nil:
+		s.read(env, c)
 	}
 	return nil
 }
@@ -185,9 +190,7 @@ func (s *offsetStore) onGone(env *sim.Env, c *Consumer, peer string) {
 	}
 	s.finding, s.broker, s.sent = false, "", false
 	s.seq++
-	if s.fetch != nil {
-		s.retry(env, c)
-	}
+	s.retry(env, c)
 }
 
 // Storing reports whether an assigned consumer's group still has to answer it: a
