@@ -33,10 +33,11 @@ func (j *Job) ResumePart(env *sim.Env, part string) {
 		return
 	}
 	t.Paused = false
+	t.Held = resumeOrder(t.Held)
 	if t.Blocked {
-		return // its sink still waits; the flush's end lets it go
+		return // its sink still waits; the flush's end runs what it holds, in this order
 	}
-	held := resumeOrder(t.Held)
+	held := t.Held
 	t.Held = nil
 	j.replay(env, ti, held)
 }
