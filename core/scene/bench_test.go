@@ -17,14 +17,19 @@ func BenchmarkKernelEventsPerSecond(b *testing.B) {
 	benchRun(b, "acks-all-safe.yaml", data)
 }
 
-// BenchmarkFlinkScene runs the Flink scene (a job reading, checkpointing, failing over
-// and writing again) to its end and reports kernel events per second.
+// BenchmarkFlinkScene runs Flink scenes (jobs reading, checkpointing, failing over and
+// writing again; a paused subtask; two jobs) to their end and reports kernel events per
+// second for each.
 func BenchmarkFlinkScene(b *testing.B) {
-	data, err := scenes.Read("flink-sink-none-duplicates")
-	if err != nil {
-		b.Fatal(err)
+	for _, name := range []string{"flink-sink-none-duplicates", "flink-at-least-once-counts-twice", "flink-shared-prefix-loses-data"} {
+		b.Run(name, func(b *testing.B) {
+			data, err := scenes.Read(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchRun(b, name+".yaml", data)
+		})
 	}
-	benchRun(b, "flink-sink-none-duplicates.yaml", data)
 }
 
 // longAutoCommitScene runs for about the given seconds of virtual time: a producer sends
