@@ -18,7 +18,7 @@ var replicationAndProducerScenes = []string{
 	"zombie-leader-rejoins", "kip-101-leader-epochs", "kip-101-truncate-to-hw", "coordinator-follows-group-id",
 	"consumer-seeks-back-after-truncation", "slow-consumer-unavailable", "idempotent-retry",
 	"idempotence-ends-at-restart", "idempotence-is-per-partition", "dashboard-counter-overcounts",
-	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction", "txn-commit-and-abort", "txn-zombie-fenced",
+	"dedup-table-unique-key", "dedup-upsert", "offsets-in-db-transaction", "txn-commit-and-abort", "txn-zombie-fenced", "txn-fenced-while-the-fence-is-written",
 	"txn-timeout-aborts", "txn-lso-holds-back", "streams-at-least-once-duplicates",
 	"txn-coordinator-fails-over", "streams-exactly-once", "exactly-once-needs-read-committed",
 	// the recovery paths after a failed send (issue 19)

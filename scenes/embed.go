@@ -28,6 +28,7 @@ var lessons = []string{
 	"idempotence-is-per-partition",
 	"txn-commit-and-abort",
 	"txn-zombie-fenced",
+	"txn-fenced-while-the-fence-is-written",
 	"txn-timeout-aborts",
 	"txn-lso-holds-back",
 	"txn-coordinator-fails-over",

@@ -329,5 +329,20 @@ func Errors(obs []sim.Observation) map[string]int {
 	return out
 }
 
+// ClientErrors counts error observations by the client that received them, then by name.
+func ClientErrors(obs []sim.Observation) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for _, o := range obs {
+		if o.Event != protocol.ClientError || o.Err == "" {
+			continue
+		}
+		if out[o.Node] == nil {
+			out[o.Node] = map[string]int{}
+		}
+		out[o.Node][o.Err]++
+	}
+	return out
+}
+
 func ms(v int64) string { return strconv.FormatInt(v, 10) }
 func num(v int) string  { return strconv.Itoa(v) }

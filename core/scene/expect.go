@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,12 +62,15 @@ func parseCount(s string) (Count, error) {
 
 // Expect is a scene's expected outcome.
 type Expect struct {
-	Output    string
-	Verdict   string
-	Counts    map[string]Count // delivered, lost, duplicated, acked, failed, unavailable, sent
-	Errors    map[string]Count
-	Anomalies map[check.Anomaly]Count
-	Line      int
+	Output  string
+	Verdict string
+	Counts  map[string]Count // delivered, lost, duplicated, acked, failed, unavailable, sent
+	Errors  map[string]Count
+	// ClientErrors: errors one client received, by client (errors: {p1: {NAME: count}}).
+	ClientErrors map[string]map[string]Count
+	clientKeys   map[string]*yaml.Node // where each client was named, for its error
+	Anomalies    map[check.Anomaly]Count
+	Line         int
 }
 
 var countKeys = []string{"delivered", "lost", "duplicated", "acked", "failed", "unavailable", "sent"}
@@ -93,7 +97,7 @@ func (p *parser) expect(s *Scene, f field) {
 			s.Expect.Counts[k] = p.count(c, "expect")
 		}
 	}
-	countMap(p, m["errors"], "expect.errors", s.Expect.Errors, protocol.ErrorNames())
+	p.expectErrors(m["errors"], &s.Expect)
 	countMap(p, m["anomalies"], "expect.anomalies", s.Expect.Anomalies, check.AllAnomalies)
 }
 
@@ -103,6 +107,30 @@ func (p *parser) count(f field, path string) Count {
 		p.fail(f.value, join(path, f.key), "%s", err.Error())
 	}
 	return c
+}
+
+// expectErrors reads expect.errors: error names to counts, and clients to mappings of
+// error names to counts (what that client alone received).
+func (p *parser) expectErrors(f field, e *Expect) {
+	e.ClientErrors, e.clientKeys = map[string]map[string]Count{}, map[string]*yaml.Node{}
+	if f.value == nil {
+		return
+	}
+	if f.value.Kind != yaml.MappingNode {
+		p.fail(f.value, "expect.errors", "expected a mapping of error names (or clients) to counts")
+		return
+	}
+	plain := &yaml.Node{Kind: yaml.MappingNode, Line: f.value.Line, Column: f.value.Column}
+	for i := 0; i+1 < len(f.value.Content); i += 2 {
+		k, v := f.value.Content[i], f.value.Content[i+1]
+		if v.Kind != yaml.MappingNode {
+			plain.Content = append(plain.Content, k, v)
+			continue
+		}
+		e.ClientErrors[k.Value], e.clientKeys[k.Value] = map[string]Count{}, k
+		countMap(p, field{key: k.Value, keyN: k, value: v}, "expect.errors."+k.Value, e.ClientErrors[k.Value], protocol.ErrorNames())
+	}
+	countMap(p, field{key: f.key, keyN: f.keyN, value: plain}, "expect.errors", e.Errors, protocol.ErrorNames())
 }
 
 // countMap reads a mapping of names (error names, anomalies) to counts.
@@ -178,6 +206,12 @@ func (p *parser) crossCheck(s *Scene, m map[string]field) {
 			if !s.hasNode(n) && n != "controller" {
 				p.fail(l.node, l.path, "expected nodes of this scene (%s), got %q", strings.Join(s.nodeNames(), ", "), n)
 			}
+		}
+	}
+	for _, client := range slices.Sorted(maps.Keys(s.Expect.ClientErrors)) {
+		if !s.hasNode(client) {
+			p.fail(s.Expect.clientKeys[client], "expect.errors."+client, "expected an error name or a node of this scene (%s), got %q",
+				strings.Join(s.nodeNames(), ", "), client)
 		}
 	}
 	outs := s.Outputs()

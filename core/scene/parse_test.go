@@ -143,6 +143,18 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"expected one of NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,"},
 		},
 		{
+			name: "one client's errors naming a node the scene does not have",
+			text: parseGood + "expect:\n  errors: {p9: {PRODUCER_FENCED: 1}}\n",
+			line: 14, key: "expect.errors.p9",
+			want: []string{"expected an error name or a node of this scene", `got "p9"`},
+		},
+		{
+			name: "one client's errors with an error name Kafka does not have",
+			text: parseGood + "expect:\n  errors: {p1: {FENCED: 1}}\n",
+			line: 14, key: "expect.errors.p1.FENCED",
+			want: []string{"expected one of NOT_LEADER_OR_FOLLOWER,"},
+		},
+		{
 			name: "the same link twice",
 			text: parseGood + "network:\n  links:\n    - {between: [broker-1, broker-2], latency.ms: 50}\n    - {between: [broker-2, broker-1], latency.ms: 9}\n",
 			line: 16, key: "network.links[1].between",

@@ -10,19 +10,21 @@ import (
 
 // Report is the outcome of a run, in the CLI's JSON contract.
 type Report struct {
-	Scene     string                  `json:"scene"`
-	Seed      int64                   `json:"seed"`
-	Output    string                  `json:"output"`
-	Verdict   string                  `json:"verdict"`
-	Messages  map[string]int          `json:"messages"`
-	Errors    map[string]int          `json:"errors"`
-	Anomalies map[check.Anomaly]int   `json:"anomalies"`
-	Outputs   map[string]OutputReport `json:"outputs"`
-	TraceHash string                  `json:"traceHash"`
-	Events    int64                   `json:"events"`
-	EndMs     int64                   `json:"endMs"`
-	EndNote   EndNote                 `json:"endNote"`
-	EndDetail string                  `json:"endDetail,omitempty"` // why it did not settle
+	Scene    string         `json:"scene"`
+	Seed     int64          `json:"seed"`
+	Output   string         `json:"output"`
+	Verdict  string         `json:"verdict"`
+	Messages map[string]int `json:"messages"`
+	Errors   map[string]int `json:"errors"`
+	// ClientErrors: the same errors by the client that received them.
+	ClientErrors map[string]map[string]int `json:"clientErrors"`
+	Anomalies    map[check.Anomaly]int     `json:"anomalies"`
+	Outputs      map[string]OutputReport   `json:"outputs"`
+	TraceHash    string                    `json:"traceHash"`
+	Events       int64                     `json:"events"`
+	EndMs        int64                     `json:"endMs"`
+	EndNote      EndNote                   `json:"endNote"`
+	EndDetail    string                    `json:"endDetail,omitempty"` // why it did not settle
 	// Total: a counter output's total as shown, beside the one it should show.
 	Total  *check.Total `json:"total,omitempty"`
 	Ledger []check.Fate `json:"-"`
@@ -48,7 +50,8 @@ func (r *Run) Judge() Report {
 func (s *Scene) Judge(f Facts) Report {
 	l := check.NewLedger(f.Observations)
 	rep := Report{Scene: s.Name, Seed: s.Seed, Output: s.Expect.Output, Errors: check.Errors(f.Observations),
-		Anomalies: check.Anomalies(f.Observations, l.Acked, f.Aborted), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
+		ClientErrors: check.ClientErrors(f.Observations),
+		Anomalies:    check.Anomalies(f.Observations, l.Acked, f.Aborted), Outputs: map[string]OutputReport{}, EndMs: f.EndMs, EndNote: f.EndNote}
 	for _, name := range s.Outputs() {
 		res := l.Judge(s.output(name, f))
 		rep.Outputs[name] = OutputReport{Verdict: res.Verdict, Messages: res.Counts, Total: res.Total}
@@ -88,6 +91,14 @@ func (s *Scene) Check(rep Report) []string {
 	for _, k := range slices.Sorted(maps.Keys(e.Errors)) {
 		if got := rep.Errors[k]; !e.Errors[k].Holds(got) {
 			bad = append(bad, fmt.Sprintf("errors.%s: expected %s, got %d", k, e.Errors[k], got))
+		}
+	}
+	for _, client := range slices.Sorted(maps.Keys(e.ClientErrors)) {
+		want := e.ClientErrors[client]
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			if got := rep.ClientErrors[client][k]; !want[k].Holds(got) {
+				bad = append(bad, fmt.Sprintf("errors.%s.%s: expected %s, got %d", client, k, want[k], got))
+			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(e.Anomalies)) {

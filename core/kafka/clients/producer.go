@@ -183,6 +183,7 @@ func (p *Producer) assign(env *sim.Env) []Completion {
 
 // Receive handles responses; it returns the sends that ended.
 func (p *Producer) Receive(env *sim.Env, m sim.Message) []Completion {
+	observeCoordinatorErrors(env, m.Payload)
 	if p.tm != nil {
 		if st, ok := p.tm.onMessage(env, m); ok {
 			return p.follow(env, st)

@@ -107,6 +107,9 @@ const (
 	replyAddPartitions
 	replyAddOffsets
 	replyEnd
+	// replyFence answers the InitProducerId whose new instance fenced an open
+	// transaction: CONCURRENT_TRANSACTIONS once its abort is durable, to retry.
+	replyFence
 )
 
 type pendingAppend struct {
@@ -347,6 +350,13 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 		env.Send(pa.From, protocol.AddOffsetsToTxnResponse{ReqID: pa.ReqID, Err: err})
 	case replyEnd:
 		env.Send(pa.From, protocol.EndTxnResponse{ReqID: pa.ReqID, Err: err})
+	case replyFence:
+		answer := err
+		if answer == "" {
+			answer = protocol.ErrConcurrentTransactions
+		}
+		env.Send(pa.From, protocol.InitProducerIdResponse{ReqID: pa.ReqID, Err: answer, ProducerID: protocol.NoProducerID,
+			ProducerEpoch: protocol.NoProducerEpoch})
 	}
 	if err != "" {
 		if pa.Reply == replyNone && preparing(m.State) && err != protocol.ErrNotCoordinator {

@@ -72,12 +72,14 @@ func (c *Coordinator) onInitProducerId(env *sim.Env, h Host, from string, req pr
 	if m.State == protocol.TxnOngoing {
 		// A new instance fences the old one: PrepareEpochFence bumps the epoch, and the
 		// open transaction is aborted at it (prepareFenceProducerEpoch, then
-		// endTransaction with isFromClient=false); the client retries.
-		if err := c.abort(env, h, m); err != "" {
+		// endTransaction with isFromClient=false). The new instance is answered once
+		// PrepareAbort is durable — CONCURRENT_TRANSACTIONS, to retry while the markers
+		// are written, or the append's error (handleInitProducerId's
+		// sendRetriableErrorCallback is endTransaction's response callback) — not before:
+		// a fencing abort that waits for a slow follower keeps its InitProducerId waiting.
+		if err := c.abort(env, h, m, pendingAppend{Reply: replyFence, From: from, ReqID: req.ReqID}); err != "" {
 			fail(err)
-			return
 		}
-		fail(protocol.ErrConcurrentTransactions)
 		return
 	}
 	rec := m.record()
@@ -214,7 +216,7 @@ func (c *Coordinator) onEndTxn(env *sim.Env, h Host, from string, req protocol.E
 // abort ends an Ongoing transaction on the coordinator's own decision, a fence or a
 // timeout: the epoch is bumped (prepareFenceProducerEpoch) and PrepareAbort written at
 // it, so the old instance's next request is fenced.
-func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) protocol.Error {
+func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata, answer pendingAppend) protocol.Error {
 	rec := m.record()
 	if rec.ProducerEpoch < 1<<15-1 {
 		rec.ProducerEpoch++
@@ -222,7 +224,7 @@ func (c *Coordinator) abort(env *sim.Env, h Host, m *metadata) protocol.Error {
 	rec.State = protocol.TxnPrepareAbort
 	m.Fencing = true
 	m.HasLastEpoch = false // a fence is no bump of the producer's own: no retry of it is answered
-	err := c.write(env, h, m, rec, pendingAppend{Reply: replyNone})
+	err := c.write(env, h, m, rec, answer)
 	if err != "" {
 		m.Fencing = false
 	}
@@ -240,7 +242,7 @@ func (c *Coordinator) abortTimedOut(env *sim.Env, h Host) {
 			continue
 		}
 		env.Note("txn " + id + " timed out: aborting")
-		c.abort(env, h, m)
+		c.abort(env, h, m, pendingAppend{Reply: replyNone})
 	}
 }
 

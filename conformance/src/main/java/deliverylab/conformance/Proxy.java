@@ -42,6 +42,13 @@ import org.apache.kafka.common.header.Header;
  * broker-1 has answered the produce request carrying p1#5, crash broker-1".
  */
 final class Proxy implements AutoCloseable {
+    /**
+     * The requests a producer's TransactionManager sends to a coordinator, whose answers'
+     * errors a client is counted as receiving (the simulator's observeCoordinatorErrors).
+     */
+    static final java.util.Set<ApiKeys> TXN_APIS = java.util.EnumSet.of(ApiKeys.INIT_PRODUCER_ID,
+        ApiKeys.ADD_PARTITIONS_TO_TXN, ApiKeys.ADD_OFFSETS_TO_TXN, ApiKeys.END_TXN, ApiKeys.TXN_OFFSET_COMMIT);
+
     /** The record header that carries a message's identity ("p1#5"). */
     static final String MSG_HEADER = "dl-msg";
 
@@ -314,6 +321,14 @@ final class Proxy implements AutoCloseable {
                 }
             }
             String to = source == null ? Network.HARNESS : source;
+            if (sent != null && TXN_APIS.contains(sent.api) && !to.equals(Network.HARNESS) && !to.startsWith("broker-")) {
+                try {
+                    ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
+                    coordinatorErrors(AbstractResponse.parseResponse(sent.api, b, sent.version), to);
+                } catch (RuntimeException e) {
+                    // not decodable: forward it as it is
+                }
+            }
             Runnable delivered = null;
             if (sent != null && sent.api == ApiKeys.FETCH && target.equals("controller")) {
                 try {
@@ -367,6 +382,18 @@ final class Proxy implements AutoCloseable {
             }
             if (points.isEmpty()) return null;
             return () -> points.forEach(o -> Proxy.this.points.point(o, true));
+        }
+
+        /**
+         * A coordinator's answer to a client's transactional request: each distinct error
+         * it carries is an "error" the client received, whether its TransactionManager
+         * retries it quietly (CONCURRENT_TRANSACTIONS) or gives up — as the simulator's
+         * producer counts them.
+         */
+        private void coordinatorErrors(AbstractResponse resp, String client) {
+            for (Errors err : new java.util.TreeSet<>(resp.errorCounts().keySet())) {
+                if (err != Errors.NONE) points.point(new Observation(client, "error").err(err.name()), true);
+            }
         }
 
         private Action onProduceResponse(ProduceResponse resp, Sent sent) {
