@@ -474,6 +474,9 @@ var keysPresentation = map[string]keysEdit{
 	// canvas (TestCaptionKeysReachTheScene); the run itself is the same.
 	"narration[].pause":     {"narration/0/pause", "true"},
 	"narration[].highlight": {"narration/0/highlight", "[broker-1, c1]"},
+	// explore steers Find a failure, never the run itself: core/explore's tests show
+	// each of its keys change the search (TestExploreKeysSteerTheSearch).
+	"explore": {"explore", "{faults: [crash: c1], depth: 2, budget: 5}"},
 }
 
 // keysExpectPrefix: every expect key only states what `check` compares after the run.
@@ -485,8 +488,7 @@ var keysRejected = map[string]struct {
 	edit   keysEdit
 	reason string
 }{
-	"explore":                   {keysEdit{"explore", "{depth: 1}"}, "not built yet"},
-	"producer.transaction.size": {keysEdit{"apps/0/transaction.size", "5"}, "needs config.transactional.id"},
+	"producer.transaction.size":                       {keysEdit{"apps/0/transaction.size", "5"}, "needs config.transactional.id"},
 	"faults[].when.checkpoint (an event without one)": {keysEdit{"faults", "[{when: {event: polled, checkpoint: 2}, crash: c1}]"}, "polled carries no checkpoint"},
 	"job.sink.kafka.transaction.timeout.ms (not EXACTLY_ONCE)": {keysEdit{"apps/2", "{job: j1, checkpointing: {interval.ms: 100}, source: {topic: orders}, " +
 		"sink: {kafka: {topic: other, transaction.timeout.ms: 60000}}}"}, "only used by an EXACTLY_ONCE sink"},

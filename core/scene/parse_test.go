@@ -155,6 +155,36 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"expected one of NOT_LEADER_OR_FOLLOWER,"},
 		},
 		{
+			name: "an explore pattern that names no node",
+			text: parseGood + "explore:\n  faults: [crash: \"zookeeper-*\"]\n",
+			line: 14, key: "explore.faults[0].crash",
+			want: []string{"matches no node this scene can crash (p1, broker-1, broker-2, broker-3, c1)"},
+		},
+		{
+			name: "an explore wire fault that is neither request nor response",
+			text: parseGood + "explore:\n  faults: [drop: message]\n",
+			line: 14, key: "explore.faults[0].drop",
+			want: []string{"expected request or response"},
+		},
+		{
+			name: "an explore fault with a time",
+			text: parseGood + "explore:\n  faults: [{crash: c1, at.ms: 5}]\n",
+			line: 14, key: "explore.faults[0].at.ms",
+			want: []string{"unknown key"},
+		},
+		{
+			name: "an explore block without faults",
+			text: parseGood + "explore:\n  depth: 2\n",
+			line: 14, key: "explore.faults",
+			want: []string{"expected a list of faults the search may inject"},
+		},
+		{
+			name: "an explore depth past the limit",
+			text: parseGood + "explore:\n  faults: [crash: c1]\n  depth: 4\n",
+			line: 15, key: "explore.depth",
+			want: []string{"expected"},
+		},
+		{
 			name: "the same link twice",
 			text: parseGood + "network:\n  links:\n    - {between: [broker-1, broker-2], latency.ms: 50}\n    - {between: [broker-2, broker-1], latency.ms: 9}\n",
 			line: 16, key: "network.links[1].between",

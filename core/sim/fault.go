@@ -85,6 +85,21 @@ func (w *World) Schedule(atMs int64, f Fault) {
 // AddTrigger arms a fault that fires at a protocol point.
 func (w *World) AddTrigger(t Trigger) { w.triggers = append(w.triggers, t) }
 
+// ArmFault adds a fault's trigger where a scene's Build puts it: after the triggers of
+// the faults armed before it and before every caption's. A run that arms a fault at a
+// point it has not yet reached then fires its triggers in the order a run built with
+// that fault from the start does, so both give the same trace (the explorer's branches).
+func (w *World) ArmFault(t Trigger) {
+	i := len(w.triggers)
+	for j, x := range w.triggers {
+		if x.Fault.Kind == FaultNarrate {
+			i = j
+			break
+		}
+	}
+	w.triggers = slices.Insert(w.triggers, i, t)
+}
+
 // Inject applies a fault now.
 func (w *World) Inject(f Fault) { w.apply(f) }
 
