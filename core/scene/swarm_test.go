@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -260,4 +261,21 @@ func TestACrashInsideTheSendersDisconnectIsSurvived(t *testing.T) {
 		}
 	}
 	assert.True(t, crashedAtError, "the schedule still crashes p1 at its error")
+}
+
+// Every schedule kept under testdata/regressions (found by the swarm or the explorer)
+// runs to what its expect says.
+func TestRegressionSchedulesHoldTheirExpect(t *testing.T) {
+	files, err := filepath.Glob("testdata/regressions/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		require.NoError(t, err)
+		s, err := Parse(filepath.Base(f), text)
+		require.NoError(t, err)
+		r := s.NewRun()
+		r.ToEnd()
+		assert.Empty(t, s.Check(r.Judge()), f)
+	}
 }

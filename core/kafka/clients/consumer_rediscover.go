@@ -48,7 +48,14 @@ func (g *consumerCoordinator) resumeWith(env *sim.Env, coordinator string) bool 
 		return false
 	}
 	g.broker = coordinator
-	g.setState(Stable)
+	missing := g.fetcher.missing()
+	if len(missing) > 0 {
+		// positions dropped meanwhile (a Streams task revived while the coordinator
+		// was away): their committed offsets first
+		g.setState(FetchingOffsets)
+	} else {
+		g.setState(Stable)
+	}
 	if g.hbDue {
 		g.hbDue = false
 		env.Send(g.broker, protocol.HeartbeatRequest{Group: g.group, Member: g.member, Generation: g.generation})
@@ -57,6 +64,10 @@ func (g *consumerCoordinator) resumeWith(env *sim.Env, coordinator string) bool 
 	g.parked = nil
 	for _, pc := range parked {
 		g.sendCommit(env, pc)
+	}
+	if len(missing) > 0 {
+		g.fetchOffsets(env, missing)
+		return true
 	}
 	g.fetcher.fetchAll(env)
 	return true

@@ -9,11 +9,14 @@ import (
 // Kafka Streams does for a corrupted task it revives (TaskManager.closeDirtyAndRevive,
 // then StreamTask.resetOffsetsIfNeededAndInitializeMetadata: KafkaConsumer.committed and
 // seek): what was fetched for them is dropped, an OffsetFetch asks the coordinator, and
-// the member is stable again (AssignedNow) once each has a position. A member that is
-// not stable does nothing here: its rejoin fetches the committed offsets anyway.
+// the member is stable again (AssignedNow) once each has a position. A member looking
+// for its moved coordinator drops the positions now and fetches them once it has found it
+// (committed blocks until then); a member joining does nothing here: its rejoin fetches
+// the committed offsets anyway.
 func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
 	g := &c.coord
-	if g.state != Stable || len(tps) == 0 {
+	rediscovering := g.state == Finding && g.resume
+	if (g.state != Stable && !rediscovering) || len(tps) == 0 {
 		return
 	}
 	f := &c.fetch
@@ -24,6 +27,11 @@ func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
 		delete(f.offsetEpochs, tp)
 	}
 	f.returned = nil
+	if rediscovering {
+		// The coordinator moved and is being looked for: Consumer.committed blocks until
+		// it answers, so the positions are fetched once it is found (resumeWith).
+		return
+	}
 	g.setState(FetchingOffsets)
 	g.fetchOffsets(env, f.missing())
 }
