@@ -233,12 +233,13 @@ func (x *Search) try(f *frame, p point, c candidate) {
 	}
 }
 
-// finding judges a finished run: nil when nothing was lost or duplicated and every
-// invariant holds.
+// finding judges a finished run: nil when nothing was lost or duplicated, every
+// invariant holds, and no acks=all record was lost to fewer failures than
+// min.insync.replicas.
 func (x *Search) finding(r *scene.Run) *Finding {
 	rep := r.Judge()
 	fd := &Finding{Verdict: rep.Verdict, Report: rep}
-	if bad := r.Invariants(); len(bad) > 0 {
+	if bad := append(r.Invariants(), r.DurabilityProblems(rep)...); len(bad) > 0 {
 		fd.Invariant, fd.Breaks = bad[0], true
 		return fd
 	}

@@ -84,3 +84,26 @@ func TestExploreKeysSteerTheSearch(t *testing.T) {
 	assert.Greater(t, pairs.Schedules, crashC1.Schedules)
 	assert.Equal(t, 7, search("explore: {faults: [{crash: p1, for.ms: 1000}], budget: 7}").Schedules)
 }
+
+// acks=all with min.insync.replicas=1 loses only to two faults: broker-1 cut off from its
+// followers (it then acknowledges alone), and its crash. Every single fault is tried
+// first; the loss is a pair, the partition first.
+func TestAPairFindsWhatNoSingleFaultDoes(t *testing.T) {
+	s, src := shipped(t, "acks-all-isr-of-one")
+	res := Run(s, Options{})
+	var loss *Finding
+	for i, f := range res.Findings {
+		if f.Verdict == "at-most-once" {
+			loss = &res.Findings[i]
+		}
+	}
+	require.NotNil(t, loss, "the pairs within the budget find the loss")
+	require.Len(t, loss.Faults, 2)
+	assert.Equal(t, "partition", string(loss.Faults[0].Fault.Kind))
+	assert.Equal(t, "crash", string(loss.Faults[1].Fault.Kind))
+	singles := Run(s, Options{Depth: 1})
+	for _, f := range singles.Findings {
+		assert.NotEqual(t, "at-most-once", f.Verdict, "no single fault loses: %s", scene.FaultsYAML(f.Faults))
+	}
+	replays(t, src, *loss)
+}

@@ -40,7 +40,7 @@ const (
 
 // exploreActions are the faults a search may place; restarts, resumes and heals are the
 // for.ms of these.
-var exploreActions = []string{"crash", "pause", "cut", "cut-oneway", "drop", "delay", "duplicate"}
+var exploreActions = []string{"crash", "pause", "cut", "cut-oneway", "partition", "drop", "delay", "duplicate"}
 
 // ParseExplore reads an explore block given apart from the scene file (the default
 // search, or one a user typed): `explore: {faults: [...], depth: 2}`, with this scene's
@@ -116,7 +116,7 @@ func (p *parser) exploreFault(s *Scene, n *yaml.Node, where string) (ExploreFaul
 	if fm, ok := m["for.ms"]; ok {
 		forMs = p.integer(fm, where, 1, MaxRunMs)
 		if !slices.Contains(undoable, action) {
-			p.fail(fm.keyN, where+".for.ms", "only crash, pause and cut can be undone after for.ms")
+			p.fail(fm.keyN, where+".for.ms", "only crash, pause, cut and partition can be undone after for.ms")
 		}
 	}
 	switch action {
@@ -153,6 +153,12 @@ func (p *parser) exploreFault(s *Scene, n *yaml.Node, where string) (ExploreFaul
 		if p.err == nil && len(ef.Faults) == 0 {
 			p.fail(m[action].value, ap, "matches no link between two nodes of this scene (%s)", strings.Join(s.nodeNames(), ", "))
 		}
+	case "partition":
+		// one fault as written, names without patterns: [[broker-1], [broker-2, broker-3]]
+		f := p.action(s, m, action, where, nil)
+		f.ForMs = forMs
+		ef.Text = action + ": " + describeGroups(f.Groups)
+		ef.Faults = []sim.Fault{f}
 	default: // drop, delay, duplicate
 		ef.Wire = p.str(m[action], where)
 		ef.Text = action + ": " + ef.Wire
@@ -173,6 +179,14 @@ func (p *parser) exploreFault(s *Scene, n *yaml.Node, where string) (ExploreFaul
 		ef.Faults = []sim.Fault{f}
 	}
 	return ef, p.err == nil
+}
+
+func describeGroups(groups [][]string) string {
+	var gs []string
+	for _, g := range groups {
+		gs = append(gs, "["+strings.Join(g, ", ")+"]")
+	}
+	return "[" + strings.Join(gs, ", ") + "]"
 }
 
 // matchNames lists the nodes and job parts a pattern names (path.Match, so * and ?)

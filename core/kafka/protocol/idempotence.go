@@ -91,6 +91,23 @@ const ProducerIDBlockSize = 1000
 // HasProducerID reports whether the batch comes from an idempotent producer.
 func (b RecordBatch) HasProducerID() bool { return b.ProducerID != NoProducerID }
 
+// Tail is the batch's records from offset on, as a batch of their own: its base offset
+// and, for an idempotent producer's batch, its base sequence move with the first record
+// kept, so that each record keeps its sequence (a follower that already has the head of
+// a batch appends only the rest).
+func (b RecordBatch) Tail(offset int64) RecordBatch {
+	if offset <= b.BaseOffset {
+		return b
+	}
+	cut := offset - b.BaseOffset
+	b.Records = b.Records[cut:]
+	b.BaseOffset = offset
+	if b.BaseSequence != NoSequence {
+		b.BaseSequence = int32((int64(b.BaseSequence) + cut) % (1 << 31))
+	}
+	return b
+}
+
 // LastSequence is the sequence of the batch's last record (RecordBatch.lastSequence:
 // a sequence wraps from 2147483647 to 0).
 func (b RecordBatch) LastSequence() int32 {

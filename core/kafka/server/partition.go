@@ -148,11 +148,7 @@ func (p *Partition) appendAsFollower(batches []protocol.RecordBatch) (int64, []p
 		if b.LastOffset() < leo {
 			continue
 		}
-		if b.BaseOffset < leo {
-			b.Records = b.Records[leo-b.BaseOffset:]
-			b.BaseOffset = leo
-		}
-		fresh = append(fresh, b)
+		fresh = append(fresh, b.Tail(leo))
 	}
 	p.Log.AppendAsFollower(fresh)
 	p.clearVerification(fresh...)

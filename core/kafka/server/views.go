@@ -234,6 +234,24 @@ func heldAs(offline, readerDown bool, off, hw, committed int64) (fate.Code, bool
 	return fate.HeldUnread, true
 }
 
+// LogHolds reports whether one of this broker's replicas of the topic's partitions holds the
+// message, whatever the broker's state: a log is durable.
+func (b *Broker) LogHolds(topic, msg string) bool {
+	for _, tp := range b.replicas.TPs() {
+		if tp.Topic != topic {
+			continue
+		}
+		for _, batch := range b.replicas.partitions[tp].Log.Batches() {
+			for _, rec := range batch.Records {
+				if rec.Msg() == msg {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // Invariants lists what is wrong with the broker's state: a high watermark past the log
 // end, a log whose offsets, epochs or control batches are wrong (storage.Log.Problems),
 // or another live broker leading one of its partitions in the same epoch.

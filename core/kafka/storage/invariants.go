@@ -9,11 +9,15 @@ import (
 // Problems lists what is wrong with the log: offsets that are not contiguous from 0, a
 // batch whose base offset is not its first record's, leader epochs that go backwards,
 // and control batches that are not one transaction marker of a transactional producer
-// (or a marker outside a control batch). Tests check it after every event; the browser
-// reports it instead of panicking.
+// (or a marker outside a control batch), and a producer's sequence appended twice in one
+// epoch (an idempotent or transactional producer's (producer id, epoch, sequence) is
+// written once: the leader answers a retry with the first append's offset). Tests check
+// it after every event; the browser reports it instead of panicking.
 func (l *Log) Problems() []string {
 	var bad []string
 	start := min(l.checked, len(l.batches))
+	seqs := l.sequencesUpTo(start)
+	var fresh map[producerEpoch]int32 // the batches after start, until they are checked
 	next := int64(0)
 	var lastEpoch int32 = -1
 	if start > 0 {
@@ -42,11 +46,58 @@ func (l *Log) Problems() []string {
 		}
 		lastEpoch = max(lastEpoch, b.LeaderEpoch)
 		bad = append(bad, controlProblems(b)...)
+		if k, ok := sequenced(b); ok {
+			last, seen := fresh[k]
+			if !seen {
+				last, seen = seqs[k]
+			}
+			if seen && b.BaseSequence <= last {
+				bad = append(bad, fmt.Sprintf("producer %d epoch %d: sequence %d appended again at offset %d (the log holds up to %d)",
+					k.pid, k.epoch, b.BaseSequence, b.BaseOffset, last))
+			}
+			if fresh == nil {
+				fresh = map[producerEpoch]int32{}
+			}
+			fresh[k] = max(last, b.LastSequence())
+		}
 		if len(bad) == 0 && found == 0 && l.checked == start+i {
 			l.checked = start + i + 1
+			if k, ok := sequenced(b); ok {
+				seqs[k] = fresh[k]
+			}
+			l.seqsUpTo = l.checked
 		}
 	}
 	return bad
+}
+
+// producerEpoch is one epoch of one producer id.
+type producerEpoch struct {
+	pid   int64
+	epoch int16
+}
+
+// sequenced says whether a batch carries sequences: a data batch of a producer with an id.
+func sequenced(b protocol.RecordBatch) (producerEpoch, bool) {
+	if b.Control || !b.HasProducerID() || b.BaseSequence == protocol.NoSequence {
+		return producerEpoch{}, false
+	}
+	return producerEpoch{b.ProducerID, b.ProducerEpoch}, true
+}
+
+// sequencesUpTo is the highest sequence per producer epoch in the first n batches: kept
+// as the checked batches grow, rebuilt when a truncation took some of them away.
+func (l *Log) sequencesUpTo(n int) map[producerEpoch]int32 {
+	if l.seqs != nil && l.seqsUpTo == n {
+		return l.seqs
+	}
+	l.seqs, l.seqsUpTo = map[producerEpoch]int32{}, n
+	for _, b := range l.batches[:n] {
+		if k, ok := sequenced(b); ok {
+			l.seqs[k] = max(l.seqs[k], b.LastSequence())
+		}
+	}
+	return l.seqs
 }
 
 func controlProblems(b protocol.RecordBatch) []string {

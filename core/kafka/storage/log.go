@@ -5,6 +5,7 @@
 package storage
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -30,6 +31,10 @@ type Log struct {
 	// it). Tests check invariants at every instant; a whole walk would make a long run
 	// quadratic.
 	checked int
+	// seqs is the highest sequence of each producer epoch in the first seqsUpTo batches
+	// (Problems: no sequence is appended twice).
+	seqs     map[producerEpoch]int32
+	seqsUpTo int
 	// producers is the producer state (producer_state.go), derived from the batches.
 	producers map[int64]*ProducerStateEntry
 	txns      txnState // the transactions' state (txn.go), derived from the batches too
@@ -143,8 +148,7 @@ func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
 		kept := first
 		kept.Records = slices.Clone(first.Records[:offset-first.BaseOffset])
 		l.batches = append(l.batches, kept)
-		removed[0].BaseOffset = offset
-		removed[0].Records = first.Records[offset-first.BaseOffset:]
+		removed[0] = first.Tail(offset)
 	}
 	for len(l.epochs) > 0 && l.epochs[len(l.epochs)-1].StartOffset >= offset {
 		l.epochs = l.epochs[:len(l.epochs)-1]
@@ -208,5 +212,5 @@ func (l *Log) EpochStart(epoch int32) int64 {
 // shares their records.
 func (l *Log) Clone() Log {
 	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
-		checked: l.checked, producers: cloneProducers(l.producers), txns: l.txns.clone()}
+		checked: l.checked, seqs: maps.Clone(l.seqs), seqsUpTo: l.seqsUpTo, producers: cloneProducers(l.producers), txns: l.txns.clone()}
 }

@@ -89,3 +89,41 @@ func TestProblemsFire(t *testing.T) {
 		{Body: protocol.ControlMarker{}}, {Body: protocol.Data{Msg: "p1#1"}}}}, 0)
 	assert.Contains(t, l.Problems()[1], "holds 2 records, 1 of them markers")
 }
+
+// A producer's (id, epoch, sequence) is written once; a follower copies what its leader
+// holds without checking sequences, so a leader that appended a retry twice shows there.
+func TestASequenceAppendedTwiceIsAProblem(t *testing.T) {
+	idem := func(seq int32, msgs ...string) protocol.RecordBatch {
+		b := batch(msgs...)
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = 4, 0, seq
+		return b
+	}
+	var l Log
+	l.AppendAsFollower([]protocol.RecordBatch{idem(0, "p1#1", "p1#2"), idem(2, "p1#3")})
+	require.Empty(t, l.Problems())
+	bumped := idem(0, "p1#4")
+	bumped.ProducerEpoch = 1 // a new epoch starts again at 0
+	l.AppendAsFollower([]protocol.RecordBatch{bumped})
+	require.Empty(t, l.Problems())
+	l.AppendAsFollower([]protocol.RecordBatch{idem(1, "p1#2")})
+	bad := l.Problems()
+	require.Len(t, bad, 1)
+	assert.Contains(t, bad[0], "producer 4 epoch 0: sequence 1 appended again at offset 4 (the log holds up to 2)")
+
+	l.TruncateTo(4)
+	assert.Empty(t, l.Problems(), "gone with the truncation")
+	l.AppendAsFollower([]protocol.RecordBatch{idem(3, "p1#5")})
+	assert.Empty(t, l.Problems())
+}
+
+// A follower that already holds the head of a batch appends its tail with the sequences
+// its records had: its producer state then ends where the leader's does.
+func TestATailKeepsItsRecordsSequences(t *testing.T) {
+	b := batch("a", "b", "c")
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = 4, 0, 7
+	tail := b.Tail(1)
+	assert.Equal(t, int64(1), tail.BaseOffset)
+	assert.Equal(t, int32(8), tail.BaseSequence)
+	assert.Equal(t, b.LastSequence(), tail.LastSequence())
+	assert.Equal(t, b, b.Tail(0))
+}
