@@ -72,6 +72,7 @@ func (j *Job) coordinatorReceive(env *sim.Env, m sim.Message) {
 	}
 	done := Checkpoint{ID: j.pending.ID, Parts: j.pending.Parts}
 	j.latest, j.pending = &done, nil
+	j.latestPrint = done.print()
 	env.Observe(sim.Observation{Node: j.node(JobManager), Event: CheckpointCompleted, Checkpoint: done.ID})
 	for _, t := range j.tasks {
 		switch {

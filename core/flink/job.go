@@ -22,6 +22,10 @@ type Job struct {
 	// Durable: checkpoint storage keeps the latest completed checkpoint
 	// (state.checkpoints.num-retained 1), and survives the process.
 	latest *Checkpoint
+	// latestPrint is the latest checkpoint as it was when it completed (restore_check.go);
+	// problems, what a restore found wrong (kept: a problem is reported until the end).
+	latestPrint string
+	problems    []string
 
 	// Volatile: the running job.
 	tasks    []*task
@@ -123,6 +127,7 @@ func (j *Job) Clone() sim.Node {
 	}
 	c.pending = j.pending.clone()
 	c.down = slices.Clone(j.down)
+	c.problems = slices.Clone(j.problems)
 	return &c
 }
 

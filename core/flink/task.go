@@ -109,6 +109,7 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 			maps.Copy(t.Totals, j.latest.Parts[j.spec.OperatorName(t.Op)].Totals)
 		}
 	}
+	j.checkRestored(ti)
 	if t.Op >= 0 {
 		j.startSink(env, ti)
 	}
