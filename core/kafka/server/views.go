@@ -279,7 +279,7 @@ func PartitionProblems(broker string, p *Partition) []string {
 	if p.HW > p.LEO() {
 		bad = append(bad, fmt.Sprintf("%s %s: high watermark %d passes the log end %d", broker, p.TP, p.HW, p.LEO()))
 	}
-	for _, problem := range p.Log.Problems() {
+	for _, problem := range append(p.Log.Problems(), p.Log.LSOProblems(p.HW)...) {
 		bad = append(bad, fmt.Sprintf("%s %s: %s", broker, p.TP, problem))
 	}
 	return bad

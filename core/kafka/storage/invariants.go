@@ -2,6 +2,8 @@ package storage
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"deliverylab/core/kafka/protocol"
 )
@@ -66,6 +68,35 @@ func (l *Log) Problems() []string {
 				seqs[k] = fresh[k]
 			}
 			l.seqsUpTo = l.checked
+		}
+	}
+	return bad
+}
+
+// LSOProblems checks the last stable offset against the log itself: the LSO never passes
+// the first record of a transaction the log holds no marker for (an open transaction,
+// found from the batches alone, not from the transaction state the LSO is computed from),
+// nor the high watermark.
+func (l *Log) LSOProblems(hw int64) []string {
+	open := map[int64]int64{} // producer id -> first offset of its open transaction
+	for _, b := range l.batches {
+		switch {
+		case b.Control:
+			delete(open, b.ProducerID)
+		case b.Transactional:
+			if _, ok := open[b.ProducerID]; !ok {
+				open[b.ProducerID] = b.BaseOffset
+			}
+		}
+	}
+	lso := l.LastStableOffset(hw)
+	var bad []string
+	if lso > hw {
+		bad = append(bad, fmt.Sprintf("last stable offset %d passes the high watermark %d", lso, hw))
+	}
+	for _, pid := range slices.Sorted(maps.Keys(open)) {
+		if first := open[pid]; lso > first {
+			bad = append(bad, fmt.Sprintf("last stable offset %d passes the open transaction of producer %d at offset %d", lso, pid, first))
 		}
 	}
 	return bad

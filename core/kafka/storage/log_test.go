@@ -127,3 +127,25 @@ func TestATailKeepsItsRecordsSequences(t *testing.T) {
 	assert.Equal(t, b.LastSequence(), tail.LastSequence())
 	assert.Equal(t, b, b.Tail(0))
 }
+
+// The LSO is held to the log itself: a transaction the log holds no marker for keeps it
+// back, whatever the transaction state says. A log whose state forgot its open
+// transaction (its batches put in place by hand) breaks it.
+func TestTheLSOStopsAtAnOpenTransaction(t *testing.T) {
+	txnBatch := func(msg string) protocol.RecordBatch {
+		b := batch(msg)
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
+		return b
+	}
+	var l Log
+	l.AppendAsLeader(batch("a"), 0)
+	l.AppendAsLeader(txnBatch("p1#1"), 0)
+	l.AppendAsLeader(batch("b"), 0)
+	assert.Equal(t, int64(1), l.LastStableOffset(3))
+	assert.Empty(t, l.LSOProblems(3))
+
+	forgot := Log{batches: l.batches}
+	bad := forgot.LSOProblems(3)
+	require.Len(t, bad, 1)
+	assert.Contains(t, bad[0], "last stable offset 3 passes the open transaction of producer 7 at offset 1")
+}
