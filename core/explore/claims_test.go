@@ -62,6 +62,9 @@ func replays(t *testing.T, src []byte, f Finding) {
 	r := again.NewRun()
 	r.ToEnd()
 	rep := r.Judge()
+	assert.Equal(t, f.branch.Verdict, rep.Verdict, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
+	assert.Equal(t, f.branch.Messages, rep.Messages, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
+	assert.Equal(t, f.branch.EndMs, rep.EndMs, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
 	assert.Equal(t, f.Report.Messages, rep.Messages, "%s", scene.FaultsYAML(f.Faults))
 	assert.Equal(t, f.Report.TraceHash, rep.TraceHash, "%s", scene.FaultsYAML(f.Faults))
 }

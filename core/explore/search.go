@@ -32,6 +32,9 @@ type Finding struct {
 	Report    scene.Report
 	Invariant string // what was wrong, when an invariant failed at the end of the run
 	Schedule  int    // its number in the search's order (1-based)
+	// branch is the report of the branch the search judged (without a trace); Report
+	// is the same schedule run from the start with its trace. Tests hold them equal.
+	branch scene.Report
 }
 
 // Result is what a search found and what it cost.
@@ -106,8 +109,8 @@ func New(s *scene.Scene, opt Options) *Search {
 	if opt.Budget > 0 {
 		x.res.Budget = opt.Budget
 	}
-	root := x.base.NewRun()
-	rec := record(x.base.NewRun())
+	root := x.quietRun()
+	rec := record(x.quietRun())
 	x.res.Points = len(rec.points(-1))
 	x.stack = []*frame{{cursor: root, points: rec.points(-1)}}
 	if len(x.faults) == 0 || x.res.Points == 0 {
@@ -169,8 +172,8 @@ func (x *Search) finish(exhausted bool) {
 
 // restart begins the next depth from the run without faults.
 func (x *Search) restart() {
-	rec := record(x.base.NewRun())
-	x.stack = []*frame{{cursor: x.base.NewRun(), points: rec.points(-1)}}
+	rec := record(x.quietRun())
+	x.stack = []*frame{{cursor: x.quietRun(), points: rec.points(-1)}}
 }
 
 // next is the frame's next (point, fault) to try, in order: points first, then faults.
@@ -228,7 +231,7 @@ func (x *Search) try(f *frame, p point, c candidate) {
 		fd.Faults, fd.Schedule = specs(sched), x.res.Schedules
 		if !x.kinds[kindOf(*fd)] {
 			x.kinds[kindOf(*fd)] = true
-			x.res.Findings = append(x.res.Findings, *fd)
+			x.res.Findings = append(x.res.Findings, x.traced(*fd))
 		}
 	}
 }
@@ -248,6 +251,25 @@ func (x *Search) finding(r *scene.Run) *Finding {
 		return nil
 	}
 	fd.Breaks = (lost && x.claim.noLoss) || (dup && x.claim.noDuplicate)
+	return fd
+}
+
+// quietRun is a run of the scene without its faults that writes no trace: the search
+// judges outcomes only, and a trace costs a fifth of a run.
+func (x *Search) quietRun() *scene.Run {
+	r := x.base.NewRun()
+	r.World.Trace().Off = true
+	return r
+}
+
+// traced runs a finding's schedule again from the start with its trace, as the scene
+// with those faults runs: its report then carries the trace hash a replay must give.
+func (x *Search) traced(fd Finding) Finding {
+	s := *x.base
+	s.Faults = fd.Faults
+	r := s.NewRun()
+	r.ToEnd()
+	fd.branch, fd.Report = fd.Report, r.Judge()
 	return fd
 }
 

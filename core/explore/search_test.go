@@ -40,6 +40,8 @@ func TestEveryFindingReplaysFromItsSceneText(t *testing.T) {
 				assert.Equal(t, f.Report.Verdict, rep.Verdict, "%s", scene.FaultsYAML(f.Faults))
 				assert.Equal(t, f.Report.Messages, rep.Messages, "%s", scene.FaultsYAML(f.Faults))
 				assert.Equal(t, f.Report.TraceHash, rep.TraceHash, "the branch and the replay differ: %s", scene.FaultsYAML(f.Faults))
+				assert.Equal(t, f.branch.Messages, rep.Messages, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
+				assert.Equal(t, f.branch.EndMs, rep.EndMs, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
 			}
 		})
 	}

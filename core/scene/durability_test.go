@@ -45,3 +45,18 @@ apps:
 	r.Scene.Producers[0].Config.Acks = 1
 	assert.Empty(t, r.DurabilityProblems(rep), "acks=1 promises no such thing")
 }
+
+// A run that writes no trace (the explorer's) runs the same events to the same outcome.
+func TestARunWithoutItsTraceRunsTheSame(t *testing.T) {
+	for _, s := range shippedScenes(t) {
+		traced, quiet := s.NewRun(), s.NewRun()
+		quiet.World.Trace().Off = true
+		traced.ToEnd()
+		quiet.ToEnd()
+		a, b := traced.Judge(), quiet.Judge()
+		assert.Equal(t, a.Messages, b.Messages, s.Name)
+		assert.Equal(t, a.Events, b.Events, s.Name)
+		assert.Equal(t, a.EndMs, b.EndMs, s.Name)
+		assert.Empty(t, quiet.World.Trace().Lines, s.Name)
+	}
+}

@@ -148,9 +148,10 @@ func (e *Env) Observe(o Observation) {
 	e.w.observe(o)
 }
 
-// Note adds a line to the trace, for state changes that are not messages.
+// Note adds a line to the trace, for state changes that are not messages. A caller
+// that composes a costly line asks Tracing first.
 func (e *Env) Note(text string) {
-	if !e.Alive() {
+	if !e.Alive() || !e.w.Tracing() {
 		return
 	}
 	e.w.traceLine(e.node+" "+text, false)

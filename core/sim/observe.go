@@ -138,8 +138,10 @@ func (t *Trigger) matches(o *Observation) bool {
 func (w *World) observe(o Observation) {
 	o.AtMs = w.nowMs
 	w.observations = append(w.observations, o)
-	spec, _ := LookupEvent(string(o.Event))
-	w.traceLine("observe "+o.Describe(), spec.Background)
+	if w.Tracing() {
+		spec, _ := LookupEvent(string(o.Event))
+		w.traceLine("observe "+o.Describe(), spec.Background)
+	}
 	for i := range w.triggers {
 		t := &w.triggers[i]
 		if !t.matches(&o) {

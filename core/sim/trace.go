@@ -5,7 +5,10 @@ import "strconv"
 // Trace is the ordered text of every event, and a running hash of it: the determinism
 // check. Lines may be discarded (Keep=false) when only the hash is wanted.
 type Trace struct {
-	Keep  bool
+	Keep bool
+	// Off: no line is written, not even into the hash (a run only its outcome matters
+	// for: the explorer's branches). Set it before the first event.
+	Off   bool
 	Lines []Line
 	// Tail, when above 0, keeps only about the last Tail lines: for a reader (the page)
 	// that shows the end of the trace, and must not hold a long run's whole text.
@@ -41,7 +44,14 @@ func (t *Trace) add(line Line) {
 	}
 }
 
+// Tracing reports whether the trace is written: callers skip composing a line that
+// would be thrown away.
+func (w *World) Tracing() bool { return !w.trace.Off }
+
 func (w *World) traceLine(text string, background bool) {
+	if w.trace.Off {
+		return
+	}
 	w.trace.add(Line{Text: strconv.FormatInt(w.nowMs, 10) + " " + text, Background: background})
 }
 

@@ -179,7 +179,9 @@ func (w *World) send(from, to string, p Payload) int64 {
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
 	w.inFlight[id] = m
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
-	w.traceLine("send "+m.Describe(), IsBackground(p))
+	if w.Tracing() {
+		w.traceLine("send "+m.Describe(), IsBackground(p))
+	}
 	return id
 }
 
@@ -239,12 +241,16 @@ func (w *World) deliver(e event) {
 	}
 	delete(w.inFlight, m.ID)
 	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
-		w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
+		if w.Tracing() {
+			w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
+		}
 		return
 	}
 	s := w.slots[NodeOf(m.To)]
 	if s == nil || !s.up {
-		w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
+		if w.Tracing() {
+			w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
+		}
 		if r, ok := m.Payload.(Request); ok && r.IsRequest() {
 			if from := w.slots[NodeOf(m.From)]; from != nil && from.up {
 				w.send(m.To, m.From, Refused{MsgID: m.ID, To: m.To, What: m.Payload.Kind(), Orig: m.Payload})
@@ -261,7 +267,9 @@ func (w *World) deliver(e event) {
 
 // handOver gives a message that reached a running node to it.
 func (w *World) handOver(s *nodeSlot, m Message) {
-	w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
+	if w.Tracing() {
+		w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
+	}
 	s.addClient(m)
 	env := &Env{w: w, node: NodeOf(m.To), port: PortOf(m.To), incarnation: s.incarnation}
 	s.node.Receive(env, m)
