@@ -79,7 +79,7 @@ func (w *World) Schedule(atMs int64, f Fault) {
 	if atMs < w.nowMs {
 		atMs = w.nowMs
 	}
-	w.push(event{AtMs: atMs, Kind: evFault, Fault: f})
+	w.push(event{AtMs: atMs, Kind: evFault, Fault: &f})
 }
 
 // AddTrigger arms a fault that fires at a protocol point.

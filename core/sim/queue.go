@@ -22,7 +22,7 @@ type event struct {
 	Incarnation int     // evTimer: the node's incarnation that set it
 	Timer       Payload // evTimer
 	MsgID       int64   // evDeliver: id in World.inFlight
-	Fault       Fault   // evFault
+	Fault       *Fault  // evFault: out of line, so that the heap moves small events (never changed once queued)
 	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
 	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
 	Arrived bool

@@ -217,7 +217,7 @@ func (w *World) Step() bool {
 			w.settleCrash(s, env)
 		}
 	case evFault:
-		w.apply(e.Fault)
+		w.apply(*e.Fault)
 	case evStart:
 		if s := w.slots[e.Node]; s.paused {
 			s.hold(e)
