@@ -30,18 +30,7 @@ func TestEveryFindingReplaysFromItsSceneText(t *testing.T) {
 			res := Run(&c, Options{Depth: 1})
 			require.NotEmpty(t, res.Findings, "the default faults break %s somehow", name)
 			for _, f := range res.Findings {
-				text, err := scene.WithFaults(src, f.Faults)
-				require.NoError(t, err)
-				again, err := scene.Parse(name+".yaml", text)
-				require.NoError(t, err, "%s", text)
-				r := again.NewRun()
-				r.ToEnd()
-				rep := r.Judge()
-				assert.Equal(t, f.Report.Verdict, rep.Verdict, "%s", scene.FaultsYAML(f.Faults))
-				assert.Equal(t, f.Report.Messages, rep.Messages, "%s", scene.FaultsYAML(f.Faults))
-				assert.Equal(t, f.Report.TraceHash, rep.TraceHash, "the branch and the replay differ: %s", scene.FaultsYAML(f.Faults))
-				assert.Equal(t, f.branch.Messages, rep.Messages, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
-				assert.Equal(t, f.branch.EndMs, rep.EndMs, "the branch and the run from the start differ: %s", scene.FaultsYAML(f.Faults))
+				replays(t, src, f)
 			}
 		})
 	}
