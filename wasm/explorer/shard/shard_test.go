@@ -1,0 +1,227 @@
+package shard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"deliverylab/core/explore"
+	"deliverylab/core/play"
+	"deliverylab/core/scene"
+	"deliverylab/scenes"
+)
+
+// shipped is a shipped scene's job, share 0 of 1.
+func shipped(t *testing.T, name string) Job {
+	t.Helper()
+	data, err := scenes.Read(name)
+	require.NoError(t, err)
+	return Job{File: name + ".yaml", Text: string(data), Shards: 1}
+}
+
+// split runs a job in n shares, one after the other, and merges them as the page does:
+// figures added up, and of each kind the finding of least Order.
+func split(t *testing.T, job Job, n int) (Progress, map[string]Finding, [][]Finding) {
+	t.Helper()
+	var total Progress
+	best := map[string]Finding{}
+	var shares [][]Finding
+	for k := range n {
+		job.Shard, job.Shards = k, n
+		s, err := Start(job)
+		require.NoError(t, err)
+		var mine []Finding
+		for {
+			more := s.Step()
+			got, err := s.NewFindings()
+			require.NoError(t, err)
+			mine = append(mine, got...)
+			if !more {
+				break
+			}
+		}
+		p := s.Progress()
+		require.True(t, p.Done)
+		total.Claim, total.Depth, total.Points, total.AllFaults = p.Claim, p.Depth, p.Points, p.AllFaults
+		total.Faults += p.Faults
+		total.Schedules += p.Schedules
+		total.Pruned += p.Pruned
+		total.Found += p.Found
+		for _, f := range mine {
+			if b, ok := best[f.Kind]; !ok || less(f.Order, b.Order) {
+				best[f.Kind] = f
+			}
+		}
+		shares = append(shares, mine)
+	}
+	return total, best, shares
+}
+
+func less(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// acks1Lost is what two shares find in acks-1-lost (TestASplitSearchFindsWhatOneSearchFinds
+// keeps it for the tests after it).
+var acks1Lost map[string]Finding
+
+// The page's split search finds what one search finds: the same figures and, of each
+// kind, the same counterexample, however many workers share it; and in each share its
+// findings come in the order of the whole search (Order).
+func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
+	job := shipped(t, "acks-1-lost")
+	sc, err := scene.Parse(job.File, []byte(job.Text))
+	require.NoError(t, err)
+	want := explore.Run(sc, explore.Options{})
+	require.NotEmpty(t, want.Findings)
+
+	for _, n := range []int{1, 2, 3} {
+		total, best, shares := split(t, job, n)
+		if n == 2 {
+			acks1Lost = best
+		}
+		// In each share the findings come in the order of the whole search.
+		for k, mine := range shares {
+			for i := 1; i < len(mine); i++ {
+				assert.True(t, less(mine[i-1].Order, mine[i].Order), "%d shares, share %d: %v before %v", n, k, mine[i-1].Order, mine[i].Order)
+			}
+		}
+		assert.Equal(t, want.Schedules, total.Schedules, "%d shares: schedules", n)
+		assert.Equal(t, want.Pruned, total.Pruned, "%d shares: pruned", n)
+		assert.Equal(t, want.Found, total.Found, "%d shares: found", n)
+		assert.Equal(t, want.Faults, total.Faults, "%d shares: faults", n)
+		assert.Equal(t, want.Points, total.Points)
+		assert.Equal(t, want.Claim, total.Claim)
+		require.Len(t, best, len(want.Findings), "%d shares: one finding of each kind", n)
+		for _, w := range want.Findings {
+			got, ok := best[w.Verdict]
+			require.True(t, ok, "%d shares find a %s", n, w.Verdict)
+			assert.Equal(t, w.Breaks, got.Breaks)
+			assert.Equal(t, w.Report.Messages, got.Messages)
+			var syntax []string
+			for _, f := range w.Faults {
+				syntax = append(syntax, play.SceneFaultSyntax(f))
+			}
+			assert.Equal(t, syntax, got.Syntax, "%d shares: the %s counterexample is the search's own", n, w.Verdict)
+		}
+	}
+}
+
+// A finding is a scene file of its own: it reads back, names the search's faults as its
+// only ones, has no narration, and plays to the finding's verdict and counts.
+func TestAFindingIsASceneThatPlaysToItsVerdict(t *testing.T) {
+	best := acks1Lost
+	if best == nil {
+		_, best, _ = split(t, shipped(t, "acks-1-lost"), 2)
+	}
+	require.NotEmpty(t, best)
+	for kind, f := range best {
+		assert.Equal(t, "acks-1-lost-found.yaml", f.File)
+		sc, err := scene.Parse(f.File, []byte(f.Scene))
+		require.NoError(t, err, "%s:\n%s", kind, f.Scene)
+		assert.Empty(t, sc.Narration, "the narration told another story")
+		assert.Equal(t, "Found: acks=1: acknowledged, then lost", sc.Title.En)
+		assert.Equal(t, "反例：acks=1：已确认的消息丢失了", sc.Title.Zh)
+		assert.Contains(t, sc.Summary.En, f.Faults[0].En)
+		assert.Contains(t, sc.Summary.Zh, f.Faults[0].Zh)
+		require.Len(t, sc.Faults, len(f.Syntax))
+		for i, spec := range sc.Faults {
+			assert.Equal(t, f.Syntax[i], play.SceneFaultSyntax(spec))
+		}
+
+		s, err := play.LoadSource(f.File, []byte(f.Scene))
+		require.NoError(t, err)
+		s.RunToEnd()
+		st := s.State()
+		assert.Equal(t, f.Verdict, st.Ledger.Verdict, "%s plays to its verdict", kind)
+		assert.Equal(t, f.Messages, st.Ledger.Counts)
+		require.Len(t, st.SceneFaults, len(f.Faults))
+		assert.Equal(t, f.Faults[0], st.SceneFaults[0].Text, "the page lists the fault as the finding says it")
+		assert.True(t, st.SceneFaults[0].Done)
+
+		// Found again, it is not "Found: Found: …".
+		again, err := Found([]byte(f.Scene), sc, nil, sc.Faults)
+		require.NoError(t, err)
+		sc2, err := scene.Parse(f.File, again)
+		require.NoError(t, err)
+		assert.Equal(t, sc.Title, sc2.Title)
+	}
+}
+
+// The search reads the scene as the page plays it: its settings and seed; the seed is
+// written into a finding's scene (the settings the page sets again after loading it).
+func TestTheSearchHasThePagesSettingsAndSeed(t *testing.T) {
+	job := shipped(t, "acks-1-lost")
+	seed := int64(5)
+	job.Changes = [][2]string{{"producers.p1.config.acks", "all"}}
+	job.Seed = &seed
+	sc, err := scene.WithSettings(job.File, []byte(job.Text), job.Changes)
+	require.NoError(t, err)
+	sc.Seed = seed
+	want := explore.Run(sc, explore.Options{})
+	total, best, _ := split(t, job, 2)
+	assert.Equal(t, want.Schedules, total.Schedules)
+	assert.Equal(t, want.Found, total.Found)
+	require.Len(t, best, len(want.Findings))
+	for _, f := range best {
+		found, err := scene.Parse(f.File, []byte(f.Scene))
+		require.NoError(t, err)
+		assert.Equal(t, seed, found.Seed)
+		s, err := play.LoadSource(f.File, []byte(f.Scene))
+		require.NoError(t, err)
+		for _, c := range job.Changes {
+			require.NoError(t, s.SetSetting(c[0], c[1]))
+		}
+		s.RunToEnd()
+		assert.Equal(t, f.Messages, s.State().Ledger.Counts, "with the page's settings set again, it plays as found")
+	}
+}
+
+// A search of pairs is not split: share 0 runs all of it, the others end at once.
+func TestADeeperSearchRunsInOneShare(t *testing.T) {
+	data, err := scenes.Read("acks-1-lost")
+	require.NoError(t, err)
+	text := string(data) + "explore: {faults: [{crash: \"broker-*\", for.ms: 10000}], depth: 2, budget: 40}\n"
+	job := Job{File: "pairs.yaml", Text: text, Shards: 2, Shard: 1}
+	s, err := Start(job)
+	require.NoError(t, err)
+	assert.False(t, s.Step())
+	p := s.Progress()
+	assert.True(t, p.Done)
+	assert.Zero(t, p.Faults)
+	assert.Equal(t, 3, p.AllFaults)
+	got, err := s.NewFindings()
+	require.NoError(t, err)
+	assert.Empty(t, got)
+
+	total, _, _ := split(t, Job{File: "pairs.yaml", Text: text}, 2)
+	assert.Equal(t, 2, total.Depth)
+	assert.Equal(t, 3, total.Faults, "share 0 has every fault")
+	assert.Equal(t, 40, total.Schedules, "the whole budget")
+}
+
+// A scene that does not parse gives the parser's error, with its line and key; a job
+// that names no share is refused.
+func TestABadJob(t *testing.T) {
+	job := shipped(t, "acks-1-lost")
+	job.Text = strings.Replace(job.Text, "    send:", "    sendd:", 1)
+	_, err := Start(job)
+	require.Error(t, err)
+	line, key := SceneError(err)
+	assert.Positive(t, line)
+	assert.Equal(t, "apps[0].sendd", key)
+
+	_, err = Start(Job{File: "x.yaml", Text: "title: x\n", Shards: 0})
+	assert.ErrorContains(t, err, "share 0 of 0")
+	_, err = Start(Job{File: "x.yaml", Text: "", Shards: 1})
+	require.Error(t, err)
+	line, _ = SceneError(err)
+	assert.Equal(t, 1, line)
+}
