@@ -115,7 +115,8 @@ func BenchmarkFindAFailureInPage(b *testing.B) {
 				b.ReportMetric(x.ElapsedMs/1000, "s/search")
 				b.ReportMetric(float64(x.Tried), "schedules")
 				b.ReportMetric(float64(frames)/(x.ElapsedMs/1000), "frames/s")
-				b.Logf("%s: %d schedules in %.1f s in %d workers (each done after %v ms), %d frames meanwhile", name, x.Tried, x.ElapsedMs/1000, x.Shares, x.ShareMs, frames)
+				b.Logf("%s: %d schedules in %.1f s, %d tasks in %d workers (each free after %v ms), %d frames meanwhile",
+					name, x.Tried, x.ElapsedMs/1000, x.Tasks, x.Workers, x.FreeMs, frames)
 				p.call("pause()")
 			}
 		})

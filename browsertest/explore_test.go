@@ -23,7 +23,8 @@ import (
 // exploreState is window.deliverylabExplore.state(): the panel's figures (web/explore.js).
 type exploreState struct {
 	State     string    `json:"state"`
-	Shares    int       `json:"shares"`
+	Workers   int       `json:"workers"`
+	Tasks     int       `json:"tasks"`
 	Tried     int       `json:"tried"`
 	Pruned    int       `json:"pruned"`
 	Found     int       `json:"found"`
@@ -33,7 +34,7 @@ type exploreState struct {
 	Kinds     int       `json:"kinds"`
 	Error     string    `json:"error"`
 	ElapsedMs float64   `json:"elapsedMs"`
-	ShareMs   []float64 `json:"shareMs"`
+	FreeMs    []float64 `json:"freeMs"`
 	Findings  []finding `json:"findings"`
 }
 
@@ -126,8 +127,8 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 	p.waitJS(180*time.Second, `["done", "failed"].includes(window.deliverylabExplore.state().state)`)
 	x = p.explore()
 	require.Equal(t, "done", x.State, "the search ends: %s", x.Error)
-	t.Logf("acks-1-lost: %d schedules (%d pruned, %d found) in %.1f s in %d workers; natively %d schedules",
-		x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000, x.Shares, want.Schedules)
+	t.Logf("acks-1-lost: %d schedules (%d pruned, %d found) in %.1f s, %d tasks in %d workers; natively %d schedules",
+		x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000, x.Tasks, x.Workers, want.Schedules)
 	assert.True(t, x.Exhausted)
 	assert.Equal(t, want.Schedules, x.Tried, "the page tries the schedules the command line tries")
 	assert.Equal(t, want.Pruned, x.Pruned)
@@ -152,7 +153,6 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 	}
 	p.waitJS(5*time.Second, fmt.Sprintf(`document.querySelectorAll("#explore-findings button.finding").length === %d`, len(want.Findings)))
 	assert.Contains(t, eval[string](p, `document.getElementById("explore-status").textContent`), "every schedule tried")
-	p.screenshot("explore-found-en")
 	p.elementShot("explore-panel-found-en", "#explore-panel")
 
 	// Load the counterexample that breaks the claim.
@@ -192,6 +192,7 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 	p.call("setSpeed(100)")
 	require.NoError(t, clickSelector(p, "#explore-play"))
 	p.waitJS(5*time.Second, `window.deliverylab.state().playing || window.deliverylab.state().ended`)
+	assert.Less(t, rectOf(p, "#game").Y, float64(viewportH)/2, "Play brought the canvas into sight")
 	p.waitJS(120*time.Second, `window.deliverylab.state().ended`)
 	s = p.tools()
 	assert.Equal(t, f.Verdict, s.Ledger.Verdict, "it plays to the finding's verdict")
@@ -209,7 +210,6 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 	p.waitJS(5*time.Second, fmt.Sprintf(`document.getElementById("scene-faults").textContent.includes(%q)`, f.Faults[0].Zh))
 	assert.Contains(t, eval[string](p, `document.getElementById("explore-status").textContent`), "每组故障都试过了")
 	assert.Contains(t, eval[string](p, `document.getElementById("explore-findings").textContent`), "打破了场景的保证")
-	p.screenshot("explore-loaded-zh")
 	p.elementShot("explore-panel-loaded-zh", "#explore-panel")
 	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
 
@@ -274,7 +274,7 @@ func TestFindAFailureBadSceneSaysWhy(t *testing.T) {
 		const module = await WebAssembly.compileStreaming(fetch("explore.wasm"));
 		const w = new Worker("explore-worker.js");
 		const first = new Promise((resolve) => { w.onmessage = (e) => resolve(JSON.parse(e.data)); });
-		w.postMessage({ module, job: { file: "broken.yaml", text: %q, changes: [], seed: 1, shard: 0, shards: 1 } });
+		w.postMessage({ module, job: { file: "broken.yaml", text: %q, changes: [], seed: 1 } });
 		const m = await first;
 		w.terminate();
 		return m;

@@ -1,9 +1,10 @@
-// A Web Worker running one share of "Find a failure" (web/explore.js starts one per core):
+// A Web Worker running tasks of "Find a failure" (web/explore.js starts one per core):
 // its own WebAssembly instance of web/explore.wasm (wasm/explorer), so the search never
-// holds up the page or the canvas. The page sends {module, job} once: the compiled module
-// (compiled once in the page, shared by the workers) and the job (wasm/explorer/shard's
-// Job). The Go program posts its progress and findings itself, as JSON strings, and
-// returns when its share is done; the page terminates the worker to stop it.
+// holds up the page or the canvas. The page sends {module, job} first: the compiled
+// module (compiled once in the page, shared by the workers) and the job
+// (wasm/explorer/shard's Job). The Go program then takes over the worker's messages: it
+// says when it is ready, takes tasks, and posts their progress and findings, all as JSON
+// strings; the page terminates the worker when it has no task left, or to stop.
 "use strict";
 importScripts("wasm_exec.js");
 
@@ -13,8 +14,7 @@ self.onmessage = async (e) => {
   self.onmessage = null; // one job per worker
   const { module, job } = e.data || {};
   const go = new Go();
-  // The search returns on its own (code 0); any other exit is a Go panic, which Go has
-  // already printed.
+  // Any exit but 0 is a Go panic, which Go has already printed.
   go.exit = (code) => {
     if (code !== 0) fail(`the search stopped (exit code ${code})`);
   };

@@ -1,9 +1,10 @@
 // "Find a failure": search the scene's fault schedules for a run that loses or duplicates
 // a message, without holding up the page. The search runs in Web Workers
-// (web/explore-worker.js), each with its own WebAssembly instance of web/explore.wasm
-// (wasm/explorer: the core, no canvas), one per core and each with its share of the
-// explore block's faults (wasm/explorer/shard); explore.wasm is fetched and compiled only
-// when the button is first pressed, so the page's first load is unchanged. The panel
+// (web/explore-worker.js), one per core, each with its own WebAssembly instance of
+// web/explore.wasm (wasm/explorer: the core, no canvas); the search splits into tasks (a
+// task a fault of the explore block, wasm/explorer/shard), handed to the workers as they
+// come free. explore.wasm is fetched and compiled only when the button is first pressed,
+// so the page's first load is unchanged. The panel
 // shows the progress, stops on Stop (the workers are terminated), and lists one
 // counterexample of each kind; choosing one loads it as a scene of its own (its faults
 // listed and marked on the scrubber by app.js), ready to play, share and save.
@@ -37,7 +38,7 @@
   // 100 MB while it searches), and the canvas keeps the main thread. ?explore-workers=N
   // sets another count (1 to 8), to measure what the split gains.
   const asked = Number(new URLSearchParams(location.search).get("explore-workers"));
-  const SHARES = Number.isInteger(asked) && asked >= 1 && asked <= 8 ? asked
+  const WORKERS = Number.isInteger(asked) && asked >= 1 && asked <= 8 ? asked
     : Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
 
   // explore.wasm, compiled once, when the button is first pressed; a failure is forgotten,
@@ -56,8 +57,10 @@
   }
 
   // search is the search under way, or the last one, or null. state: loading, running,
-  // done, stopped, failed. shares[k] is share k's last progress; findings keeps one
-  // counterexample of each kind, the least in the search's order (shard.Finding.Order).
+  // done, stopped, failed. plan is how it splits (the first worker ready says), queue the
+  // tasks not handed out yet, tasks[i] task i's last progress, current[k] worker k's task;
+  // findings keeps one counterexample of each kind, the least in the search's order
+  // (shard.Finding.Order).
   let search = null;
   let loadedFinding = null; // the finding loaded last, while it is the page's scene
   let loadingFinding = false;
@@ -70,13 +73,13 @@
   function start() {
     if (search && (search.state === "loading" || search.state === "running")) return;
     if (typeof Worker !== "function" || typeof WebAssembly !== "object") {
-      search = { state: "failed", error: t("explore.noWorkers"), findings: new Map(), shares: [] };
+      search = { state: "failed", error: t("explore.noWorkers"), findings: new Map(), tasks: [] };
       render();
       return;
     }
     const src = P.call("sceneSource");
     if (failed(src)) {
-      search = { state: "failed", error: P.errorText(src), findings: new Map(), shares: [] };
+      search = { state: "failed", error: P.errorText(src), findings: new Map(), tasks: [] };
       render();
       return;
     }
@@ -85,8 +88,11 @@
       state: "loading",
       job: { file: src.file, text: src.text, changes: src.changes || [], seed: src.seed },
       title: st && !st.error ? st.title : null,
-      shares: [],
-      done: [],
+      plan: null,
+      queue: [],
+      tasks: [],
+      current: [],
+      freeMs: [], // when each worker found no task left, from the start
       findings: new Map(),
       workers: [],
       startedAt: performance.now(),
@@ -101,14 +107,14 @@
     compiled().then((module) => {
       if (search !== s || s.state !== "loading") return; // stopped while it loaded
       s.state = "running";
-      for (let k = 0; k < SHARES; k++) {
+      for (let k = 0; k < WORKERS; k++) {
         const w = new Worker("explore-worker.js");
         w.onmessage = (e) => onMessage(s, k, e.data);
         w.onerror = (e) => {
           e.preventDefault(); // said in the panel, not as an uncaught error
           fail(s, `${t("explore.failed")}${e.message || "worker error"}`);
         };
-        w.postMessage({ module, job: { ...s.job, shard: k, shards: SHARES } });
+        w.postMessage({ module, job: s.job });
         s.workers.push(w);
       }
       render();
@@ -126,15 +132,20 @@
       fail(s, `${t("explore.failed")}${String(data).slice(0, 200)}`);
       return;
     }
-    if (m.type === "progress" || m.type === "done") s.shares[k] = m.progress;
-    if (m.type === "finding") {
+    if (m.type === "progress" || m.type === "done") s.tasks[m.progress.task] = m.progress;
+    if (m.type === "ready") {
+      if (!s.plan) {
+        s.plan = m.plan;
+        s.queue = m.plan.tasks.map((_, i) => i);
+      }
+      next(s, k);
+    } else if (m.type === "finding") {
       const f = m.finding;
       const old = s.findings.get(f.kind);
       if (!old || less(f.order, old.order)) s.findings.set(f.kind, f);
     } else if (m.type === "done") {
-      s.done[k] = performance.now() - s.startedAt;
-      s.workers[k].terminate();
-      if (s.workers.every((_, i) => s.done[i])) halt(s, "done");
+      next(s, k);
+      if (s.plan.tasks.every((_, i) => s.tasks[i] && s.tasks[i].done)) halt(s, "done");
     } else if (m.type === "error") {
       // As the paste dialog says a scene's error (web/tools.js): where, then what, once.
       const where = [];
@@ -148,6 +159,19 @@
       return;
     }
     scheduleRender();
+  }
+
+  // next hands worker k the next task, or lets it go when none is left.
+  function next(s, k) {
+    if (!s.queue.length) {
+      s.current[k] = -1;
+      s.freeMs[k] = performance.now() - s.startedAt;
+      s.workers[k].terminate();
+      return;
+    }
+    const i = s.queue.shift();
+    s.current[k] = i;
+    s.workers[k].postMessage(JSON.stringify({ type: "task", task: i, faults: s.plan.tasks[i] }));
   }
 
   function halt(s, state) {
@@ -171,16 +195,16 @@
     render();
   }
 
-  // The figures of every share, added up.
+  // The figures of every task, added up.
   function totals(s) {
     const out = { tried: 0, pruned: 0, found: 0, total: 0, claim: "", exhausted: true };
-    for (const p of s.shares) {
+    for (const p of s.tasks) {
       if (!p) continue;
       out.tried += p.schedules;
       out.pruned += p.pruned;
       out.found += p.found;
       out.claim = p.claim || out.claim;
-      out.total = p.points * p.allFaults;
+      if (s.plan) out.total = p.points * s.plan.faults;
       out.exhausted = out.exhausted && p.exhausted;
     }
     return out;
@@ -249,7 +273,13 @@
   const loadedBox = el("div", { id: "explore-loaded", class: "explore-loaded" });
   const loadedText = el("p", { id: "explore-loaded-text" });
   const playButton = el("button", { type: "button", id: "explore-play" });
-  playButton.addEventListener("click", () => P.call("play"));
+  // Play brings the canvas into sight first: the panel is below it, and a browser holds
+  // back the frames of a canvas scrolled out of view.
+  playButton.addEventListener("click", () => {
+    const stage = document.querySelector(".stage");
+    if (stage) stage.scrollIntoView({ block: "start" });
+    P.call("play");
+  });
   const shareButton = el("button", { type: "button", id: "explore-share" });
   shareButton.addEventListener("click", () => {
     const b = $("share-link"); // the page's own Copy link (web/tools.js)
@@ -401,11 +431,12 @@
   window.deliverylabExplore = {
     state: () => {
       const s = search;
-      if (!s) return { state: "idle", shares: SHARES };
+      if (!s) return { state: "idle", workers: WORKERS };
       const n = totals(s);
-      return { state: s.state, shares: SHARES, ...n, kinds: s.findings.size, error: s.error,
+      return { state: s.state, workers: WORKERS, ...n, kinds: s.findings.size, error: s.error,
         elapsedMs: (s.endedAt || performance.now()) - s.startedAt,
-        shareMs: s.done || [], // when each share was done, from the start
+        tasks: s.plan ? s.plan.tasks.length : 0,
+        freeMs: s.freeMs || [], // when each worker found no task left, from the start
         findings: [...s.findings.values()] };
     },
   };

@@ -1,16 +1,18 @@
-// Package shard is one Web Worker's share of the page's "Find a failure" search: the
-// worker (wasm/explorer) runs a Search a schedule at a time and posts its progress and
-// findings; the page (web/explore.js) starts a worker per core and merges what they find.
+// Package shard is a Web Worker's part of the page's "Find a failure" search: the worker
+// (wasm/explorer) reads the scene once (Prepare), tells the page how the search splits
+// into tasks (Plan), and runs the tasks the page hands it, a schedule at a time, posting
+// their progress and findings; the page (web/explore.js) keeps a worker a core busy with
+// tasks until none is left, and merges what they find.
 //
-// A search of one fault at a time (explore.depth 1, the default) is split by fault: the
-// explore block's concrete faults are dealt round-robin to the shares, each share runs
-// core/explore over its faults at every protocol point, and together they try exactly the
-// schedules one search tries. Each share keeps the first finding of each kind in the
-// search's own order (points first, then faults), and Finding.Order places a finding in
-// the order of the whole search, so that the page, keeping the least Order of each kind,
-// shows what one search would: the counterexamples `deliverylab explore` prints. A deeper
-// search (pairs, triples) is not split: its schedules combine faults of every share, so
-// share 0 runs all of it and the others have nothing to do.
+// A search of one fault at a time (explore.depth 1, the default) splits by fault: a task
+// is one of the explore block's concrete faults, searched at every protocol point with
+// core/explore, and the tasks together try exactly the schedules one search tries. A task
+// keeps the first finding of each kind in the search's own order (points first, then
+// faults), and Finding.Order places a finding in the order of the whole search, so the
+// page, keeping the least Order of each kind, shows what one search would: the
+// counterexamples `deliverylab explore` prints. Tasks are handed out as workers come free,
+// so a worker whose faults end quickly takes more of them. A deeper search (pairs,
+// triples) is one task: its schedules combine faults of every task.
 //
 // Pure Go, tested natively: the worker's syscall/js glue is all in wasm/explorer.
 package shard
@@ -28,26 +30,29 @@ import (
 	"deliverylab/core/sim"
 )
 
-// Job is what the page hands one worker: the scene as the page plays it, and which share
-// of the search is this worker's.
+// Job is what the page hands each worker: the scene as the page plays it.
 type Job struct {
 	File    string      `json:"file"`    // the scene file's name ("acks-1-lost.yaml")
 	Text    string      `json:"text"`    // its text
 	Changes [][2]string `json:"changes"` // the page's setting changes (key, value), in order
 	Seed    *int64      `json:"seed"`    // the page's seed; nil: the file's
-	Shard   int         `json:"shard"`   // this worker's share, 0 ≤ Shard < Shards
-	Shards  int         `json:"shards"`
 }
 
-// Progress is what a share has done so far.
+// Plan is how the search splits: Tasks are the explore block's faults (their places in
+// it) each task searches.
+type Plan struct {
+	Scene  string  `json:"scene"`
+	Depth  int     `json:"depth"`
+	Faults int     `json:"faults"` // the explore block's concrete faults
+	Tasks  [][]int `json:"tasks"`
+}
+
+// Progress is what a task has done so far.
 type Progress struct {
-	Shard     int    `json:"shard"`
-	Scene     string `json:"scene"`
+	Task      int    `json:"task"`
 	Claim     string `json:"claim"` // the verdict the scene claims
-	Depth     int    `json:"depth"`
-	Points    int    `json:"points"`    // protocol points of the run without faults
-	Faults    int    `json:"faults"`    // this share's concrete faults
-	AllFaults int    `json:"allFaults"` // the explore block's
+	Points    int    `json:"points"`
+	Faults    int    `json:"faults"`    // the task's faults
 	Schedules int    `json:"schedules"` // run
 	Pruned    int    `json:"pruned"`    // not run: the fault could not act there
 	Found     int    `json:"found"`     // schedules that lost, duplicated or broke an invariant
@@ -69,24 +74,22 @@ type Finding struct {
 	Scene string `json:"scene"`
 	File  string `json:"file"`
 	// Order places it in the order of the whole search: its fault count, then its
-	// protocol point's place in the run and its fault's in the explore block (a split
-	// search), or its schedule's number (one that is not split). Of each kind the page
-	// keeps the least.
+	// protocol point's place in the run and its fault's in the explore block (a search
+	// of one fault at a time), or its schedule's number (a deeper one, never split). Of
+	// each kind the page keeps the least.
 	Order [3]int `json:"order"`
 }
 
-// Search is a share under way.
-type Search struct {
-	job      Job
-	src      []byte
-	sc       *scene.Scene
-	x        *explore.Search // nil: nothing to do in this share
-	progress Progress
-	// faults are this share's faults with their places in the explore block; obs is the
-	// run without faults, whose observations order the protocol points (a split search).
+// Scene is a worker's scene, read once.
+type Scene struct {
+	job    Job
+	src    []byte
+	sc     *scene.Scene
+	e      *scene.Explore
 	faults []placed
-	obs    []sim.Observation
-	sent   int // findings handed out by NewFindings
+	// obs is the run without faults, whose observations order the protocol points (a
+	// search of one fault at a time).
+	obs []sim.Observation
 }
 
 type placed struct {
@@ -95,12 +98,9 @@ type placed struct {
 	wire  string
 }
 
-// Start reads the job's scene (its settings and seed as the page has them) and sets up
-// this share of its search. A scene that does not parse gives the parser's error.
-func Start(j Job) (*Search, error) {
-	if j.Shards < 1 || j.Shard < 0 || j.Shard >= j.Shards {
-		return nil, fmt.Errorf("share %d of %d: expected 0 ≤ share < shares", j.Shard, j.Shards)
-	}
+// Prepare reads the job's scene with the page's settings and seed. A scene that does not
+// parse gives the parser's error.
+func Prepare(j Job) (*Scene, error) {
 	src := []byte(j.Text)
 	sc, err := scene.WithSettings(j.File, src, j.Changes)
 	if err != nil {
@@ -109,77 +109,102 @@ func Start(j Job) (*Search, error) {
 	if j.Seed != nil {
 		sc.Seed = *j.Seed
 	}
-	s := &Search{job: j, src: src, sc: sc}
-	e := sc.Explore
-	if e == nil {
-		e = explore.Defaults(sc)
+	s := &Scene{job: j, src: src, sc: sc, e: sc.Explore}
+	if s.e == nil {
+		s.e = explore.Defaults(sc)
 	}
-	shards := j.Shards
-	if e.Depth > 1 {
-		shards = 1 // a schedule of several faults draws them from every share
-	}
-	var all []placed
-	for _, ef := range e.Faults {
+	for _, ef := range s.e.Faults {
 		for _, f := range ef.Faults {
-			all = append(all, placed{index: len(all), fault: f, wire: ef.Wire})
+			s.faults = append(s.faults, placed{index: len(s.faults), fault: f, wire: ef.Wire})
 		}
 	}
-	part := &scene.Explore{Depth: e.Depth, Budget: (e.Budget + shards - 1) / shards}
-	for _, p := range all {
-		if j.Shard < shards && p.index%shards == j.Shard {
-			s.faults = append(s.faults, p)
-			part.Faults = append(part.Faults, scene.ExploreFault{Text: p.fault.Describe(), Faults: []sim.Fault{p.fault}, Wire: p.wire})
-		}
-	}
-	s.progress = Progress{Shard: j.Shard, Scene: sc.Name, Depth: e.Depth, Faults: len(s.faults), AllFaults: len(all)}
-	if len(s.faults) == 0 {
-		s.progress.Done, s.progress.Exhausted = true, true
-		return s, nil
-	}
-	searched := *sc
-	searched.Explore = part
-	s.x = explore.New(&searched, explore.Options{})
-	if shards > 1 {
+	if s.e.Depth == 1 && len(s.faults) > 1 {
 		base := *sc
 		base.Faults = nil
 		r := base.NewRun()
 		r.ToEnd()
 		s.obs = r.World.Observations()
 	}
-	s.update()
 	return s, nil
 }
 
-// Step runs the share's next schedule; it returns false once the share is done.
-func (s *Search) Step() bool {
-	if s.x == nil {
-		return false
+// Plan splits the search: a task a fault, or one task of them all for a deeper search.
+func (s *Scene) Plan() Plan {
+	p := Plan{Scene: s.sc.Name, Depth: s.e.Depth, Faults: len(s.faults), Tasks: [][]int{}}
+	if s.obs == nil {
+		all := []int{}
+		for _, f := range s.faults {
+			all = append(all, f.index)
+		}
+		p.Tasks = append(p.Tasks, all)
+		return p
 	}
-	more := s.x.Step()
-	s.update()
+	for _, f := range s.faults {
+		p.Tasks = append(p.Tasks, []int{f.index})
+	}
+	return p
+}
+
+// Search is a task under way.
+type Search struct {
+	scene    *Scene
+	x        *explore.Search
+	faults   []placed
+	progress Progress
+	sent     int // findings handed out by NewFindings
+}
+
+// Search starts task number task: the search of these faults (places in the explore
+// block, as Plan gives them).
+func (s *Scene) Search(task int, faults []int) (*Search, error) {
+	part := &scene.Explore{Depth: s.e.Depth, Budget: s.e.Budget}
+	if n := len(s.Plan().Tasks); n > 1 {
+		part.Budget = (s.e.Budget + n - 1) / n // the block's budget, shared
+	}
+	t := &Search{scene: s, progress: Progress{Task: task}}
+	for _, i := range faults {
+		if i < 0 || i >= len(s.faults) {
+			return nil, fmt.Errorf("task %d: no fault %d (the explore block has %d)", task, i, len(s.faults))
+		}
+		p := s.faults[i]
+		t.faults = append(t.faults, p)
+		part.Faults = append(part.Faults, scene.ExploreFault{Text: p.fault.Describe(), Faults: []sim.Fault{p.fault}, Wire: p.wire})
+	}
+	t.progress.Faults = len(t.faults)
+	if len(t.faults) == 0 {
+		return nil, fmt.Errorf("task %d has no fault", task)
+	}
+	searched := *s.sc
+	searched.Explore = part
+	t.x = explore.New(&searched, explore.Options{})
+	t.update()
+	return t, nil
+}
+
+// Step runs the task's next schedule; it returns false once the task is done.
+func (t *Search) Step() bool {
+	more := t.x.Step()
+	t.update()
 	return more
 }
 
-func (s *Search) update() {
-	r := s.x.Result()
-	p := &s.progress
+func (t *Search) update() {
+	r := t.x.Result()
+	p := &t.progress
 	p.Claim, p.Points = r.Claim, r.Points
 	p.Schedules, p.Pruned, p.Found = r.Schedules, r.Pruned, r.Found
-	p.Done, p.Exhausted = s.x.Done(), r.Exhausted
+	p.Done, p.Exhausted = t.x.Done(), r.Exhausted
 }
 
-// Progress is what the share has done so far.
-func (s *Search) Progress() Progress { return s.progress }
+// Progress is what the task has done so far.
+func (t *Search) Progress() Progress { return t.progress }
 
-// NewFindings are the findings kept since the last call, ready for the page.
-func (s *Search) NewFindings() ([]Finding, error) {
-	if s.x == nil {
-		return nil, nil
-	}
-	found := s.x.Result().Findings
+// NewFindings are the findings the task kept since the last call, ready for the page.
+func (t *Search) NewFindings() ([]Finding, error) {
+	found := t.x.Result().Findings
 	var out []Finding
-	for ; s.sent < len(found); s.sent++ {
-		f, err := s.finding(found[s.sent])
+	for ; t.sent < len(found); t.sent++ {
+		f, err := t.finding(found[t.sent])
 		if err != nil {
 			return out, err
 		}
@@ -188,13 +213,14 @@ func (s *Search) NewFindings() ([]Finding, error) {
 	return out, nil
 }
 
-func (s *Search) finding(f explore.Finding) (Finding, error) {
+func (t *Search) finding(f explore.Finding) (Finding, error) {
+	s := t.scene
 	text, err := Found(s.src, s.sc, s.job.Seed, f.Faults)
 	if err != nil {
 		return Finding{}, err
 	}
 	out := Finding{Kind: f.Verdict, Verdict: f.Verdict, Breaks: f.Breaks, Invariant: f.Invariant, Messages: f.Report.Messages,
-		Scene: string(text), File: strings.TrimSuffix(s.sc.Name, foundSuffix) + foundSuffix + ".yaml", Order: s.order(f)}
+		Scene: string(text), File: strings.TrimSuffix(s.sc.Name, foundSuffix) + foundSuffix + ".yaml", Order: t.order(f)}
 	if f.Invariant != "" {
 		out.Kind = "invariant"
 	}
@@ -209,22 +235,23 @@ func (s *Search) finding(f explore.Finding) (Finding, error) {
 const foundSuffix = "-found"
 
 // order places a finding in the order of the whole search (Finding.Order).
-func (s *Search) order(f explore.Finding) [3]int {
+func (t *Search) order(f explore.Finding) [3]int {
+	obs := t.scene.obs
 	n := len(f.Faults)
-	if s.obs == nil || n != 1 || f.Faults[0].When == nil {
+	if obs == nil || n != 1 || f.Faults[0].When == nil {
 		return [3]int{n, f.Schedule, 0}
 	}
 	spec := f.Faults[0]
-	point := slices.IndexFunc(s.obs, func(o sim.Observation) bool { return matches(*spec.When, o) })
-	fault := len(s.faults) // past every fault: cannot happen, but orders after them
-	for _, p := range s.faults {
+	point := slices.IndexFunc(obs, func(o sim.Observation) bool { return matches(*spec.When, o) })
+	if point < 0 {
+		point = len(obs) // cannot happen; after every point
+	}
+	fault := len(t.scene.faults) // likewise
+	for _, p := range t.faults {
 		if reflect.DeepEqual(p.fault, spec.Fault) && (p.wire == "" || p.wire == wireOf(spec.When.Event)) {
 			fault = p.index
 			break
 		}
-	}
-	if point < 0 {
-		point = len(s.obs)
 	}
 	return [3]int{n, point, fault}
 }

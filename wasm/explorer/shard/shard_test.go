@@ -13,24 +13,31 @@ import (
 	"deliverylab/scenes"
 )
 
-// shipped is a shipped scene's job, share 0 of 1.
+// shipped is a shipped scene's job.
 func shipped(t *testing.T, name string) Job {
 	t.Helper()
 	data, err := scenes.Read(name)
 	require.NoError(t, err)
-	return Job{File: name + ".yaml", Text: string(data), Shards: 1}
+	return Job{File: name + ".yaml", Text: string(data)}
 }
 
-// split runs a job in n shares, one after the other, and merges them as the page does:
-// figures added up, and of each kind the finding of least Order.
-func split(t *testing.T, job Job, n int) (Progress, map[string]Finding, [][]Finding) {
+// split runs a job's tasks, in the order given (nil: the plan's), and merges them as the
+// page does: figures added up, and of each kind the finding of least Order.
+func split(t *testing.T, job Job, order []int) (Plan, Progress, map[string]Finding, [][]Finding) {
 	t.Helper()
+	sc, err := Prepare(job)
+	require.NoError(t, err)
+	plan := sc.Plan()
+	if order == nil {
+		for i := range plan.Tasks {
+			order = append(order, i)
+		}
+	}
 	var total Progress
 	best := map[string]Finding{}
-	var shares [][]Finding
-	for k := range n {
-		job.Shard, job.Shards = k, n
-		s, err := Start(job)
+	tasks := make([][]Finding, len(plan.Tasks))
+	for _, i := range order {
+		s, err := sc.Search(i, plan.Tasks[i])
 		require.NoError(t, err)
 		var mine []Finding
 		for {
@@ -44,7 +51,8 @@ func split(t *testing.T, job Job, n int) (Progress, map[string]Finding, [][]Find
 		}
 		p := s.Progress()
 		require.True(t, p.Done)
-		total.Claim, total.Depth, total.Points, total.AllFaults = p.Claim, p.Depth, p.Points, p.AllFaults
+		require.Equal(t, i, p.Task)
+		total.Claim, total.Points = p.Claim, p.Points
 		total.Faults += p.Faults
 		total.Schedules += p.Schedules
 		total.Pruned += p.Pruned
@@ -54,9 +62,9 @@ func split(t *testing.T, job Job, n int) (Progress, map[string]Finding, [][]Find
 				best[f.Kind] = f
 			}
 		}
-		shares = append(shares, mine)
+		tasks[i] = mine
 	}
-	return total, best, shares
+	return plan, total, best, tasks
 }
 
 func less(a, b [3]int) bool {
@@ -68,12 +76,12 @@ func less(a, b [3]int) bool {
 	return false
 }
 
-// acks1Lost is what two shares find in acks-1-lost (TestASplitSearchFindsWhatOneSearchFinds
+// acks1Lost is what the tasks find in acks-1-lost (TestASplitSearchFindsWhatOneSearchFinds
 // keeps it for the tests after it).
 var acks1Lost map[string]Finding
 
 // The page's split search finds what one search finds: the same figures and, of each
-// kind, the same counterexample, however many workers share it; and in each share its
+// kind, the same counterexample, whichever order the tasks end in; and in each task its
 // findings come in the order of the whole search (Order).
 func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
 	job := shipped(t, "acks-1-lost")
@@ -82,36 +90,45 @@ func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
 	want := explore.Run(sc, explore.Options{})
 	require.NotEmpty(t, want.Findings)
 
-	for _, n := range []int{1, 2, 3} {
-		total, best, shares := split(t, job, n)
-		if n == 2 {
-			acks1Lost = best
-		}
-		// In each share the findings come in the order of the whole search.
-		for k, mine := range shares {
-			for i := 1; i < len(mine); i++ {
-				assert.True(t, less(mine[i-1].Order, mine[i].Order), "%d shares, share %d: %v before %v", n, k, mine[i-1].Order, mine[i].Order)
-			}
-		}
-		assert.Equal(t, want.Schedules, total.Schedules, "%d shares: schedules", n)
-		assert.Equal(t, want.Pruned, total.Pruned, "%d shares: pruned", n)
-		assert.Equal(t, want.Found, total.Found, "%d shares: found", n)
-		assert.Equal(t, want.Faults, total.Faults, "%d shares: faults", n)
+	plan, total, best, tasks := split(t, job, nil)
+	acks1Lost = best
+	require.Len(t, plan.Tasks, want.Faults, "a task a fault")
+	assert.Equal(t, 1, plan.Depth)
+	assert.Equal(t, want.Faults, plan.Faults)
+	check := func(how string, total Progress, best map[string]Finding) {
+		assert.Equal(t, want.Schedules, total.Schedules, "%s: schedules", how)
+		assert.Equal(t, want.Pruned, total.Pruned, "%s: pruned", how)
+		assert.Equal(t, want.Found, total.Found, "%s: found", how)
+		assert.Equal(t, want.Faults, total.Faults, "%s: faults", how)
 		assert.Equal(t, want.Points, total.Points)
 		assert.Equal(t, want.Claim, total.Claim)
-		require.Len(t, best, len(want.Findings), "%d shares: one finding of each kind", n)
+		require.Len(t, best, len(want.Findings), "%s: one finding of each kind", how)
 		for _, w := range want.Findings {
 			got, ok := best[w.Verdict]
-			require.True(t, ok, "%d shares find a %s", n, w.Verdict)
+			require.True(t, ok, "%s: a %s is found", how, w.Verdict)
 			assert.Equal(t, w.Breaks, got.Breaks)
 			assert.Equal(t, w.Report.Messages, got.Messages)
 			var syntax []string
 			for _, f := range w.Faults {
 				syntax = append(syntax, play.SceneFaultSyntax(f))
 			}
-			assert.Equal(t, syntax, got.Syntax, "%d shares: the %s counterexample is the search's own", n, w.Verdict)
+			assert.Equal(t, syntax, got.Syntax, "%s: the %s counterexample is the search's own", how, w.Verdict)
 		}
 	}
+	check("in order", total, best)
+	for k, mine := range tasks {
+		for i := 1; i < len(mine); i++ {
+			assert.True(t, less(mine[i-1].Order, mine[i].Order), "task %d: %v before %v", k, mine[i-1].Order, mine[i].Order)
+		}
+	}
+
+	// The last task first: the merge keeps the same counterexamples.
+	var backwards []int
+	for i := len(plan.Tasks) - 1; i >= 0; i-- {
+		backwards = append(backwards, i)
+	}
+	_, total, best, _ = split(t, job, backwards)
+	check("backwards", total, best)
 }
 
 // A finding is a scene file of its own: it reads back, names the search's faults as its
@@ -119,7 +136,7 @@ func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
 func TestAFindingIsASceneThatPlaysToItsVerdict(t *testing.T) {
 	best := acks1Lost
 	if best == nil {
-		_, best, _ = split(t, shipped(t, "acks-1-lost"), 2)
+		_, _, best, _ = split(t, shipped(t, "acks-1-lost"), nil)
 	}
 	require.NotEmpty(t, best)
 	for kind, f := range best {
@@ -166,7 +183,7 @@ func TestTheSearchHasThePagesSettingsAndSeed(t *testing.T) {
 	require.NoError(t, err)
 	sc.Seed = seed
 	want := explore.Run(sc, explore.Options{})
-	total, best, _ := split(t, job, 2)
+	_, total, best, _ := split(t, job, nil)
 	assert.Equal(t, want.Schedules, total.Schedules)
 	assert.Equal(t, want.Found, total.Found)
 	require.Len(t, best, len(want.Findings))
@@ -184,44 +201,37 @@ func TestTheSearchHasThePagesSettingsAndSeed(t *testing.T) {
 	}
 }
 
-// A search of pairs is not split: share 0 runs all of it, the others end at once.
-func TestADeeperSearchRunsInOneShare(t *testing.T) {
+// A search of pairs is not split: it is one task, of every fault, with the whole budget.
+func TestADeeperSearchIsOneTask(t *testing.T) {
 	data, err := scenes.Read("acks-1-lost")
 	require.NoError(t, err)
 	text := string(data) + "explore: {faults: [{crash: \"broker-*\", for.ms: 10000}], depth: 2, budget: 40}\n"
-	job := Job{File: "pairs.yaml", Text: text, Shards: 2, Shard: 1}
-	s, err := Start(job)
-	require.NoError(t, err)
-	assert.False(t, s.Step())
-	p := s.Progress()
-	assert.True(t, p.Done)
-	assert.Zero(t, p.Faults)
-	assert.Equal(t, 3, p.AllFaults)
-	got, err := s.NewFindings()
-	require.NoError(t, err)
-	assert.Empty(t, got)
-
-	total, _, _ := split(t, Job{File: "pairs.yaml", Text: text}, 2)
-	assert.Equal(t, 2, total.Depth)
-	assert.Equal(t, 3, total.Faults, "share 0 has every fault")
+	plan, total, _, _ := split(t, Job{File: "pairs.yaml", Text: text}, nil)
+	assert.Equal(t, Plan{Scene: "pairs", Depth: 2, Faults: 3, Tasks: [][]int{{0, 1, 2}}}, plan)
+	assert.Equal(t, 3, total.Faults)
 	assert.Equal(t, 40, total.Schedules, "the whole budget")
 }
 
-// A scene that does not parse gives the parser's error, with its line and key; a job
-// that names no share is refused.
+// A scene that does not parse gives the parser's error, with its line and key; a task
+// of no fault, or of a fault the block does not have, is refused.
 func TestABadJob(t *testing.T) {
 	job := shipped(t, "acks-1-lost")
 	job.Text = strings.Replace(job.Text, "    send:", "    sendd:", 1)
-	_, err := Start(job)
+	_, err := Prepare(job)
 	require.Error(t, err)
 	line, key := SceneError(err)
 	assert.Positive(t, line)
 	assert.Equal(t, "apps[0].sendd", key)
 
-	_, err = Start(Job{File: "x.yaml", Text: "title: x\n", Shards: 0})
-	assert.ErrorContains(t, err, "share 0 of 0")
-	_, err = Start(Job{File: "x.yaml", Text: "", Shards: 1})
+	_, err = Prepare(Job{File: "x.yaml", Text: ""})
 	require.Error(t, err)
 	line, _ = SceneError(err)
 	assert.Equal(t, 1, line)
+
+	sc, err := Prepare(shipped(t, "acks-1-lost"))
+	require.NoError(t, err)
+	_, err = sc.Search(0, nil)
+	assert.ErrorContains(t, err, "task 0 has no fault")
+	_, err = sc.Search(3, []int{99})
+	assert.ErrorContains(t, err, "task 3: no fault 99")
 }
