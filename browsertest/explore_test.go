@@ -263,10 +263,27 @@ func TestFindAFailureStops(t *testing.T) {
 	assert.Equal(t, nativeSearch(t, "acks-0-vanish").Schedules, x.Tried)
 }
 
-// A scene the search cannot read says why, at its line and key, and nothing crashes: the
-// worker is given a broken scene directly.
+// When the search cannot start, the panel says why in the page's language, and the
+// button tries again; a scene the search cannot read says why, at its line and key, and
+// nothing crashes (the worker is given a broken scene directly).
 func TestFindAFailureBadSceneSaysWhy(t *testing.T) {
 	p := openTools(t, "/#acks-1-lost")
+	require.NoError(t, p.do(evalVoid(`window.realFetch = window.fetch;
+		window.fetch = (url, ...rest) => String(url).includes("explore.wasm") ? Promise.resolve(new Response("", { status: 404 })) : window.realFetch(url, ...rest);`)))
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	require.NoError(t, clickSelector(p, "#explore-find"))
+	p.waitJS(10*time.Second, `window.deliverylabExplore.state().state === "failed"`)
+	p.waitJS(5*time.Second, `!document.getElementById("explore-error").hidden`)
+	assert.Contains(t, eval[string](p, `document.getElementById("explore-error").textContent`), "无法加载搜索程序（explore.wasm）：explore.wasm: HTTP 404")
+	p.elementShot("explore-panel-failed-zh", "#explore-panel")
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+	p.waitJS(5*time.Second, `document.getElementById("explore-error").textContent.startsWith("Could not load the search (explore.wasm): ")`)
+	require.NoError(t, p.do(evalVoid(`window.fetch = window.realFetch`)))
+	require.NoError(t, clickSelector(p, "#explore-find"))
+	p.waitJS(60*time.Second, `window.deliverylabExplore.state().tried > 0`)
+	assert.True(t, eval[bool](p, `document.getElementById("explore-error").hidden`), "the next press searches")
+	require.NoError(t, clickSelector(p, "#explore-stop"))
+
 	data, err := scenes.Read("acks-1-lost")
 	require.NoError(t, err)
 	broken := strings.Replace(string(data), "    send:", "    sendd:", 1)

@@ -73,13 +73,13 @@
   function start() {
     if (search && (search.state === "loading" || search.state === "running")) return;
     if (typeof Worker !== "function" || typeof WebAssembly !== "object") {
-      search = { state: "failed", error: t("explore.noWorkers"), findings: new Map(), tasks: [] };
+      search = { state: "failed", error: () => t("explore.noWorkers"), findings: new Map(), tasks: [] };
       render();
       return;
     }
     const src = P.call("sceneSource");
     if (failed(src)) {
-      search = { state: "failed", error: P.errorText(src), findings: new Map(), tasks: [] };
+      search = { state: "failed", error: () => P.errorText(src), findings: new Map(), tasks: [] };
       render();
       return;
     }
@@ -97,7 +97,7 @@
       workers: [],
       startedAt: performance.now(),
       endedAt: 0,
-      error: "",
+      error: null, // a function: the error in the page's language at the time
     };
     search = s;
     loadedFinding = null;
@@ -112,14 +112,14 @@
         w.onmessage = (e) => onMessage(s, k, e.data);
         w.onerror = (e) => {
           e.preventDefault(); // said in the panel, not as an uncaught error
-          fail(s, `${t("explore.failed")}${e.message || "worker error"}`);
+          fail(s, () => `${t("explore.failed")}${e.message || "worker error"}`);
         };
         w.postMessage({ module, job: s.job });
         s.workers.push(w);
       }
       render();
     }, (err) => {
-      if (search === s) fail(s, `${t("explore.noWasm")}${err && err.message ? err.message : err}`);
+      if (search === s) fail(s, () => `${t("explore.noWasm")}${err && err.message ? err.message : err}`);
     });
   }
 
@@ -129,7 +129,7 @@
     try {
       m = JSON.parse(data);
     } catch {
-      fail(s, `${t("explore.failed")}${String(data).slice(0, 200)}`);
+      fail(s, () => `${t("explore.failed")}${String(data).slice(0, 200)}`);
       return;
     }
     if (m.type === "progress" || m.type === "done") s.tasks[m.progress.task] = m.progress;
@@ -148,14 +148,16 @@
       if (s.plan.tasks.every((_, i) => s.tasks[i] && s.tasks[i].done)) halt(s, "done");
     } else if (m.type === "error") {
       // As the paste dialog says a scene's error (web/tools.js): where, then what, once.
-      const where = [];
-      if (m.line > 0) where.push(tv("explore.atLine", { n: m.line }));
-      if (m.key) where.push(tv("explore.atKey", { key: m.key }));
       let what = String(m.error || "");
       if (m.line > 0) what = what.replace(/^[^\n:]*:\d+: /, "");
       if (m.key && what.startsWith(`${m.key}: `)) what = what.slice(m.key.length + 2);
-      const msg = where.length ? where.join(t("sep.list")) + t("sep.colon") + what : what;
-      fail(s, (m.line > 0 ? t("explore.badScene") : t("explore.failed")) + msg);
+      fail(s, () => {
+        const where = [];
+        if (m.line > 0) where.push(tv("explore.atLine", { n: m.line }));
+        if (m.key) where.push(tv("explore.atKey", { key: m.key }));
+        const msg = where.length ? where.join(t("sep.list")) + t("sep.colon") + what : what;
+        return (m.line > 0 ? t("explore.badScene") : t("explore.failed")) + msg;
+      });
       return;
     }
     scheduleRender();
@@ -181,10 +183,11 @@
     if (document.activeElement === stopButton) refocusFind = true; // Stop goes away
   }
 
-  function fail(s, text) {
+  // fail ends the search with an error: say() says it in the page's language.
+  function fail(s, say) {
     if (search !== s) return;
     halt(s, "failed");
-    s.error = text;
+    s.error = say;
     render();
   }
 
@@ -227,12 +230,12 @@
       loadingFinding = false;
     }
     if (failed(r)) {
-      s.error = `${t("explore.loadFailed")}${P.errorText(r)}`;
+      s.error = () => `${t("explore.loadFailed")}${P.errorText(r)}`;
       render();
       return;
     }
     loadedFinding = f;
-    s.error = "";
+    s.error = null;
     P.notice(`${t("explore.loadedNotice")} ${f.file}`);
     render();
   }
@@ -370,7 +373,7 @@
     bar.hidden = s.state !== "running";
     bar.value = n.total ? Math.min(1, (n.tried + n.pruned) / n.total) : 0;
     error.hidden = !s.error;
-    error.textContent = s.error || "";
+    error.textContent = s.error ? s.error() : "";
 
     const sayLive = s.state === "running" ? t("explore.searching") : s.state === "loading" ? t("explore.loading") : text;
     if (sayLive !== lastLive) {
@@ -379,7 +382,7 @@
     }
 
     const found = [...s.findings.values()].sort((a, b) => (a.breaksClaim !== b.breaksClaim ? (a.breaksClaim ? -1 : 1) : less(a.order, b.order) ? -1 : 1));
-    scope.hidden = !s.title;
+    scope.hidden = !s.title || (!found.length && s.state !== "running" && s.state !== "done");
     scope.textContent = s.title ? tv("explore.scope", { title: pick(s.title) }) : "";
     // Rebuilt only when what it shows changes, not on every figure: a finding keeps the
     // keyboard's focus while the search goes on.
@@ -433,7 +436,7 @@
       const s = search;
       if (!s) return { state: "idle", workers: WORKERS };
       const n = totals(s);
-      return { state: s.state, workers: WORKERS, ...n, kinds: s.findings.size, error: s.error,
+      return { state: s.state, workers: WORKERS, ...n, kinds: s.findings.size, error: s.error ? s.error() : "",
         elapsedMs: (s.endedAt || performance.now()) - s.startedAt,
         tasks: s.plan ? s.plan.tasks.length : 0,
         freeMs: s.freeMs || [], // when each worker found no task left, from the start
