@@ -70,16 +70,22 @@
     return false;
   };
 
+  // refused is a search that could not start, and why.
+  const refused = (say) => {
+    const now = performance.now();
+    return { state: "failed", error: say, findings: new Map(), tasks: [], workers: [], startedAt: now, endedAt: now };
+  };
+
   function start() {
     if (search && (search.state === "loading" || search.state === "running")) return;
     if (typeof Worker !== "function" || typeof WebAssembly !== "object") {
-      search = { state: "failed", error: () => t("explore.noWorkers"), findings: new Map(), tasks: [] };
+      search = refused(() => t("explore.noWorkers"));
       render();
       return;
     }
     const src = P.call("sceneSource");
     if (failed(src)) {
-      search = { state: "failed", error: () => P.errorText(src), findings: new Map(), tasks: [] };
+      search = refused(() => P.errorText(src));
       render();
       return;
     }
