@@ -5,6 +5,9 @@
 GO      ?= go
 GOROOT  := $(shell $(GO) env GOROOT)
 WASM    := web/main.wasm
+# "Find a failure" runs in Web Workers with a WebAssembly binary of its own: the core and
+# the search, no ebiten; the page fetches it only when the button is pressed.
+EXPLORE_WASM := web/explore.wasm
 # wasm_exec refuses a large environment: run the js/wasm test binaries through a
 # wrapper that trims it.
 WASMEXEC := $(CURDIR)/.ci/go_js_wasm_exec
@@ -24,8 +27,9 @@ all: wasm
 # wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM) ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(EXPLORE_WASM) ./wasm/explorer
 	install -m 644 "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
-	gzip -k -9 -f $(WASM)
+	gzip -k -9 -f $(WASM) $(EXPLORE_WASM)
 
 # The canvas's Chinese glyphs: a subset of Noto Sans CJK SC (font 2 of the collection,
 # Debian's fonts-noto-cjk) with exactly the runes of wasm/view's words table, plus what
@@ -105,10 +109,12 @@ conformance:
 
 bench: wasm browser-deps
 	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
-	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench PausedPageCPU -benchtime 1x ./browsertest/
+	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|FindAFailureInPage' -benchtime 1x -timeout 30m ./browsertest/
 	@echo "main.wasm:    $$(stat -c %s $(WASM)) bytes"
 	@echo "main.wasm.gz: $$(stat -c %s $(WASM).gz) bytes"
+	@echo "explore.wasm:    $$(stat -c %s $(EXPLORE_WASM)) bytes"
+	@echo "explore.wasm.gz: $$(stat -c %s $(EXPLORE_WASM).gz) bytes"
 
 clean:
-	rm -f $(WASM) $(WASM).gz web/wasm_exec.js
+	rm -f $(WASM) $(WASM).gz $(EXPLORE_WASM) $(EXPLORE_WASM).gz web/wasm_exec.js
 	rm -rf browsertest/out conformance/target

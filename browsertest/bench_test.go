@@ -82,3 +82,43 @@ func treeCPUTicks(root int) int64 {
 	}
 	return sum
 }
+
+// BenchmarkFindAFailureInPage measures "Find a failure" in the page: the whole single-fault
+// search of the busiest shipped scenes (exactly-once-needs-read-committed is the longest
+// natively, streams-exactly-once the Streams one), while the canvas plays at ×1/10, and
+// how many frames (game updates) a second the canvas kept during it. make bench runs it
+// once. DELIVERYLAB_BENCH_PAUSED=1 leaves the canvas paused (software GL in headless
+// Chromium takes much of a core to draw); DELIVERYLAB_EXPLORE_WORKERS=N searches in N
+// workers instead of one a core.
+func BenchmarkFindAFailureInPage(b *testing.B) {
+	path := "/#acks-1-lost"
+	if w := os.Getenv("DELIVERYLAB_EXPLORE_WORKERS"); w != "" {
+		path = "/?explore-workers=" + w + "#acks-1-lost"
+	}
+	p := openTools(b, path)
+	defer func() { p.t = b }()
+	for _, name := range []string{"exactly-once-needs-read-committed", "streams-exactly-once"} {
+		b.Run(name, func(b *testing.B) {
+			p.t = b
+			for range b.N {
+				p.call(`load("` + name + `")`)
+				p.call("setSpeed(0.1)")
+				if os.Getenv("DELIVERYLAB_BENCH_PAUSED") == "" {
+					p.call("play()")
+				}
+				ticks := p.stateNow().Ticks
+				require.NoError(b, clickSelector(p, "#explore-find"))
+				p.waitJS(600*time.Second, `["done", "failed"].includes(window.deliverylabExplore.state().state)`)
+				x := p.explore()
+				require.Equal(b, "done", x.State, x.Error)
+				frames := p.stateNow().Ticks - ticks
+				b.ReportMetric(x.ElapsedMs/1000, "s/search")
+				b.ReportMetric(float64(x.Tried), "schedules")
+				b.ReportMetric(float64(frames)/(x.ElapsedMs/1000), "frames/s")
+				b.Logf("%s: %d schedules in %.1f s, %d tasks in %d workers (each free after %v ms), %d frames meanwhile",
+					name, x.Tried, x.ElapsedMs/1000, x.Tasks, x.Workers, x.FreeMs, frames)
+				p.call("pause()")
+			}
+		})
+	}
+}

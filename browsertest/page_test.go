@@ -245,12 +245,14 @@ func (p *page) stateNow() pageState {
 	return s
 }
 
-// waitJS waits until a JS expression is truthy.
+// waitJS waits until a JS expression is truthy, for at most timeout (Poll's own limit,
+// 30 s unless told, is set to it too).
 func (p *page) waitJS(timeout time.Duration, expr string) {
 	p.t.Helper()
 	ctx, done := context.WithTimeout(p.ctx, timeout)
 	defer done()
-	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(20*time.Millisecond)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(20*time.Millisecond),
+		chromedp.WithPollingTimeout(timeout)))
 	require.NoError(p.t, err, "waiting for %s\nconsole:\n%s", expr, p.consoleText())
 }
 

@@ -73,7 +73,7 @@ type toolsState struct {
 
 // openTools opens the page at path (say "/#acks-1-lost"), in English, and waits until
 // the game is ready and the tools have opened the hash.
-func openTools(t *testing.T, path string) *page {
+func openTools(t testing.TB, path string) *page {
 	t.Helper()
 	p := open(t)
 	p.goTo(path)

@@ -11,7 +11,7 @@ import (
 )
 
 // installSession publishes the bridge methods of the timeline, the settings, the
-// user's own scenes and share links.
+// user's own scenes, share links and the scene's source.
 func installSession(b *bridge) {
 	g := b.g
 	b.method("stepBack", b.refusable(func(s *play.Session) error { return s.StepBack() }))
@@ -45,6 +45,17 @@ func installSession(b *bridge) {
 		var hash string
 		err := g.do(func(s *play.Session) error { hash = s.Link(); return nil })
 		return map[string]any{"hash": hash}, err
+	})
+	// sceneSource is the scene file as loaded, with the settings and seed changed since:
+	// what the page's "Find a failure" searches (web/explore.js). It only reads.
+	reads["sceneSource"] = true
+	b.method("sceneSource", func([]js.Value) (any, error) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.sess == nil {
+			return nil, errNoScene
+		}
+		return g.sess.SourceFile(), nil
 	})
 	b.method("openLink", func(args []js.Value) (any, error) {
 		hash, err := stringArg(args, "share link (the part after #)")

@@ -132,7 +132,7 @@
 
   // call forwards to the game's bridge. Commands mark the page for a re-render; reads
   // (state, version, scenes) do not, or polling would re-render every frame.
-  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink"]);
+  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink", "sceneSource"]);
   function call(name, ...args) {
     if (window.deliverylabCrashed) return pageError("hasCrashed", window.deliverylabCrashed);
     const b = inner();
@@ -189,6 +189,8 @@
     loadSource: (text, fileName) => call("loadSource", text, fileName),
     openLink: (hash) => call("openLink", hash),
     shareLink: () => call("shareLink"),
+    // The scene file as loaded, with the settings and seed changed here (web/explore.js).
+    sceneSource: () => call("sceneSource"),
     setSetting: (key, value) => call("setSetting", key, value),
     setSeed: (n) => call("setSeed", n),
     menuAt: (x, y) => call("menuAt", x, y),
@@ -716,6 +718,7 @@
     renderStatus(s);
     renderLedger(s);
     renderEndWhy(s);
+    renderSceneFaults(s);
     renderFaults(s);
     renderBranch(s);
     renderErrors(s);
@@ -751,17 +754,20 @@
     $("length").textContent = ` / ${length} ms`;
     const marks = (tl && tl.marks) || [];
     const future = (s.faultList || []).map((f) => f.future);
-    if (!changed("marks", `${lang}|${length}|${JSON.stringify(marks)}|${future}`)) return;
+    const sceneDone = (s.sceneFaults || []).map((f) => f.done);
+    if (!changed("marks", `${lang}|${length}|${JSON.stringify(marks)}|${future}|${sceneDone}`)) return;
+    const markWord = { fault: "faultMark", caption: "captionMark", "scene-fault": "sceneFaultMark" };
     $("marks").replaceChildren(
       ...marks.map((m) => {
         const b = document.createElement("button");
         b.type = "button";
         b.className = `mark mark-${m.kind}`;
         if (m.kind === "fault" && future[m.index]) b.classList.add("future");
+        if (m.kind === "scene-fault" && !sceneDone[m.index]) b.classList.add("future");
         b.style.left = `${(100 * Math.min(m.atMs, length)) / length}%`;
         b.dataset.at = String(m.atMs);
         b.dataset.kind = m.kind;
-        const label = `${m.atMs} ms · ${t(m.kind === "fault" ? "faultMark" : "captionMark")}${t("sep.colon")}${untimed(pick(m.text))}`;
+        const label = `${m.atMs} ms · ${t(markWord[m.kind] || "captionMark")}${t("sep.colon")}${untimed(pick(m.text))}`;
         b.title = label;
         b.setAttribute("aria-label", label);
         b.addEventListener("click", () => report(api.seek(m.atMs)));
@@ -1002,6 +1008,37 @@
       items.push(li);
     }
     $("faults").replaceChildren(...items);
+  }
+
+  // The scene's own faults (its faults: key; a counterexample "Find a failure" loaded is
+  // a scene whose faults are the ones found): when each happened, or that it is armed or
+  // still ahead. Hidden, with its heading, for a scene without any.
+  function renderSceneFaults(s) {
+    const list = s.sceneFaults || [];
+    if (!changed("sceneFaults", `${lang}|${s.ended}|${JSON.stringify(list)}`)) return;
+    $("scene-faults-h").hidden = list.length === 0;
+    $("scene-faults").hidden = list.length === 0;
+    $("scene-faults").replaceChildren(
+      ...list.map((f) => {
+        const li = document.createElement("li");
+        li.dataset.syntax = f.syntax; // the scene file's syntax (not a title: a title is prose)
+        li.dataset.done = String(f.done);
+        if (f.done || !f.armed) {
+          const at = document.createElement("span");
+          at.className = "at";
+          at.textContent = `${f.atMs} ms`;
+          li.dataset.at = String(f.atMs);
+          li.append(at);
+        }
+        const armed = f.armed && !f.done ? `${t("armed")} ` : "";
+        li.append(document.createTextNode(` ${armed}${untimed(pick(f.text))}`));
+        if (!f.done) {
+          li.classList.add(f.armed ? "armed" : "future");
+          li.title = t(!f.armed ? "sceneFaultAhead" : s.ended ? "sceneFaultNever" : "sceneFaultArmed");
+        }
+        return li;
+      }),
+    );
   }
 
   // After a fault injected before later recorded ones, those were discarded: say so.

@@ -58,6 +58,12 @@ window.deliverylabWords = {
   armed: { en: "Armed:", zh: "已布置：" },
   futureFault: { en: "Later than now: it happens again when the run reaches it", zh: "在当前时刻之后：运行到那里时会再次发生" },
   faultMark: { en: "Your fault", zh: "你的故障" },
+  // The scene's own scripted faults (its faults: key), listed and marked like the user's.
+  sceneFaults: { en: "The scene's faults", zh: "场景自带的故障" },
+  sceneFaultMark: { en: "The scene's fault", zh: "场景的故障" },
+  sceneFaultAhead: { en: "Later than now: it happens when the run reaches it", zh: "在当前时刻之后：运行到那里时才发生" },
+  sceneFaultArmed: { en: "Armed: it happens when its protocol point comes", zh: "已布置：到达它的协议点时发生" },
+  sceneFaultNever: { en: "Its protocol point never came in this run", zh: "这次运行中始终没有到达它的协议点" },
   captionMark: { en: "Caption", zh: "解说" },
   invariants: { en: "Invariant violations", zh: "不变量被破坏" },
   ledger: { en: "Ledger", zh: "账本" },
@@ -265,4 +271,70 @@ window.deliverylabWords = {
   "tools.readFailed": { en: "Could not read the file:", zh: "无法读取该文件：" },
   "tools.atLine": { en: "line %s", zh: "第 %s 行" },
   "tools.atKey": { en: "key %s", zh: "键 %s" },
+
+  // web/explore.js: "Find a failure". {name} stands for a figure or a text. A schedule is
+  // one set of faults, each at a protocol point of the run.
+  "explore.title": { en: "Find a failure", zh: "寻找反例" },
+  "explore.find": { en: "Find a failure", zh: "寻找反例" },
+  "explore.findTitle": {
+    en: "Try every fault of the scene's explore block at every protocol point of the run, and keep a run that loses or duplicates a message",
+    zh: "在运行的每个协议点上逐一尝试场景允许的每种故障，找出会丢失或重复消息的运行",
+  },
+  "explore.note": {
+    en: "Tries each fault the scene's explore block allows (by default: each node crashed for 10 s, each response dropped) at every protocol point of the run, and keeps the first schedule of each kind that loses or duplicates a message. The scene's own faults and yours are left out: it looks for its own.",
+    zh: "在运行的每个协议点上逐一尝试场景 explore 块允许的每种故障（默认：让每个节点崩溃 10 秒、丢弃每个响应），每种结果留下最先找到的那组故障。场景自带的故障和你注入的故障都不参与：它自己找。",
+  },
+  "explore.stop": { en: "Stop", zh: "停止" },
+  "explore.loading": { en: "Loading the search…", zh: "正在加载搜索程序…" },
+  "explore.searching": { en: "Searching…", zh: "正在搜索…" },
+  "explore.running": {
+    en: "Searching: {tried} schedules tried of at most {total}, {pruned} skipped, {found} found something · {secs} s",
+    zh: "正在搜索：已尝试 {tried} 组故障（最多 {total} 组），跳过 {pruned} 组，{found} 组出了问题 · {secs} 秒",
+  },
+  "explore.done": {
+    en: "Done in {secs} s: every schedule tried ({tried} schedules, {pruned} skipped); {found} found something.",
+    zh: "搜索完成，用时 {secs} 秒：每组故障都试过了（{tried} 组，跳过 {pruned} 组）；{found} 组出了问题。",
+  },
+  "explore.budget": {
+    en: "Stopped at the explore block's budget after {secs} s: {tried} schedules tried ({pruned} skipped); {found} found something.",
+    zh: "达到 explore 块的预算上限，用时 {secs} 秒：已尝试 {tried} 组故障（跳过 {pruned} 组）；{found} 组出了问题。",
+  },
+  "explore.stopped": {
+    en: "Stopped after {secs} s: {tried} schedules tried ({pruned} skipped); {found} found something.",
+    zh: "已停止，用时 {secs} 秒：已尝试 {tried} 组故障（跳过 {pruned} 组）；{found} 组出了问题。",
+  },
+  "explore.scope": { en: "Runs of “{title}” that go wrong, one of each kind:", zh: "「{title}」出问题的运行，每种结果一例：" },
+  "explore.noneYet": { en: "Nothing found yet.", zh: "暂时还没有找到。" },
+  "explore.nothing": {
+    en: "No schedule lost or duplicated a message: the claim ({claim}) holds against these faults.",
+    zh: "没有哪组故障丢失或重复了消息：面对这些故障，场景的保证（{claim}）成立。",
+  },
+  "explore.breaks": { en: "breaks the claim ({claim})", zh: "打破了场景的保证（{claim}）" },
+  "explore.admits": { en: "the claim ({claim}) allows it", zh: "场景的保证（{claim}）允许这种结果" },
+  "explore.loses": { en: "loses {n} message", zh: "丢失 {n} 条消息" },
+  "explore.losesMany": { en: "loses {n} messages", zh: "丢失 {n} 条消息" },
+  "explore.duplicates": { en: "duplicates {n} message", zh: "重复 {n} 条消息" },
+  "explore.duplicatesMany": { en: "duplicates {n} messages", zh: "重复 {n} 条消息" },
+  "explore.invariant": { en: "breaks an invariant: {text}", zh: "破坏了不变量：{text}" },
+  "explore.oneFault": { en: "1 fault", zh: "1 个故障" },
+  "explore.manyFaults": { en: "{n} faults", zh: "{n} 个故障" },
+  "explore.loadTitle": { en: "Load this run into the timeline", zh: "把这次运行载入时间线" },
+  "explore.loaded": {
+    en: "Loaded as {file}: its faults are listed under “The scene's faults” and marked on the scrubber.",
+    zh: "已作为 {file} 载入：它的故障列在“场景自带的故障”下，并标在时间轴上。",
+  },
+  "explore.loadedNotice": { en: "Counterexample loaded:", zh: "已载入反例：" },
+  "explore.loadFailed": { en: "Could not load it: ", zh: "无法载入：" },
+  "explore.save": { en: "Save as scene", zh: "另存为场景" },
+  "explore.saveTitle": { en: "Download this run as a scene file (YAML)", zh: "把这次运行下载为场景文件（YAML）" },
+  "explore.savedChanges": {
+    en: "Found with these settings changed in the page: {changes}. Set them again in Settings after opening this file.",
+    zh: "搜索时页面上改过这些设置：{changes}。打开此文件后，请在“设置”中重新设置。",
+  },
+  "explore.noWasm": { en: "Could not load the search (explore.wasm): ", zh: "无法加载搜索程序（explore.wasm）：" },
+  "explore.noWorkers": { en: "This browser cannot run the search: it needs Web Workers and WebAssembly.", zh: "这个浏览器无法运行搜索：需要 Web Worker 和 WebAssembly。" },
+  "explore.failed": { en: "The search failed: ", zh: "搜索失败：" },
+  "explore.badScene": { en: "This scene cannot be searched: ", zh: "无法搜索这个场景：" },
+  "explore.atLine": { en: "line {n}", zh: "第 {n} 行" },
+  "explore.atKey": { en: "key {key}", zh: "键 {key}" },
 };

@@ -113,7 +113,7 @@ func (l link) open() (*Session, error) {
 		if err != nil {
 			return nil, refuse(fate.LinkSettings, "err", err.Error())
 		}
-		sc.Seed, s.sc = l.Seed, sc
+		sc.Seed, s.sc = l.Seed, tagSceneFaults(sc)
 		s.source.Changes, s.source.Seed = l.Changes, l.Seed
 	}
 	for i, f := range l.Faults {

@@ -83,7 +83,7 @@ func LoadSource(file string, data []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{sc: sc, source: sceneSource{File: file, Data: data, Seed: sc.Seed, base: sc.Settings()}, waiting: -1}
+	s := &Session{sc: tagSceneFaults(sc), source: sceneSource{File: file, Data: data, Seed: sc.Seed, base: sc.Settings()}, waiting: -1}
 	s.restart()
 	return s, nil
 }

@@ -89,7 +89,7 @@ func (s *Session) SetSeed(seed int64) {
 func (s *Session) rerun(sc *scene.Scene) {
 	at := s.NowMs()
 	sc.Seed = s.source.Seed
-	s.sc, s.branch = sc, nil
+	s.sc, s.branch = tagSceneFaults(sc), nil
 	for i := range s.injected {
 		s.injected[i].AfterEvents = -1
 	}

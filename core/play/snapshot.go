@@ -48,6 +48,7 @@ func (s *Session) State() State {
 		}
 	}
 	st.FaultList, st.ArmedList = s.faultList()
+	st.SceneFaults = s.sceneFaults(w)
 	// Only the tail: a snapshot is taken every frame, and the whole trace grows with the run.
 	lines := w.Trace().Lines
 	lines = lines[max(len(lines)-traceTail, 0):]

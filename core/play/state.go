@@ -42,6 +42,8 @@ type State struct {
 	// armed ones still waiting for their protocol point.
 	FaultList []FaultEntry `json:"faultList"`
 	ArmedList []ArmedEntry `json:"armedList"`
+	// SceneFaults: the scene's own scripted faults (scene_faults.go), in the file's order.
+	SceneFaults []SceneFaultEntry `json:"sceneFaults"`
 	// FaultsFromMs is when the user's first fault happened (-1: none): captions after it
 	// follow the scene's script, which the user's faults may have changed.
 	FaultsFromMs int64    `json:"faultsFromMs"`

@@ -23,8 +23,8 @@ type Timeline struct {
 // Mark is one fault or caption on the scrubber.
 type Mark struct {
 	AtMs  int64  `json:"atMs"`
-	Kind  string `json:"kind"`  // fault | caption
-	Index int    `json:"index"` // into faultList, or the narration index
+	Kind  string `json:"kind"`  // fault | caption | scene-fault
+	Index int    `json:"index"` // into faultList, the narration index, or into sceneFaults
 	Text  Text   `json:"text"`
 }
 
@@ -207,6 +207,7 @@ func (s *Session) relearn() {
 	for i, f := range s.injected {
 		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: f.Desc})
 	}
+	t.Marks = append(t.Marks, s.sceneFaultMarks(cp.run.World, t.LengthMs)...)
 	for _, n := range cp.run.World.Narrated() {
 		t.Marks = append(t.Marks, Mark{AtMs: n.AtMs, Kind: "caption", Index: n.Index, Text: Text(s.sc.Narration[n.Index].Text)})
 	}
