@@ -32,6 +32,11 @@ type Finding struct {
 	Report    scene.Report
 	Invariant string // what was wrong, when an invariant failed at the end of the run
 	Schedule  int    // its number in the search's order (1-based)
+	// Points and Candidates place each of its faults: the index of the observation it
+	// was armed at, in the run it was added to (the run without faults for the first),
+	// and its place among the explore block's concrete faults. A search split into parts
+	// (the page's workers) orders its findings by them.
+	Points, Candidates []int
 	// branch is the report of the branch the search judged (without a trace); Report
 	// is the same schedule run from the start with its trace. Tests hold them equal.
 	branch scene.Report
@@ -76,6 +81,7 @@ type candidate struct {
 type placed struct {
 	at    point
 	fault sim.Fault
+	cand  int // its place among the search's candidates
 }
 
 // frame is a schedule being extended: its run (the cursor), the points after its last
@@ -151,7 +157,7 @@ func (x *Search) Step() bool {
 			continue
 		}
 		f := x.stack[len(x.stack)-1]
-		at, c, ok := f.next(x)
+		at, c, ci, ok := f.next(x)
 		if !ok {
 			x.stack = x.stack[:len(x.stack)-1]
 			continue
@@ -160,7 +166,7 @@ func (x *Search) Step() bool {
 			x.res.Pruned++
 			continue
 		}
-		x.try(f, at, c)
+		x.try(f, at, c, ci)
 		return !x.done
 	}
 	return false
@@ -176,21 +182,23 @@ func (x *Search) restart() {
 	x.stack = []*frame{{cursor: x.quietRun(), points: rec.points(-1)}}
 }
 
-// next is the frame's next (point, fault) to try, in order: points first, then faults.
-func (f *frame) next(x *Search) (point, candidate, bool) {
+// next is the frame's next (point, fault) to try, in order: points first, then faults;
+// the fault comes with its place among the candidates.
+func (f *frame) next(x *Search) (point, candidate, int, bool) {
 	for f.pi < len(f.points) {
 		p := f.points[f.pi]
 		for f.fi < len(x.faults) {
-			c := x.faults[f.fi]
+			i := f.fi
+			c := x.faults[i]
 			f.fi++
 			if c.wire != "" && c.wire != p.wire {
 				continue // a wire fault needs the request or response just sent there
 			}
-			return p, c, true
+			return p, c, i, true
 		}
 		f.pi, f.fi = f.pi+1, 0
 	}
-	return point{}, candidate{}, false
+	return point{}, candidate{}, 0, false
 }
 
 // advance moves the frame's cursor to just before the point's event; it reports whether
@@ -207,8 +215,8 @@ func (x *Search) advance(f *frame, p point) bool {
 
 // try runs the frame's schedule with c added at p: to its end when that makes a schedule
 // of the depth searched, else to find the points after it, as a new frame.
-func (x *Search) try(f *frame, p point, c candidate) {
-	sched := append(append([]placed(nil), f.prefix...), placed{at: p, fault: c.fault})
+func (x *Search) try(f *frame, p point, c candidate, ci int) {
+	sched := append(append([]placed(nil), f.prefix...), placed{at: p, fault: c.fault, cand: ci})
 	run := &scene.Run{Scene: x.base, World: f.cursor.World.Clone()}
 	t := p.trigger
 	t.Fault = c.fault
@@ -229,6 +237,9 @@ func (x *Search) try(f *frame, p point, c candidate) {
 	if fd := x.finding(run); fd != nil {
 		x.res.Found++
 		fd.Faults, fd.Schedule = specs(sched), x.res.Schedules
+		for _, pl := range sched {
+			fd.Points, fd.Candidates = append(fd.Points, pl.at.obs), append(fd.Candidates, pl.cand)
+		}
 		if !x.kinds[kindOf(*fd)] {
 			x.kinds[kindOf(*fd)] = true
 			x.res.Findings = append(x.res.Findings, x.traced(*fd))

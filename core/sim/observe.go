@@ -119,7 +119,8 @@ type Trigger struct {
 	Tag string
 }
 
-func (t *Trigger) matches(o *Observation) bool {
+// Matches reports whether the trigger, not yet fired, fires on o.
+func (t *Trigger) Matches(o *Observation) bool {
 	if t.Fired || t.Event != o.Event {
 		return false
 	}
@@ -144,7 +145,7 @@ func (w *World) observe(o Observation) {
 	}
 	for i := range w.triggers {
 		t := &w.triggers[i]
-		if !t.matches(&o) {
+		if !t.Matches(&o) {
 			continue
 		}
 		t.Fired, t.FiredAtMs = true, w.nowMs

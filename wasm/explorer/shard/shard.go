@@ -20,8 +20,6 @@ package shard
 import (
 	"errors"
 	"fmt"
-	"reflect"
-	"slices"
 	"strings"
 
 	"deliverylab/core/explore"
@@ -87,9 +85,7 @@ type Scene struct {
 	sc     *scene.Scene
 	e      *scene.Explore
 	faults []placed
-	// obs is the run without faults, whose observations order the protocol points (a
-	// search of one fault at a time).
-	obs []sim.Observation
+	split  bool // a task a fault: a search of one fault at a time, of more than one
 }
 
 type placed struct {
@@ -118,20 +114,14 @@ func Prepare(j Job) (*Scene, error) {
 			s.faults = append(s.faults, placed{index: len(s.faults), fault: f, wire: ef.Wire})
 		}
 	}
-	if s.e.Depth == 1 && len(s.faults) > 1 {
-		base := *sc
-		base.Faults = nil
-		r := base.NewRun()
-		r.ToEnd()
-		s.obs = r.World.Observations()
-	}
+	s.split = s.e.Depth == 1 && len(s.faults) > 1
 	return s, nil
 }
 
 // Plan splits the search: a task a fault, or one task of them all for a deeper search.
 func (s *Scene) Plan() Plan {
 	p := Plan{Scene: s.sc.Name, Depth: s.e.Depth, Faults: len(s.faults), Tasks: [][]int{}}
-	if s.obs == nil {
+	if !s.split {
 		all := []int{}
 		for _, f := range s.faults {
 			all = append(all, f.index)
@@ -234,60 +224,15 @@ func (t *Search) finding(f explore.Finding) (Finding, error) {
 // foundSuffix ends the name of a scene the search found ("acks-1-lost-found.yaml").
 const foundSuffix = "-found"
 
-// order places a finding in the order of the whole search (Finding.Order).
+// order places a finding in the order of the whole search (Finding.Order): every task
+// searches the same protocol points of the same run without faults, so a single fault's
+// point and its place in the explore block order it among every task's.
 func (t *Search) order(f explore.Finding) [3]int {
-	obs := t.scene.obs
 	n := len(f.Faults)
-	if obs == nil || n != 1 || f.Faults[0].When == nil {
+	if !t.scene.split || n != 1 {
 		return [3]int{n, f.Schedule, 0}
 	}
-	spec := f.Faults[0]
-	point := slices.IndexFunc(obs, func(o sim.Observation) bool { return matches(*spec.When, o) })
-	if point < 0 {
-		point = len(obs) // cannot happen; after every point
-	}
-	fault := len(t.scene.faults) // likewise
-	for _, p := range t.faults {
-		if reflect.DeepEqual(p.fault, spec.Fault) && (p.wire == "" || p.wire == wireOf(spec.When.Event)) {
-			fault = p.index
-			break
-		}
-	}
-	return [3]int{n, point, fault}
-}
-
-// matches is sim's trigger matching: a schedule's fault is armed at its protocol point
-// with a trigger that matches that point's observation first, so the first observation
-// of the run without faults it matches is its point.
-func matches(t sim.Trigger, o sim.Observation) bool {
-	if t.Event != o.Event {
-		return false
-	}
-	if t.Node != "" && t.Node != o.Node && !strings.HasPrefix(o.Node, t.Node+"/") {
-		return false
-	}
-	if t.Detail != "" && t.Detail != o.Detail() {
-		return false
-	}
-	if t.Checkpoint != 0 && t.Checkpoint != o.Checkpoint {
-		return false
-	}
-	return t.Message == "" || slices.Contains(o.Msgs, t.Message)
-}
-
-// wireOf is the message a point's event carries the wire id of: the request or the
-// response just sent, or none.
-func wireOf(e sim.Event) string {
-	spec, ok := sim.LookupEvent(string(e))
-	switch {
-	case !ok:
-		return ""
-	case slices.Contains(spec.Fields, sim.FieldRequestWire):
-		return "request"
-	case slices.Contains(spec.Fields, sim.FieldWireID):
-		return "response"
-	}
-	return ""
+	return [3]int{n, f.Points[0], t.faults[f.Candidates[0]].index}
 }
 
 // SceneError is where a scene file's error is, for the page: its line (0: unknown) and
