@@ -2,7 +2,7 @@
 // a message, without holding up the page. The search runs in Web Workers
 // (web/explore-worker.js), one per core, each with its own WebAssembly instance of
 // web/explore.wasm (wasm/explorer: the core, no canvas); the search splits into tasks (a
-// task a fault of the explore block, wasm/explorer/shard), handed to the workers as they
+// task a run of protocol points, wasm/explorer/shard), handed to the workers as they
 // come free. explore.wasm is fetched and compiled only when the button is first pressed,
 // so the page's first load is unchanged. The panel
 // shows the progress, stops on Stop (the workers are terminated), and lists one
@@ -92,7 +92,7 @@
     const st = P.call("state");
     const s = {
       state: "loading",
-      job: { file: src.file, text: src.text, changes: src.changes || [], seed: src.seed },
+      job: { file: src.file, text: src.text, changes: src.changes || [], seed: src.seed, workers: WORKERS },
       title: st && !st.error ? st.title : null,
       plan: null,
       queue: [],
@@ -179,7 +179,7 @@
     }
     const i = s.queue.shift();
     s.current[k] = i;
-    s.workers[k].postMessage(JSON.stringify({ type: "task", task: i, faults: s.plan.tasks[i] }));
+    s.workers[k].postMessage(JSON.stringify({ type: "task", task: i }));
   }
 
   function halt(s, state) {
@@ -213,7 +213,7 @@
       out.pruned += p.pruned;
       out.found += p.found;
       out.claim = p.claim || out.claim;
-      if (s.plan) out.total = p.points * s.plan.faults;
+      if (s.plan) out.total = s.plan.points * s.plan.faults;
       out.exhausted = out.exhausted && p.exhausted;
     }
     return out;

@@ -44,6 +44,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	depth := fl.Int("depth", 0, "faults in one schedule, at most (default: the scene's explore.depth)")
 	budget := fl.Int("budget", 0, "schedules to run, at most (default: the scene's explore.budget)")
 	asJSON := fl.Bool("json", false, "print the result as JSON")
+	workers := fl.Int("workers", 0, "cores to search on (default: every core; the result is the same)")
 	file, rest := "", args
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		file, rest = rest[0], rest[1:]
@@ -71,16 +72,10 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	x := explore.New(s, explore.Options{Depth: *depth, Budget: *budget})
-	last := time.Now()
-	for x.Step() {
-		if time.Since(last) > time.Second {
-			r := x.Result()
-			fmt.Fprintf(stderr, "explore %s: %d schedules, %d pruned, %d found\n", s.Name, r.Schedules, r.Pruned, r.Found)
-			last = time.Now()
-		}
-	}
-	res := x.Result()
+	res := searchInParallel(s, explore.Options{Depth: *depth, Budget: *budget}, *workers,
+		func(schedules, pruned, found int64) {
+			fmt.Fprintf(stderr, "explore %s: %d schedules, %d pruned, %d found\n", s.Name, schedules, pruned, found)
+		})
 	if *asJSON {
 		out := exploreJSON{Scene: res.Scene, Claim: res.Claim, Depth: res.Depth, Budget: res.Budget, Points: res.Points,
 			Faults: res.Faults, Schedules: res.Schedules, Pruned: res.Pruned, Found: res.Found, Exhausted: res.Exhausted,

@@ -84,3 +84,13 @@ func replaceFaults(t *testing.T, src []byte, faults string) []byte {
 	}
 	return []byte(strings.Join(out, "\n"))
 }
+
+// The search runs on every core, cut into parts; the answer does not depend on how many:
+// one core and three give the same JSON, schedule numbers and all.
+func TestExploreOnMoreCoresAnswersTheSame(t *testing.T) {
+	var one, three, errOut bytes.Buffer
+	require.Equal(t, 0, exploreCmd([]string{"acks-1-lost", "--json", "--workers", "1"}, &one, &errOut), errOut.String())
+	require.Equal(t, 0, exploreCmd([]string{"acks-1-lost", "--json", "--workers", "3"}, &three, &errOut), errOut.String())
+	assert.Equal(t, one.String(), three.String())
+	assert.Contains(t, one.String(), `"counterexamples": [`)
+}

@@ -9,7 +9,7 @@ import (
 // the links, the random streams and the trace. The copy runs on independently.
 func (w *World) Clone() *World {
 	c := *w
-	c.queue = slices.Clone(w.queue)
+	c.queue = w.queue.clone()
 	c.order = slices.Clone(w.order)
 	c.slots = make(map[string]*nodeSlot, len(w.slots))
 	for k, s := range w.slots {

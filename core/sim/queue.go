@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // eventKind says what a queued event does when its time comes.
 type eventKind uint8
 
@@ -12,7 +14,7 @@ const (
 
 // event is one entry of the queue: plain data, ordered by (AtMs, Seq). Fault events
 // sort before others at the same time so "a fault at at.ms happens before any other
-// event at that time".
+// event at that time" (queueKey).
 type event struct {
 	AtMs        int64
 	Seq         int64
@@ -22,28 +24,61 @@ type event struct {
 	Incarnation int     // evTimer: the node's incarnation that set it
 	Timer       Payload // evTimer
 	MsgID       int64   // evDeliver: id in World.inFlight
-	Fault       *Fault  // evFault: out of line, so that the heap moves small events (never changed once queued)
+	Fault       *Fault  // evFault: out of line, so that events stay small (never changed once queued)
 	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
 	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
 	Arrived bool
 }
 
-func (e *event) less(o *event) bool {
-	if e.AtMs != o.AtMs {
-		return e.AtMs < o.AtMs
-	}
-	if (e.Kind == evFault) != (o.Kind == evFault) {
-		return e.Kind == evFault
-	}
-	return e.Seq < o.Seq
+// queue is a binary min-heap of small keys, with the events themselves in a slab the
+// keys index: sifting moves 24-byte keys without pointers (no write barriers, nothing for
+// the collector to scan) instead of whole events, and a copy of the queue is three slice
+// copies.
+type queue struct {
+	keys []queueKey
+	slab []event // events by index; a popped slot is zeroed and reused
+	free []int32 // free slots of slab
 }
 
-// queue is a binary min-heap of events kept in a slice, so copying it is a slice copy.
-type queue []event
+// queueKey orders an event: by time, then faults first, then by sequence.
+type queueKey struct {
+	atMs int64
+	rank int64 // the event's Seq, with faultLast set unless it is a fault
+	slot int32
+}
+
+// faultLast is set in the rank of every event but a fault, so faults sort first within
+// an instant.
+const faultLast = int64(1) << 62
+
+func (k *queueKey) less(o *queueKey) bool {
+	if k.atMs != o.atMs {
+		return k.atMs < o.atMs
+	}
+	return k.rank < o.rank
+}
+
+func (q *queue) len() int { return len(q.keys) }
+
+func (q *queue) clone() queue {
+	return queue{keys: slices.Clone(q.keys), slab: slices.Clone(q.slab), free: slices.Clone(q.free)}
+}
 
 func (q *queue) push(e event) {
-	*q = append(*q, e)
-	h := *q
+	var slot int32
+	if n := len(q.free); n > 0 {
+		slot, q.free = q.free[n-1], q.free[:n-1]
+		q.slab[slot] = e
+	} else {
+		slot = int32(len(q.slab))
+		q.slab = append(q.slab, e)
+	}
+	rank := e.Seq
+	if e.Kind != evFault {
+		rank |= faultLast
+	}
+	q.keys = append(q.keys, queueKey{atMs: e.AtMs, rank: rank, slot: slot})
+	h := q.keys
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
@@ -56,7 +91,7 @@ func (q *queue) push(e event) {
 }
 
 func (q *queue) pop() event {
-	h := *q
+	h := q.keys
 	top := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
@@ -76,13 +111,16 @@ func (q *queue) pop() event {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	*q = h
-	return top
+	q.keys = h
+	e := q.slab[top.slot]
+	q.slab[top.slot] = event{} // let go of what it points to
+	q.free = append(q.free, top.slot)
+	return e
 }
 
-func (q queue) peek() *event {
-	if len(q) == 0 {
+func (q *queue) peek() *event {
+	if len(q.keys) == 0 {
 		return nil
 	}
-	return &q[0]
+	return &q.slab[q.keys[0].slot]
 }

@@ -188,7 +188,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 // Step runs the next event. It returns false when the queue is empty, or the clock has
 // frozen (Frozen).
 func (w *World) Step() bool {
-	if len(w.queue) == 0 || w.frozen != nil {
+	if w.queue.len() == 0 || w.frozen != nil {
 		return false
 	}
 	if !w.countInstant(w.queue.peek()) {

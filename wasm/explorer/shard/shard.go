@@ -4,15 +4,15 @@
 // their progress and findings; the page (web/explore.js) keeps a worker a core busy with
 // tasks until none is left, and merges what they find.
 //
-// A search of one fault at a time (explore.depth 1, the default) splits by fault: a task
-// is one of the explore block's concrete faults, searched at every protocol point with
-// core/explore, and the tasks together try exactly the schedules one search tries. A task
-// keeps the first finding of each kind in the search's own order (points first, then
-// faults), and Finding.Order places a finding in the order of the whole search, so the
-// page, keeping the least Order of each kind, shows what one search would: the
-// counterexamples `deliverylab explore` prints. Tasks are handed out as workers come free,
-// so a worker whose faults end quickly takes more of them. A deeper search (pairs,
-// triples) is one task: its schedules combine faults of every task.
+// A task is a part of the search (explore.Split): a run of consecutive protocol points,
+// every fault of the explore block at each. The parts together try exactly the schedules
+// one search tries; each keeps the first finding of each kind, and Finding.Order places a
+// finding in the order of the whole search (its part, then its schedule in the part), so
+// the page, keeping the least Order of each kind, shows what one search would: the
+// counterexamples `deliverylab explore` prints (which splits the same way on the CPU's
+// cores). There are a few tasks a worker, handed out as workers come free, so a worker
+// whose parts end quickly (late points have short branches) takes more of them. A search
+// that cannot be split (pairs, triples) is one task.
 //
 // Pure Go, tested natively: the worker's syscall/js glue is all in wasm/explorer.
 package shard
@@ -25,7 +25,6 @@ import (
 	"deliverylab/core/explore"
 	"deliverylab/core/play"
 	"deliverylab/core/scene"
-	"deliverylab/core/sim"
 )
 
 // Job is what the page hands each worker: the scene as the page plays it.
@@ -34,15 +33,19 @@ type Job struct {
 	Text    string      `json:"text"`    // its text
 	Changes [][2]string `json:"changes"` // the page's setting changes (key, value), in order
 	Seed    *int64      `json:"seed"`    // the page's seed; nil: the file's
+	Workers int         `json:"workers"` // the page's workers: the search splits in tasksPerWorker times as many tasks
 }
 
-// Plan is how the search splits: Tasks are the explore block's faults (their places in
-// it) each task searches.
+// tasksPerWorker: tasks a worker, so that the workers end close together.
+const tasksPerWorker = 4
+
+// Plan is how the search splits: each task is a part of it.
 type Plan struct {
-	Scene  string  `json:"scene"`
-	Depth  int     `json:"depth"`
-	Faults int     `json:"faults"` // the explore block's concrete faults
-	Tasks  [][]int `json:"tasks"`
+	Scene  string         `json:"scene"`
+	Depth  int            `json:"depth"`
+	Faults int            `json:"faults"` // the explore block's concrete faults
+	Points int            `json:"points"` // the protocol points of the run without faults
+	Tasks  []explore.Part `json:"tasks"`
 }
 
 // Progress is what a task has done so far.
@@ -50,7 +53,7 @@ type Progress struct {
 	Task      int    `json:"task"`
 	Claim     string `json:"claim"` // the verdict the scene claims
 	Points    int    `json:"points"`
-	Faults    int    `json:"faults"`    // the task's faults
+	Faults    int    `json:"faults"`    // the explore block's concrete faults
 	Schedules int    `json:"schedules"` // run
 	Pruned    int    `json:"pruned"`    // not run: the fault could not act there
 	Found     int    `json:"found"`     // schedules that lost, duplicated or broke an invariant
@@ -71,31 +74,21 @@ type Finding struct {
 	// ready to load, share and save.
 	Scene string `json:"scene"`
 	File  string `json:"file"`
-	// Order places it in the order of the whole search: its fault count, then its
-	// protocol point's place in the run and its fault's in the explore block (a search
-	// of one fault at a time), or its schedule's number (a deeper one, never split). Of
-	// each kind the page keeps the least.
+	// Order places it in the order of the whole search: its fault count, its task, and
+	// its schedule's number in the task. Of each kind the page keeps the least.
 	Order [3]int `json:"order"`
 }
 
 // Scene is a worker's scene, read once.
 type Scene struct {
-	job    Job
-	src    []byte
-	sc     *scene.Scene
-	e      *scene.Explore
-	faults []placed
-	split  bool // a task a fault: a search of one fault at a time, of more than one
+	job  Job
+	src  []byte
+	sc   *scene.Scene
+	plan Plan
 }
 
-type placed struct {
-	index int
-	fault sim.Fault
-	wire  string
-}
-
-// Prepare reads the job's scene with the page's settings and seed. A scene that does not
-// parse gives the parser's error.
+// Prepare reads the job's scene with the page's settings and seed, and splits its search.
+// A scene that does not parse gives the parser's error.
 func Prepare(j Job) (*Scene, error) {
 	src := []byte(j.Text)
 	sc, err := scene.WithSettings(j.File, src, j.Changes)
@@ -105,68 +98,32 @@ func Prepare(j Job) (*Scene, error) {
 	if j.Seed != nil {
 		sc.Seed = *j.Seed
 	}
-	s := &Scene{job: j, src: src, sc: sc, e: sc.Explore}
-	if s.e == nil {
-		s.e = explore.Defaults(sc)
-	}
-	for _, ef := range s.e.Faults {
-		for _, f := range ef.Faults {
-			s.faults = append(s.faults, placed{index: len(s.faults), fault: f, wire: ef.Wire})
-		}
-	}
-	s.split = s.e.Depth == 1 && len(s.faults) > 1
+	x := explore.New(sc, explore.Options{})
+	r := x.Result()
+	s := &Scene{job: j, src: src, sc: sc,
+		plan: Plan{Scene: sc.Name, Depth: r.Depth, Faults: r.Faults, Points: r.Points, Tasks: x.Split(max(j.Workers, 1) * tasksPerWorker)}}
 	return s, nil
 }
 
-// Plan splits the search: a task a fault, or one task of them all for a deeper search.
-func (s *Scene) Plan() Plan {
-	p := Plan{Scene: s.sc.Name, Depth: s.e.Depth, Faults: len(s.faults), Tasks: [][]int{}}
-	if !s.split {
-		all := []int{}
-		for _, f := range s.faults {
-			all = append(all, f.index)
-		}
-		p.Tasks = append(p.Tasks, all)
-		return p
-	}
-	for _, f := range s.faults {
-		p.Tasks = append(p.Tasks, []int{f.index})
-	}
-	return p
-}
+// Plan is how the search splits into tasks.
+func (s *Scene) Plan() Plan { return s.plan }
 
 // Search is a task under way.
 type Search struct {
 	scene    *Scene
+	task     int
 	x        *explore.Search
-	faults   []placed
 	progress Progress
 	sent     int // findings handed out by NewFindings
 }
 
-// Search starts task number task: the search of these faults (places in the explore
-// block, as Plan gives them).
-func (s *Scene) Search(task int, faults []int) (*Search, error) {
-	part := &scene.Explore{Depth: s.e.Depth, Budget: s.e.Budget}
-	if n := len(s.Plan().Tasks); n > 1 {
-		part.Budget = (s.e.Budget + n - 1) / n // the block's budget, shared
+// Search starts task number task of the plan.
+func (s *Scene) Search(task int) (*Search, error) {
+	if task < 0 || task >= len(s.plan.Tasks) {
+		return nil, fmt.Errorf("no task %d (the search has %d)", task, len(s.plan.Tasks))
 	}
-	t := &Search{scene: s, progress: Progress{Task: task}}
-	for _, i := range faults {
-		if i < 0 || i >= len(s.faults) {
-			return nil, fmt.Errorf("task %d: no fault %d (the explore block has %d)", task, i, len(s.faults))
-		}
-		p := s.faults[i]
-		t.faults = append(t.faults, p)
-		part.Faults = append(part.Faults, scene.ExploreFault{Text: p.fault.Describe(), Faults: []sim.Fault{p.fault}, Wire: p.wire})
-	}
-	t.progress.Faults = len(t.faults)
-	if len(t.faults) == 0 {
-		return nil, fmt.Errorf("task %d has no fault", task)
-	}
-	searched := *s.sc
-	searched.Explore = part
-	t.x = explore.New(&searched, explore.Options{})
+	t := &Search{scene: s, task: task, progress: Progress{Task: task}}
+	t.x = explore.NewPart(s.sc, explore.Options{}, s.plan.Tasks[task])
 	t.update()
 	return t, nil
 }
@@ -181,7 +138,7 @@ func (t *Search) Step() bool {
 func (t *Search) update() {
 	r := t.x.Result()
 	p := &t.progress
-	p.Claim, p.Points = r.Claim, r.Points
+	p.Claim, p.Points, p.Faults = r.Claim, r.Points, r.Faults
 	p.Schedules, p.Pruned, p.Found = r.Schedules, r.Pruned, r.Found
 	p.Done, p.Exhausted = t.x.Done(), r.Exhausted
 }
@@ -224,15 +181,10 @@ func (t *Search) finding(f explore.Finding) (Finding, error) {
 // foundSuffix ends the name of a scene the search found ("acks-1-lost-found.yaml").
 const foundSuffix = "-found"
 
-// order places a finding in the order of the whole search (Finding.Order): every task
-// searches the same protocol points of the same run without faults, so a single fault's
-// point and its place in the explore block order it among every task's.
+// order places a finding in the order of the whole search (Finding.Order): the parts
+// are in the search's order, and a part's schedules too.
 func (t *Search) order(f explore.Finding) [3]int {
-	n := len(f.Faults)
-	if !t.scene.split || n != 1 {
-		return [3]int{n, f.Schedule, 0}
-	}
-	return [3]int{n, f.Points[0], t.faults[f.Candidates[0]].index}
+	return [3]int{len(f.Faults), t.task, f.Schedule}
 }
 
 // SceneError is where a scene file's error is, for the page: its line (0: unknown) and

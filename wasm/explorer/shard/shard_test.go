@@ -18,7 +18,7 @@ func shipped(t *testing.T, name string) Job {
 	t.Helper()
 	data, err := scenes.Read(name)
 	require.NoError(t, err)
-	return Job{File: name + ".yaml", Text: string(data)}
+	return Job{File: name + ".yaml", Text: string(data), Workers: 2}
 }
 
 // split runs a job's tasks, in the order given (nil: the plan's), and merges them as the
@@ -37,7 +37,7 @@ func split(t *testing.T, job Job, order []int) (Plan, Progress, map[string]Findi
 	best := map[string]Finding{}
 	tasks := make([][]Finding, len(plan.Tasks))
 	for _, i := range order {
-		s, err := sc.Search(i, plan.Tasks[i])
+		s, err := sc.Search(i)
 		require.NoError(t, err)
 		var mine []Finding
 		for {
@@ -52,8 +52,7 @@ func split(t *testing.T, job Job, order []int) (Plan, Progress, map[string]Findi
 		p := s.Progress()
 		require.True(t, p.Done)
 		require.Equal(t, i, p.Task)
-		total.Claim, total.Points = p.Claim, p.Points
-		total.Faults += p.Faults
+		total.Claim, total.Points, total.Faults = p.Claim, p.Points, p.Faults
 		total.Schedules += p.Schedules
 		total.Pruned += p.Pruned
 		total.Found += p.Found
@@ -92,9 +91,10 @@ func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
 
 	plan, total, best, tasks := split(t, job, nil)
 	acks1Lost = best
-	require.Len(t, plan.Tasks, want.Faults, "a task a fault")
+	require.Len(t, plan.Tasks, 2*tasksPerWorker, "a few tasks a worker")
 	assert.Equal(t, 1, plan.Depth)
 	assert.Equal(t, want.Faults, plan.Faults)
+	assert.Equal(t, want.Points, plan.Points)
 	check := func(how string, total Progress, best map[string]Finding) {
 		assert.Equal(t, want.Schedules, total.Schedules, "%s: schedules", how)
 		assert.Equal(t, want.Pruned, total.Pruned, "%s: pruned", how)
@@ -209,14 +209,15 @@ func TestADeeperSearchIsOneTask(t *testing.T) {
 	own := "  faults: [{crash: \"broker-*\", for.ms: 10000}, drop: response]\n"
 	require.Contains(t, string(data), own)
 	text := strings.Replace(string(data), own, "  faults: [{crash: \"broker-*\", for.ms: 10000}]\n  depth: 2\n  budget: 40\n", 1)
-	plan, total, _, _ := split(t, Job{File: "pairs.yaml", Text: text}, nil)
-	assert.Equal(t, Plan{Scene: "pairs", Depth: 2, Faults: 3, Tasks: [][]int{{0, 1, 2}}}, plan)
+	plan, total, _, _ := split(t, Job{File: "pairs.yaml", Text: text, Workers: 4}, nil)
+	assert.Equal(t, Plan{Scene: "pairs", Depth: 2, Faults: 3, Points: plan.Points, Tasks: []explore.Part{{From: 0, To: plan.Points}}}, plan)
+	assert.Positive(t, plan.Points)
 	assert.Equal(t, 3, total.Faults)
 	assert.Equal(t, 40, total.Schedules, "the whole budget")
 }
 
 // A scene that does not parse gives the parser's error, with its line and key; a task
-// of no fault, or of a fault the block does not have, is refused.
+// the plan does not have is refused.
 func TestABadJob(t *testing.T) {
 	job := shipped(t, "acks-1-lost")
 	job.Text = strings.Replace(job.Text, "    send:", "    sendd:", 1)
@@ -233,8 +234,8 @@ func TestABadJob(t *testing.T) {
 
 	sc, err := Prepare(shipped(t, "acks-1-lost"))
 	require.NoError(t, err)
-	_, err = sc.Search(0, nil)
-	assert.ErrorContains(t, err, "task 0 has no fault")
-	_, err = sc.Search(3, []int{99})
-	assert.ErrorContains(t, err, "task 3: no fault 99")
+	_, err = sc.Search(-1)
+	assert.ErrorContains(t, err, "no task -1 (the search has 8)")
+	_, err = sc.Search(8)
+	assert.ErrorContains(t, err, "no task 8")
 }
