@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"deliverylab/scenes"
+
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -138,5 +140,31 @@ func BenchmarkFindAFailureInPage(b *testing.B) {
 				p.call("pause()")
 			}
 		})
+	}
+}
+
+// BenchmarkFindAFailureEveryShippedScene: "Find a failure" in the page, paused, on every
+// shipped scene with an explore block, one after another: a row each (schedules, pruned,
+// found, seconds) and the time of them all, beside the command line's figures.
+func BenchmarkFindAFailureEveryShippedScene(b *testing.B) {
+	p := openTools(b, "/#acks-1-lost")
+	defer func() { p.t = b }()
+	for range b.N {
+		total := 0.0
+		for _, name := range scenes.Names() {
+			src, err := scenes.Read(name)
+			require.NoError(b, err)
+			if !regexp.MustCompile(`(?m)^explore:`).Match(src) {
+				continue
+			}
+			p.call(`load("` + name + `")`)
+			require.NoError(b, clickSelector(p, "#explore-find"))
+			p.waitJS(600*time.Second, `["done", "failed"].includes(window.deliverylabExplore.state().state)`)
+			x := p.explore()
+			require.Equal(b, "done", x.State, x.Error)
+			total += x.ElapsedMs / 1000
+			b.Logf("| %s | %d | %d | %d | %.1f s |", name, x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000)
+		}
+		b.ReportMetric(total, "s/all")
 	}
 }

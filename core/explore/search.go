@@ -253,7 +253,7 @@ func (x *Search) try(f *frame, p point, c candidate, ci int) {
 func (x *Search) finding(r *scene.Run) *Finding {
 	rep := r.Judge()
 	fd := &Finding{Verdict: rep.Verdict, Report: rep}
-	if bad := append(r.Invariants(), r.DurabilityProblems(rep)...); len(bad) > 0 {
+	if bad := r.Problems(rep); len(bad) > 0 {
 		fd.Invariant, fd.Breaks = bad[0], true
 		return fd
 	}

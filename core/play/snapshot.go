@@ -7,6 +7,7 @@ import (
 
 	"deliverylab/core/check"
 	"deliverylab/core/fate"
+	"deliverylab/core/scene"
 	"deliverylab/core/show"
 	"deliverylab/core/sim"
 )
@@ -37,7 +38,8 @@ func (s *Session) State() State {
 		spec := s.sc.Narration[n.Index]
 		st.Captions = append(st.Captions, Caption{AtMs: n.AtMs, En: spec.Text.En, Zh: spec.Text.Zh, Index: n.Index, Nodes: spec.Nodes(), Pause: spec.Pause})
 	}
-	st.Ledger = s.ledger()
+	rep := s.run.Judge()
+	st.Ledger = s.ledger(rep)
 	st.FaultsFromMs = -1
 	for i, f := range s.injected[:s.next] {
 		if i == 0 {
@@ -56,13 +58,12 @@ func (s *Session) State() State {
 	for i, l := range lines {
 		st.Trace[i] = l.Text
 	}
-	st.Errors = s.run.Invariants()
+	st.Errors = s.run.Problems(rep)
 	s.timelineState(&st)
 	return st
 }
 
-func (s *Session) ledger() Ledger {
-	rep := s.run.Judge()
+func (s *Session) ledger(rep scene.Report) Ledger {
 	l := Ledger{Output: rep.Output, Verdict: rep.Verdict, Counts: rep.Messages, Total: rep.Total}
 	if !s.run.Ended {
 		// Only delivered and duplicated are known before the end; the rest is pending,

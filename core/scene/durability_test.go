@@ -42,6 +42,12 @@ apps:
 	require.Len(t, bad, 1)
 	assert.Contains(t, bad[0], "p1#1: acknowledged with acks=all to orders (min.insync.replicas 2) and lost, though only 0 broker(s) failed")
 
+	require.True(t, r.Ended)
+	assert.Equal(t, bad, r.Problems(rep), "the explorer and the page report it once the run has ended")
+	r.Ended = false
+	assert.Empty(t, r.Problems(rep), "a run not ended yet: its losses are not known")
+	r.Ended = true
+
 	r.Scene.Producers[0].Config.Acks = 1
 	assert.Empty(t, r.DurabilityProblems(rep), "acks=1 promises no such thing")
 }

@@ -21,6 +21,18 @@ func (r *Run) Invariants() []string {
 	return bad
 }
 
+// Problems is everything wrong with the run, given its report: the nodes' invariants
+// now and, once the run has ended, an acks=all record lost to fewer failures than
+// min.insync.replicas (DurabilityProblems). The explorer judges a schedule by it, and the
+// page shows it.
+func (r *Run) Problems(rep Report) []string {
+	bad := r.Invariants()
+	if r.Ended {
+		bad = append(bad, r.DurabilityProblems(rep)...)
+	}
+	return bad
+}
+
 // nodeAs returns a node (up or down) as an interface it implements.
 func nodeAs[T any](w *sim.World, name string) (T, bool) {
 	n, _ := w.Node(name)
