@@ -163,7 +163,8 @@ func BenchmarkFindAFailureEveryShippedScene(b *testing.B) {
 			x := p.explore()
 			require.Equal(b, "done", x.State, x.Error)
 			total += x.ElapsedMs / 1000
-			b.Logf("| %s | %d | %d | %d | %.1f s |", name, x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000)
+			// Printed, not logged: a benchmark's log keeps only its first lines.
+			fmt.Printf("| %s | %d | %d | %d | %.1f s |\n", name, x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000)
 		}
 		b.ReportMetric(total, "s/all")
 	}
