@@ -107,14 +107,21 @@ conformance:
 	mvn -q -B -f conformance/pom.xml package
 	$(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES)
 
+# make bench: every benchmark, natively, under WebAssembly in Node and in headless
+# Chromium, then one table of figures beside their budgets (cmd/benchtable). The raw
+# output stays in out/bench.txt.
+BENCH_OUT := out/bench.txt
+bench: SHELL := bash
 bench: wasm browser-deps
-	$(GO) test -run '^$$' -bench . ./core/... ./wasm/view/
-	DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|FindAFailureInPage' -benchtime 1x -timeout 30m ./browsertest/
-	@echo "main.wasm:    $$(stat -c %s $(WASM)) bytes"
-	@echo "main.wasm.gz: $$(stat -c %s $(WASM).gz) bytes"
-	@echo "explore.wasm:    $$(stat -c %s $(EXPLORE_WASM)) bytes"
-	@echo "explore.wasm.gz: $$(stat -c %s $(EXPLORE_WASM).gz) bytes"
+	@mkdir -p out && : > $(BENCH_OUT)
+	set -o pipefail; $(GO) test -run '^$$' -bench . ./core/... ./wasm/view/ ./cmd/deliverylab/ | tee -a $(BENCH_OUT)
+	set -o pipefail; GOOS=js GOARCH=wasm $(GO) test -exec "$(WASMEXEC)" -run '^$$' -bench 'KernelEventsPerSecond|SeekToTheEnd' ./core/scene/ ./core/play/ | tee -a $(BENCH_OUT)
+	set -o pipefail; DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|FindAFailureInPage|PageLoad' -benchtime 1x -timeout 30m ./browsertest/ | tee -a $(BENCH_OUT)
+	@for f in $(WASM) $(WASM).gz $(EXPLORE_WASM).gz; do echo "size: $$(basename $$f) $$(stat -c %s $$f)"; done >> $(BENCH_OUT)
+	@echo "size: main.wasm.br $$(node -e 'const z = require("zlib"); process.stdout.write(String(z.brotliCompressSync(require("fs").readFileSync(process.argv[1]), {params: {[z.constants.BROTLI_PARAM_QUALITY]: 11}}).length))' $(WASM))" >> $(BENCH_OUT)
+	@echo
+	@$(GO) run ./cmd/benchtable < $(BENCH_OUT)
 
 clean:
 	rm -f $(WASM) $(WASM).gz $(EXPLORE_WASM) $(EXPLORE_WASM).gz web/wasm_exec.js
-	rm -rf browsertest/out conformance/target
+	rm -rf browsertest/out conformance/target out

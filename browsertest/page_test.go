@@ -24,8 +24,10 @@ const viewportW, viewportH = 1280, 900
 
 // page is one tab with the playground loaded.
 type page struct {
-	t   testing.TB
-	ctx context.Context
+	t      testing.TB
+	ctx    context.Context
+	cancel context.CancelFunc // closes the tab (also done when the test ends)
+	closed bool
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
@@ -128,7 +130,7 @@ func open(t testing.TB) *page {
 	tab, cancel := chromedp.NewContext(env.browser)
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Do(tab), "opening a tab")
-	p := &page{t: t, ctx: tab}
+	p := &page{t: t, ctx: tab, cancel: cancel}
 	messages := chromedp.Console(tab) // subscribed now, before the navigation
 	go func() {
 		for m, err := range messages {
@@ -157,8 +159,18 @@ func open(t testing.TB) *page {
 	return p
 }
 
+// close checks the page is healthy and closes its tab before the test ends.
+func (p *page) close() {
+	p.checkHealthy()
+	p.closed = true
+	p.cancel()
+}
+
 // checkHealthy fails the test on a crash flag or on any console error or exception.
 func (p *page) checkHealthy() {
+	if p.closed {
+		return // checked when it was closed
+	}
 	p.failIfCrashed()
 	p.mu.Lock()
 	defer p.mu.Unlock()

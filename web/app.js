@@ -318,6 +318,7 @@
   function onReady() {
     if (api.ready || window.deliverylabCrashed) return;
     api.ready = true;
+    api.readyMs = performance.now(); // when the page became ready to play (make bench)
     const list = call("scenes");
     scenes = Array.isArray(list) ? list : [];
     renderScenes();

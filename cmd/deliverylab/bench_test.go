@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"deliverylab/core/explore"
@@ -37,4 +38,16 @@ func BenchmarkExploreCommandEveryShippedScene(b *testing.B) {
 		b.ReportMetric(float64(schedules)/took, "schedules/s")
 		b.ReportMetric(took, "s/all")
 	}
+}
+
+// BenchmarkCheckEveryShippedScene: `deliverylab check` of every shipped scene (issue 22's
+// budget: ≤ 1 s natively).
+func BenchmarkCheckEveryShippedScene(b *testing.B) {
+	for b.Loop() {
+		var out, errOut strings.Builder
+		if code := checkCmd(nil, &out, &errOut); code != 0 {
+			b.Fatalf("check exited with %d:\n%s%s", code, out.String(), errOut.String())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/all")
 }

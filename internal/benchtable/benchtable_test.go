@@ -1,0 +1,64 @@
+package benchtable
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const output = `goos: linux
+goarch: amd64
+pkg: deliverylab/core/scene
+cpu: Intel(R) Xeon(R) Processor
+BenchmarkKernelEventsPerSecond-2   	      52	  22216888 ns/op	    360177 events/s
+PASS
+goos: js
+goarch: wasm
+pkg: deliverylab/core/scene
+BenchmarkKernelEventsPerSecond   	      10	 102216888 ns/op	    90044 events/s
+BenchmarkSeekToTheEnd   	       3	 433992635 ns/op	         2.970 median-ms	        42.63 worst-ms
+--- BENCH: BenchmarkSeekToTheEnd
+    seek_bench_test.go:1: a log line 12 34
+size: main.wasm.gz 4765015
+`
+
+// Figures are read per architecture, unit by unit, with the -N suffix dropped; logs and
+// other lines are passed over.
+func TestParseReadsEachFigureWhereItRan(t *testing.T) {
+	res, err := Parse(strings.NewReader(output))
+	require.NoError(t, err)
+	assert.Equal(t, Results{
+		{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}: 22216888,
+		{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}: 360177,
+		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}: 102216888,
+		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}: 90044,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "ns/op"}: 433992635,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "median-ms"}: 2.970,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "worst-ms"}: 42.63,
+		{Bench: "size/main.wasm.gz", Unit: "B"}: 4765015,
+	}, res)
+}
+
+// Each row says its figure, its budget and whether it is met; a figure not measured says
+// so and is not counted as missed.
+func TestRenderSetsFiguresBesideTheirBudgets(t *testing.T) {
+	res, err := Parse(strings.NewReader(output))
+	require.NoError(t, err)
+	var out strings.Builder
+	missed := Render(&out, Rows, res)
+	text := out.String()
+	assert.Contains(t, text, "| kernel, busiest shipped scene, natively | 360,177 events/s | ≥ 2,000,000 events/s | **no** |")
+	assert.Contains(t, text, "| kernel, WebAssembly ÷ native | 0.25× | ≥ 0.50× | **no** |")
+	assert.Contains(t, text, "| seek to the end, worst shipped scene, WebAssembly (the page) | 42.6 ms | ≤ 16.0 ms | **no** |")
+	assert.Contains(t, text, "| main.wasm gzipped | 4.77 MB | ≤ 4.00 MB | **no** |")
+	assert.Contains(t, text, "| deliverylab check of every shipped scene | not measured in this run | ≤ 1000 ms | ? |")
+	assert.Contains(t, text, "| Draw per frame, 500 messages in flight | not measured yet | ≤ 4.0 ms | ? |")
+	assert.Equal(t, 4, missed)
+
+	res[Key{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}] = 2_500_000
+	out.Reset()
+	Render(&out, Rows, res)
+	assert.Contains(t, out.String(), "| kernel, busiest shipped scene, natively | 2,500,000 events/s | ≥ 2,000,000 events/s | yes |")
+}

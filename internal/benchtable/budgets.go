@@ -1,0 +1,77 @@
+package benchtable
+
+// Row is one line of the table: a figure, how it is read from the results, and its
+// budget (issue 22; the README's performance section).
+type Row struct {
+	Figure string
+	Value  func(Results) (float64, bool)
+	Unit   string // as the table prints it
+	// Budget is what the figure must reach: at most (AtMost) or at least; 0: none, the
+	// figure is shown for what it explains.
+	Budget float64
+	AtMost bool
+	// Missing is said when the figure was not measured: what would measure it.
+	Missing string
+}
+
+// fig is a figure as a benchmark reported it.
+func fig(arch, bench, unit string) func(Results) (float64, bool) {
+	return func(r Results) (float64, bool) {
+		v, ok := r[Key{Arch: arch, Bench: bench, Unit: unit}]
+		return v, ok
+	}
+}
+
+// ratio is a/b, when both were measured.
+func ratio(a, b func(Results) (float64, bool)) func(Results) (float64, bool) {
+	return func(r Results) (float64, bool) {
+		x, okA := a(r)
+		y, okB := b(r)
+		if !okA || !okB || y == 0 {
+			return 0, false
+		}
+		return x / y, true
+	}
+}
+
+func size(name string) func(Results) (float64, bool) { return fig("", "size/"+name, "B") }
+
+func unmeasured(Results) (float64, bool) { return 0, false }
+
+const (
+	kernel    = "BenchmarkKernelEventsPerSecond"
+	seek      = "BenchmarkSeekToTheEnd"
+	pageFind  = "BenchmarkFindAFailureInPage/exactly-once-needs-read-committed-default-faults"
+	native    = "amd64"
+	webAsm    = "wasm"
+	notYet    = "not measured yet"
+	megabytes = 1_000_000
+)
+
+// Rows is the table make bench prints, in its order.
+var Rows = []Row{
+	{Figure: "kernel, busiest shipped scene, natively", Value: fig(native, kernel, "events/s"), Unit: "events/s", Budget: 2_000_000},
+	{Figure: "kernel, busiest shipped scene, WebAssembly (Node)", Value: fig(webAsm, kernel, "events/s"), Unit: "events/s"},
+	{Figure: "kernel, WebAssembly ÷ native", Value: ratio(fig(webAsm, kernel, "events/s"), fig(native, kernel, "events/s")), Unit: "×", Budget: 0.5},
+	{Figure: "seek to the end, worst shipped scene, natively", Value: fig(native, seek, "worst-ms"), Unit: "ms"},
+	{Figure: "seek to the end, median shipped scene, natively", Value: fig(native, seek, "median-ms"), Unit: "ms"},
+	{Figure: "seek to the end, worst shipped scene, WebAssembly (the page)", Value: fig(webAsm, seek, "worst-ms"), Unit: "ms", Budget: 16, AtMost: true},
+	{Figure: "seek to the end, median shipped scene, WebAssembly", Value: fig(webAsm, seek, "median-ms"), Unit: "ms"},
+	{Figure: "deliverylab check of every shipped scene", Value: fig(native, "BenchmarkCheckEveryShippedScene", "ms/all"), Unit: "ms", Budget: 1000, AtMost: true},
+	{Figure: "explore every single fault of every shipped scene, CLI on every core", Value: fig(native, "BenchmarkExploreCommandEveryShippedScene", "s/all"), Unit: "s", Budget: 10, AtMost: true},
+	{Figure: "explorer, CLI on every core", Value: fig(native, "BenchmarkExploreCommandEveryShippedScene", "schedules/s"), Unit: "schedules/s"},
+	{Figure: "explorer, one core", Value: fig(native, "BenchmarkExploreEveryShippedScene", "schedules/s"), Unit: "schedules/s"},
+	{Figure: "Find a failure in the page, busiest scene, default faults, playing", Value: fig(native, pageFind, "s/search"), Unit: "s", Budget: 30, AtMost: true},
+	{Figure: "explorer in the page (that search)", Value: ratio(fig(native, pageFind, "schedules"), fig(native, pageFind, "s/search")), Unit: "schedules/s"},
+	{Figure: "page: first contentful paint (median of 5)", Value: fig(native, "BenchmarkPageLoad", "paint-ms"), Unit: "ms", Budget: 500, AtMost: true},
+	{Figure: "page: ready to play (median of 5)", Value: fig(native, "BenchmarkPageLoad", "ready-ms"), Unit: "ms", Budget: 1500, AtMost: true},
+	{Figure: "page paused: CPU of the browser's processes", Value: fig(native, "BenchmarkPausedPageCPU", "%core"), Unit: "% of a core", Budget: 4, AtMost: true},
+	{Figure: "main.wasm", Value: size("main.wasm"), Unit: "MB"},
+	{Figure: "main.wasm gzipped", Value: size("main.wasm.gz"), Unit: "MB", Budget: 4 * megabytes, AtMost: true},
+	{Figure: "main.wasm brotli", Value: size("main.wasm.br"), Unit: "MB"},
+	{Figure: "explore.wasm gzipped (fetched on the first search)", Value: size("explore.wasm.gz"), Unit: "MB"},
+	{Figure: "Draw per frame, 500 messages in flight", Value: unmeasured, Unit: "ms", Budget: 4, AtMost: true, Missing: notYet},
+	{Figure: "heap after an hour of virtual time of play", Value: unmeasured, Unit: "MB", Missing: notYet},
+	{Figure: "a run to the event limit, CLI", Value: unmeasured, Unit: "s", Budget: 2, AtMost: true, Missing: notYet},
+	{Figure: "referee, per scene per real run", Value: unmeasured, Unit: "s", Budget: 20, AtMost: true, Missing: "make conformance prints it (about 75 s when measured)"},
+}
