@@ -30,14 +30,14 @@ func TestParseReadsEachFigureWhereItRan(t *testing.T) {
 	res, err := Parse(strings.NewReader(output))
 	require.NoError(t, err)
 	assert.Equal(t, Results{
-		{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}: 22216888,
+		{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}:    22216888,
 		{Arch: "amd64", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}: 360177,
-		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}: 102216888,
-		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}: 90044,
-		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "ns/op"}: 433992635,
-		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "median-ms"}: 2.970,
-		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "worst-ms"}: 42.63,
-		{Bench: "size/main.wasm.gz", Unit: "B"}: 4765015,
+		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "ns/op"}:     102216888,
+		{Arch: "wasm", Bench: "BenchmarkKernelEventsPerSecond", Unit: "events/s"}:  90044,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "ns/op"}:              433992635,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "median-ms"}:          2.970,
+		{Arch: "wasm", Bench: "BenchmarkSeekToTheEnd", Unit: "worst-ms"}:           42.63,
+		{Bench: "size/main.wasm.gz", Unit: "B"}:                                    4765015,
 	}, res)
 }
 
