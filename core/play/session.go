@@ -28,6 +28,8 @@ type Session struct {
 	// unreplayed are recorded faults a changed run could not replay (relearn's copy
 	// collects them).
 	unreplayed []injected
+	// keys are keyframes of the run with the recorded faults (relearn takes them).
+	keys []keyframe
 }
 
 // injected is a fault the user added, with where it happened.
@@ -163,6 +165,7 @@ func (s *Session) SeekTo(ms int64) error {
 	if ms < s.run.World.NowMs() {
 		s.run, s.next = newRun(s.sc), 0
 	}
+	s.jumpToKeyframe(func(w *sim.World) bool { return w.NowMs() <= ms })
 	s.waiting = -1
 	if s.run.World.NowMs() < ms || s.run.World.EventsRun() == 0 {
 		s.forward(ms, nil)

@@ -103,6 +103,7 @@ func isWireFault(f sim.Fault) bool {
 func (s *Session) dropUnreplayable(i int) {
 	s.unreplayed = append(s.unreplayed, s.injected[i])
 	s.injected = append(s.injected[:i:i], s.injected[i+1:]...)
+	s.keys = nil // taken with the fault still in the list
 }
 
 // unreplayedNotice says which recorded faults a changed run dropped.
@@ -146,7 +147,8 @@ func (s *Session) StepBack() error {
 		return refuse(fate.StepBackStart)
 	}
 	s.run, s.next, s.playing, s.waiting = newRun(s.sc), 0, false, -1
-	if target > 0 {
+	s.jumpToKeyframe(func(w *sim.World) bool { return w.EventsRun() <= target })
+	if s.run.World.EventsRun() < target {
 		s.forward(maxMs, func(w *sim.World) bool { return w.EventsRun() >= target })
 	}
 	s.applyDue(maxMs)
@@ -195,11 +197,9 @@ func (s *Session) Continue() {
 // length and marks. A changed run (setting, seed) also fixes there the event counts of
 // the faults it replays by time, so that seeks replay them exactly.
 func (s *Session) relearn() {
-	cp := &Session{sc: s.sc, run: s.sc.NewRun(), injected: s.injected, waiting: -1}
-	cp.run.World.Trace().Tail = 1
-	cp.forward(maxMs, nil)
-	cp.applyDue(maxMs)
-	s.injected = cp.injected
+	cp := &Session{sc: s.sc, run: newRun(s.sc), injected: s.injected, waiting: -1}
+	cp.runToEndKeyed()
+	s.injected, s.keys = cp.injected, cp.keys
 	if len(cp.unreplayed) > 0 {
 		s.branch = unreplayedNotice(cp.unreplayed)
 	}

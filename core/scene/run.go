@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"slices"
+
 	"deliverylab/core/fate"
 	"deliverylab/core/sim"
 )
@@ -122,4 +124,13 @@ func (r *Run) checkSettled() bool {
 		r.end(EndSettled)
 	}
 	return r.Ended
+}
+
+// Clone copies the run: its world (sim.World.Clone) and how it ended. The copy runs on
+// independently (the page's seek keyframes).
+func (r *Run) Clone() *Run {
+	c := *r
+	c.World = r.World.Clone()
+	c.why = slices.Clone(r.why)
+	return &c
 }

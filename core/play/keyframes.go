@@ -1,0 +1,64 @@
+package play
+
+import (
+	"deliverylab/core/scene"
+	"deliverylab/core/sim"
+)
+
+// keyframe is the run as it stood at one point of the timeline, kept so that a seek or a
+// step back starts from the nearest keyframe before its target instead of from 0 ms (a
+// seek to the end of the busiest shipped scene ran 5,894 events again each time).
+// relearn, which runs a copy of the run to its end anyway, takes them.
+type keyframe struct {
+	run  *scene.Run // never run on: a seek runs a clone of it
+	next int        // the recorded faults applied by then
+}
+
+// Keyframes come every keyframeEvery events; past maxKeyframes every other one is let go
+// and the interval doubles, so a long run keeps at most maxKeyframes of them and a seek
+// runs at most about 2*len/maxKeyframes events. (A keyframe of the busiest shipped scene
+// holds about 250 KB: 16 of them, 4 MB.)
+const (
+	keyframeEvery = 256
+	maxKeyframes  = 16
+)
+
+// runToEndKeyed runs to the end of the run, as forward(maxMs, nil) then applyDue(maxMs)
+// do, taking a keyframe every so many events. A keyframe is the state a step back to its
+// event count gives (StepBack), so both seeks and steps back may start from it.
+func (s *Session) runToEndKeyed() {
+	every := int64(keyframeEvery)
+	for {
+		target := (s.run.World.EventsRun()/every + 1) * every
+		if !s.forward(maxMs, func(w *sim.World) bool { return w.EventsRun() >= target }) {
+			break
+		}
+		s.applyDue(maxMs)
+		s.keys = append(s.keys, keyframe{run: s.run.Clone(), next: s.next})
+		if len(s.keys) > maxKeyframes {
+			kept := s.keys[:0]
+			for i := 1; i < len(s.keys); i += 2 { // those at multiples of twice the interval
+				kept = append(kept, s.keys[i])
+			}
+			clear(s.keys[len(kept):])
+			s.keys, every = kept, 2*every
+		}
+	}
+	s.applyDue(maxMs)
+}
+
+// jumpToKeyframe moves the run to the latest keyframe that fits (at or before the
+// target), if it is ahead of where the run stands.
+func (s *Session) jumpToKeyframe(fits func(*sim.World) bool) {
+	for i := len(s.keys) - 1; i >= 0; i-- {
+		k := s.keys[i]
+		w := k.run.World
+		if w.EventsRun() <= s.run.World.EventsRun() {
+			return
+		}
+		if fits(w) {
+			s.run, s.next = k.run.Clone(), k.next
+			return
+		}
+	}
+}
