@@ -24,7 +24,7 @@ const (
 )
 
 // runToEndKeyed runs to the end of the run, as forward(maxMs, nil) then applyDue(maxMs)
-// do, taking a keyframe every so many events. A keyframe is the state a step back to its
+// do, taking a keyframe every so many events and one at the end. A keyframe is the state a step back to its
 // event count gives (StepBack), so both seeks and steps back may start from it.
 func (s *Session) runToEndKeyed() {
 	every := int64(keyframeEvery)
@@ -45,6 +45,10 @@ func (s *Session) runToEndKeyed() {
 		}
 	}
 	s.applyDue(maxMs)
+	// And the end, where Run to end and a drag to the scrubber's end go.
+	if n := len(s.keys); n == 0 || s.keys[n-1].run.World.EventsRun() < s.run.World.EventsRun() {
+		s.keys = append(s.keys, keyframe{run: s.run.Clone(), next: s.next})
+	}
 }
 
 // jumpToKeyframe moves the run to the latest keyframe that fits (at or before the
