@@ -3,29 +3,33 @@
 package main
 
 import (
-	"bytes"
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
 
 	zhfont "deliverylab/wasm/font"
 	"deliverylab/wasm/view"
 )
 
-// fontSource is Go Regular, for Latin; zhSource the subset of Noto Sans CJK SC with the
-// glyphs of the canvas's Chinese words (wasm/font). A MultiFace takes each rune from
-// the first that has it, as view.TextWidth measures it.
-var fontSource, zhSource = mustFont(goregular.TTF), mustFont(zhfont.ZhOTF)
+// latinFont is Go Regular, for Latin; zhFont the subset of Noto Sans CJK SC with the
+// glyphs of the canvas's Chinese words (wasm/font). A MultiFace takes each rune from the
+// first that has it, as view.TextWidth measures it — with the same parser (x/image's
+// sfnt): Ebiten's GoXFace draws through it, where its GoTextFace would bring a second
+// font stack (go-text/typesetting, HarfBuzz's shapers and bitmap-font decoders) into
+// main.wasm for text the canvas never shapes.
+var latinFont, zhFont = mustFont(goregular.TTF), mustFont(zhfont.ZhOTF)
 
-func mustFont(b []byte) *text.GoTextFaceSource {
-	s, err := text.NewGoTextFaceSource(bytes.NewReader(b))
+func mustFont(b []byte) *opentype.Font {
+	f, err := opentype.Parse(b)
 	if err != nil {
 		panic(err) // the font is compiled in; failing here is a build problem
 	}
-	return s
+	return f
 }
 
 // sprites are images rendered once per device scale and then only copied: a dot is a
@@ -83,9 +87,7 @@ func (p *painter) strokePath(dst *ebiten.Image, path view.Path, width float64, c
 func (s *sprites) face(px float64) text.Face {
 	f, ok := s.faces[px]
 	if !ok {
-		latin := &text.GoTextFace{Source: fontSource, Size: px * s.scale}
-		zh := &text.GoTextFace{Source: zhSource, Size: px * s.scale}
-		mf, err := text.NewMultiFace(latin, zh)
+		mf, err := text.NewMultiFace(goXFace(latinFont, px*s.scale), goXFace(zhFont, px*s.scale))
 		if err != nil {
 			panic(err) // two valid faces: cannot fail
 		}
@@ -93,6 +95,15 @@ func (s *sprites) face(px float64) text.Face {
 		s.faces[px] = f
 	}
 	return f
+}
+
+// goXFace is a font at size device pixels, unhinted as the canvas is scaled.
+func goXFace(f *opentype.Font, size float64) *text.GoXFace {
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		panic(err) // a valid font and a positive size: cannot fail
+	}
+	return text.NewGoXFace(face)
 }
 
 // drawSprite draws img centred on p (CSS pixels), tinted with c.
