@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,16 +105,9 @@ func BenchmarkFindAFailureInPage(b *testing.B) {
 	// The busiest shipped scene (the most events a run) with its explore block, with the
 	// default faults (its block taken out, as a teacher's scene without one is searched),
 	// and the next busiest.
-	busiest := "exactly-once-needs-read-committed"
-	src, err := os.ReadFile(filepath.Join("..", "scenes", busiest+".yaml"))
-	require.NoError(b, err)
-	block := regexp.MustCompile(`(?ms)^explore:.*?\n(expect:)`)
-	require.True(b, block.Match(src))
-	defaults, err := json.Marshal(string(block.ReplaceAll(src, []byte("$1"))))
-	require.NoError(b, err)
 	for _, c := range []struct{ name, load string }{
 		{busiest, `load("` + busiest + `")`},
-		{busiest + "-default-faults", fmt.Sprintf(`loadSource(%s, %q)`, defaults, busiest+"-default-faults.yaml")},
+		{busiest + "-default-faults", loadBusiestWithDefaultFaults(b)},
 		{"streams-exactly-once", `load("streams-exactly-once")`},
 	} {
 		name := c.name

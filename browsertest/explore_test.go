@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -104,28 +105,11 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 		"the page's first load does not fetch the search")
 	assert.Equal(t, "idle", p.explore().State)
 
-	// The canvas plays while the search runs: its frames must keep coming.
-	p.call("setSpeed(0.1)")
-	p.call("play()")
-	ticks := p.stateNow().Ticks
+	// (A search this short may end before a frame shows it running: the panel while a
+	// search runs, and the page answering meanwhile, are TestFindAFailureStops's.)
 	require.NoError(t, clickSelector(p, "#explore-find"))
-	p.waitJS(60*time.Second, `(() => { const s = window.deliverylabExplore.state(); return s.state === "running" && s.tried > 0 || s.state === "failed"; })()`)
-	p.elementShot("explore-panel-running-en", "#explore-panel")
-	x := p.explore()
-	require.Equal(t, "running", x.State, "the search runs: %s", x.Error)
-	assert.Positive(t, x.Total)
-	p.waitJS(5*time.Second, `/schedules tried of at most \d+/.test(document.getElementById("explore-status").textContent)`)
-	assert.True(t, eval[bool](p, `!document.getElementById("explore-stop").disabled && document.getElementById("explore-find").disabled`))
-
-	// The page answers while the workers search: frames come, and a key pauses the run.
-	p.waitJS(30*time.Second, fmt.Sprintf(`window.deliverylab.state().ticks >= %d && window.deliverylabExplore.state().state === "running"`, ticks+20))
-	pressKey(p, " ")
-	p.waitJS(5*time.Second, `!window.deliverylab.state().playing`)
-	require.Equal(t, "running", p.explore().State, "the key was answered during the search")
-	t.Logf("during the search: %d frames (game updates) so far", p.stateNow().Ticks-ticks)
-
 	p.waitJS(180*time.Second, `["done", "failed"].includes(window.deliverylabExplore.state().state)`)
-	x = p.explore()
+	x := p.explore()
 	require.Equal(t, "done", x.State, "the search ends: %s", x.Error)
 	t.Logf("acks-1-lost: %d schedules (%d pruned, %d found) in %.1f s, %d tasks in %d workers; natively %d schedules",
 		x.Tried, x.Pruned, x.Found, x.ElapsedMs/1000, x.Tasks, x.Workers, want.Schedules)
@@ -239,20 +223,41 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 // Stop stops the search at once: the workers are gone, the figures stay as they were,
 // and the button searches again.
 func TestFindAFailureStops(t *testing.T) {
-	p := openTools(t, "/#streams-exactly-once")
+	p := openTools(t, "/#acks-1-lost")
+	// A long search: about 900 schedules.
+	p.call(loadBusiestWithDefaultFaults(t))
+
+	// The canvas plays while the search runs: its frames must keep coming.
+	p.call("setSpeed(0.1)")
+	p.call("play()")
+	ticks := p.stateNow().Ticks
 	require.NoError(t, clickSelector(p, "#explore-find"))
 	p.waitJS(60*time.Second, `(() => { const s = window.deliverylabExplore.state(); return s.state === "running" && s.tried > 0 || s.state === "failed"; })()`)
-	require.Equal(t, "running", p.explore().State)
+	p.elementShot("explore-panel-running-en", "#explore-panel")
+	x := p.explore()
+	require.Equal(t, "running", x.State, "the search runs: %s", x.Error)
+	assert.Positive(t, x.Total)
+	p.waitJS(5*time.Second, `/schedules tried of at most \d+/.test(document.getElementById("explore-status").textContent)`)
+	assert.True(t, eval[bool](p, `!document.getElementById("explore-stop").disabled && document.getElementById("explore-find").disabled`))
+
+	// The page answers while the workers search: frames come, and a key pauses the run.
+	p.waitJS(30*time.Second, fmt.Sprintf(`window.deliverylab.state().ticks >= %d && window.deliverylabExplore.state().state === "running"`, ticks+20))
+	pressKey(p, " ")
+	p.waitJS(5*time.Second, `!window.deliverylab.state().playing`)
+	require.Equal(t, "running", p.explore().State, "the key was answered during the search")
+	t.Logf("during the search: %d frames (game updates) so far", p.stateNow().Ticks-ticks)
+
 	require.NoError(t, clickSelector(p, "#explore-stop"))
 	p.waitJS(5*time.Second, `window.deliverylabExplore.state().state === "stopped"`)
-	x := p.explore()
+	x = p.explore()
+	assert.Less(t, x.Tried, x.Total, "stopped before the end")
 	p.waitJS(5*time.Second, `document.getElementById("explore-status").textContent.startsWith("Stopped after")`)
 	assert.True(t, eval[bool](p, `!document.getElementById("explore-find").disabled && document.getElementById("explore-stop").hidden`))
 
 	// Nothing more comes: a worker still searching would post its progress every 100 ms.
 	// The game's frames stand in for a clock.
 	p.call("play()")
-	ticks := p.stateNow().Ticks
+	ticks = p.stateNow().Ticks
 	p.waitTicks(ticks, 30)
 	assert.Equal(t, x.Tried, p.explore().Tried, "the figures stand still after Stop")
 
@@ -304,3 +309,20 @@ func TestFindAFailureBadSceneSaysWhy(t *testing.T) {
 	assert.Equal(t, "apps[0].sendd", msg["key"])
 	assert.Positive(t, msg["line"])
 }
+
+// loadBusiestWithDefaultFaults is the page call that loads the busiest shipped scene
+// (exactly-once-needs-read-committed, the most events a run) with its explore block taken
+// out, so that Find a failure tries the default faults, as for a teacher's own scene
+// without one: a long search.
+func loadBusiestWithDefaultFaults(t testing.TB) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "scenes", busiest+".yaml"))
+	require.NoError(t, err)
+	block := regexp.MustCompile(`(?ms)^explore:.*?\n(expect:)`)
+	require.True(t, block.Match(src), "the explore block just before expect")
+	text, err := json.Marshal(string(block.ReplaceAll(src, []byte("$1"))))
+	require.NoError(t, err)
+	return fmt.Sprintf(`loadSource(%s, %q)`, text, busiest+"-default-faults.yaml")
+}
+
+const busiest = "exactly-once-needs-read-committed"
