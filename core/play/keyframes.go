@@ -51,6 +51,18 @@ func (s *Session) runToEndKeyed() {
 	}
 }
 
+// rewindTo starts the run again from the latest keyframe that fits (at or before the
+// target), or from 0 ms when none does.
+func (s *Session) rewindTo(fits func(*sim.World) bool) {
+	for i := len(s.keys) - 1; i >= 0; i-- {
+		if k := s.keys[i]; fits(k.run.World) {
+			s.run, s.next = k.run.Clone(), k.next
+			return
+		}
+	}
+	s.run, s.next = newRun(s.sc), 0
+}
+
 // jumpToKeyframe moves the run to the latest keyframe that fits (at or before the
 // target), if it is ahead of where the run stands.
 func (s *Session) jumpToKeyframe(fits func(*sim.World) bool) {

@@ -162,10 +162,12 @@ func (s *Session) SeekTo(ms int64) error {
 	if ms < 0 {
 		return refuse(fate.SeekNegative, "ms", strconv.FormatInt(ms, 10))
 	}
+	fits := func(w *sim.World) bool { return w.NowMs() <= ms }
 	if ms < s.run.World.NowMs() {
-		s.run, s.next = newRun(s.sc), 0
+		s.rewindTo(fits)
+	} else {
+		s.jumpToKeyframe(fits)
 	}
-	s.jumpToKeyframe(func(w *sim.World) bool { return w.NowMs() <= ms })
 	s.waiting = -1
 	if s.run.World.NowMs() < ms || s.run.World.EventsRun() == 0 {
 		s.forward(ms, nil)

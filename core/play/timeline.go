@@ -146,8 +146,8 @@ func (s *Session) StepBack() error {
 	if target < 0 {
 		return refuse(fate.StepBackStart)
 	}
-	s.run, s.next, s.playing, s.waiting = newRun(s.sc), 0, false, -1
-	s.jumpToKeyframe(func(w *sim.World) bool { return w.EventsRun() <= target })
+	s.playing, s.waiting = false, -1
+	s.rewindTo(func(w *sim.World) bool { return w.EventsRun() <= target })
 	if s.run.World.EventsRun() < target {
 		s.forward(maxMs, func(w *sim.World) bool { return w.EventsRun() >= target })
 	}
