@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -22,7 +23,8 @@ type FetchRequest struct {
 
 func (FetchRequest) Kind() string { return "Fetch" }
 func (m FetchRequest) Describe() string {
-	return fmt.Sprintf("Fetch req=%d %s from=%d%s", m.ReqID, m.TP, m.FetchOffset, m.Isolation.suffix())
+	// Written out, not through fmt: fetches and their answers are most of a run's events.
+	return "Fetch req=" + i64(m.ReqID) + " " + m.TP.String() + " from=" + i64(m.FetchOffset) + m.Isolation.suffix()
 }
 func (m FetchRequest) Label() string { return fmt.Sprintf("fetch @%d", m.FetchOffset) }
 
@@ -55,17 +57,20 @@ func (m FetchResponse) Describe() string {
 	case m.Diverging:
 		return fmt.Sprintf("FetchResponse req=%d %s diverging epoch=%d end=%d", m.ReqID, m.TP, m.DivergedEpoch, m.DivergedEnd)
 	case len(m.Batches) == 0:
-		return fmt.Sprintf("FetchResponse req=%d %s empty hw=%d%s", m.ReqID, m.TP, m.HW, m.committedText())
+		return "FetchResponse req=" + i64(m.ReqID) + " " + m.TP.String() + " empty hw=" + i64(m.HW) + m.committedText()
 	}
-	return fmt.Sprintf("FetchResponse req=%d %s [%s] @%d hw=%d%s", m.ReqID, m.TP, rangeText(m.Batches), m.Batches[0].BaseOffset, m.HW, m.committedText())
+	return "FetchResponse req=" + i64(m.ReqID) + " " + m.TP.String() + " [" + rangeText(m.Batches) + "] @" +
+		i64(m.Batches[0].BaseOffset) + " hw=" + i64(m.HW) + m.committedText()
 }
+
+func i64(v int64) string { return strconv.FormatInt(v, 10) }
 
 // committedText is what a read_committed answer adds: " lso=5 aborted=[pid7@2]".
 func (m FetchResponse) committedText() string {
 	if m.Isolation != ReadCommitted {
 		return ""
 	}
-	s := fmt.Sprintf(" lso=%d", m.LastStable)
+	s := " lso=" + i64(m.LastStable)
 	if len(m.Aborted) > 0 {
 		parts := make([]string, len(m.Aborted))
 		for i, a := range m.Aborted {
