@@ -27,7 +27,8 @@ func searchInParallel(s *scene.Scene, opt explore.Options, workers int, progress
 	// spend their time in them. Five times the live heap between collections measured
 	// 1.5x faster on two cores (as the page's workers do, wasm/explorer).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	parts := explore.New(s, opt).Split(workers * partsPerWorker)
+	whole := explore.New(s, opt)
+	parts := whole.Split(workers * partsPerWorker)
 	results := make([]explore.Result, len(parts))
 	var schedules, pruned, found atomic.Int64
 	next := make(chan int, len(parts))
@@ -39,7 +40,7 @@ func searchInParallel(s *scene.Scene, opt explore.Options, workers int, progress
 	for range min(workers, len(parts)) {
 		wg.Go(func() {
 			for i := range next {
-				x := explore.NewPart(s, opt, parts[i])
+				x := whole.Part(parts[i])
 				var seen explore.Result
 				for more := true; more; {
 					more = x.Step()

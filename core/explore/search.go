@@ -32,11 +32,6 @@ type Finding struct {
 	Report    scene.Report
 	Invariant string // what was wrong, when an invariant failed at the end of the run
 	Schedule  int    // its number in the search's order (1-based)
-	// Points and Candidates place each of its faults: the index of the observation it
-	// was armed at, in the run it was added to (the run without faults for the first),
-	// and its place among the explore block's concrete faults. A search split into parts
-	// (the page's workers) orders its findings by them.
-	Points, Candidates []int
 	// branch is the report of the branch the search judged (without a trace); Report
 	// is the same schedule run from the start with its trace. Tests hold them equal.
 	branch scene.Report
@@ -81,7 +76,6 @@ type candidate struct {
 type placed struct {
 	at    point
 	fault sim.Fault
-	cand  int // its place among the search's candidates
 }
 
 // frame is a schedule being extended: its run (the cursor), the points after its last
@@ -116,9 +110,9 @@ func New(s *scene.Scene, opt Options) *Search {
 		x.res.Budget = opt.Budget
 	}
 	root := x.quietRun()
-	rec := record(x.quietRun())
-	x.res.Points = len(rec.points(-1))
-	x.stack = []*frame{{cursor: root, points: rec.points(-1)}}
+	points := record(x.quietRun()).points(-1)
+	x.res.Points = len(points)
+	x.stack = []*frame{{cursor: root, points: points}}
 	if len(x.faults) == 0 || x.res.Points == 0 {
 		x.finish(true)
 	}
@@ -157,7 +151,7 @@ func (x *Search) Step() bool {
 			continue
 		}
 		f := x.stack[len(x.stack)-1]
-		at, c, ci, ok := f.next(x)
+		at, c, ok := f.next(x)
 		if !ok {
 			x.stack = x.stack[:len(x.stack)-1]
 			continue
@@ -166,7 +160,7 @@ func (x *Search) Step() bool {
 			x.res.Pruned++
 			continue
 		}
-		x.try(f, at, c, ci)
+		x.try(f, at, c)
 		return !x.done
 	}
 	return false
@@ -182,23 +176,21 @@ func (x *Search) restart() {
 	x.stack = []*frame{{cursor: x.quietRun(), points: rec.points(-1)}}
 }
 
-// next is the frame's next (point, fault) to try, in order: points first, then faults;
-// the fault comes with its place among the candidates.
-func (f *frame) next(x *Search) (point, candidate, int, bool) {
+// next is the frame's next (point, fault) to try, in order: points first, then faults.
+func (f *frame) next(x *Search) (point, candidate, bool) {
 	for f.pi < len(f.points) {
 		p := f.points[f.pi]
 		for f.fi < len(x.faults) {
-			i := f.fi
-			c := x.faults[i]
+			c := x.faults[f.fi]
 			f.fi++
 			if c.wire != "" && c.wire != p.wire {
 				continue // a wire fault needs the request or response just sent there
 			}
-			return p, c, i, true
+			return p, c, true
 		}
 		f.pi, f.fi = f.pi+1, 0
 	}
-	return point{}, candidate{}, 0, false
+	return point{}, candidate{}, false
 }
 
 // advance moves the frame's cursor to just before the point's event; it reports whether
@@ -215,8 +207,8 @@ func (x *Search) advance(f *frame, p point) bool {
 
 // try runs the frame's schedule with c added at p: to its end when that makes a schedule
 // of the depth searched, else to find the points after it, as a new frame.
-func (x *Search) try(f *frame, p point, c candidate, ci int) {
-	sched := append(append([]placed(nil), f.prefix...), placed{at: p, fault: c.fault, cand: ci})
+func (x *Search) try(f *frame, p point, c candidate) {
+	sched := append(append([]placed(nil), f.prefix...), placed{at: p, fault: c.fault})
 	run := &scene.Run{Scene: x.base, World: f.cursor.World.Clone()}
 	t := p.trigger
 	t.Fault = c.fault
@@ -237,9 +229,6 @@ func (x *Search) try(f *frame, p point, c candidate, ci int) {
 	if fd := x.finding(run); fd != nil {
 		x.res.Found++
 		fd.Faults, fd.Schedule = specs(sched), x.res.Schedules
-		for _, pl := range sched {
-			fd.Points, fd.Candidates = append(fd.Points, pl.at.obs), append(fd.Candidates, pl.cand)
-		}
 		if !x.kinds[kindOf(*fd)] {
 			x.kinds[kindOf(*fd)] = true
 			x.res.Findings = append(x.res.Findings, x.traced(*fd))

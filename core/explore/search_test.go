@@ -1,11 +1,9 @@
 package explore
 
 import (
-	"slices"
 	"testing"
 
 	"deliverylab/core/scene"
-	"deliverylab/core/sim"
 	"deliverylab/scenes"
 
 	"github.com/stretchr/testify/assert"
@@ -99,33 +97,4 @@ func TestAPairFindsWhatNoSingleFaultDoes(t *testing.T) {
 		assert.NotEqual(t, "at-most-once", f.Verdict, "no single fault loses: %s", scene.FaultsYAML(f.Faults))
 	}
 	replays(t, src, *loss)
-}
-
-// A finding says where each of its faults was placed: the observation its trigger names
-// first in the run it was added to, and its place among the explore block's faults.
-func TestAFindingSaysWhereItsFaultsWerePlaced(t *testing.T) {
-	s, _ := shipped(t, "acks-all-isr-of-one")
-	res := Run(s, Options{})
-	require.NotEmpty(t, res.Findings)
-	var all []sim.Fault
-	for _, ef := range s.Explore.Faults {
-		all = append(all, ef.Faults...)
-	}
-	for _, f := range res.Findings {
-		require.Len(t, f.Points, len(f.Faults))
-		require.Len(t, f.Candidates, len(f.Faults))
-		// Replay the schedule a fault at a time: each fault's trigger first matches the
-		// observation its point names.
-		c := *s
-		c.Faults = nil
-		for i, spec := range f.Faults {
-			assert.Equal(t, all[f.Candidates[i]], spec.Fault)
-			r := c.NewRun()
-			r.ToEnd()
-			obs := r.World.Observations()
-			first := slices.IndexFunc(obs, func(o sim.Observation) bool { return spec.When.Matches(&o) })
-			assert.Equal(t, f.Points[i], first, "fault %d of %s", i, scene.FaultsYAML(f.Faults))
-			c.Faults = append(c.Faults, spec)
-		}
-	}
 }

@@ -1,7 +1,5 @@
 package explore
 
-import "deliverylab/core/scene"
-
 // Part is a share of a search of one fault at a time: every fault of the explore block at
 // the protocol points From to To-1 of the run without faults. The parts Split gives,
 // searched apart (the CLI's goroutines, the page's Web Workers) and merged in order, find
@@ -28,20 +26,25 @@ func (x *Search) Split(n int) []Part {
 	return parts
 }
 
-// NewPart starts the search of one part of s (Split of New(s, opt)).
-func NewPart(s *scene.Scene, opt Options, p Part) *Search {
-	x := New(s, opt)
-	if x.done || len(x.stack) != 1 {
-		return x
+// Part starts the search of one part of x, a search New made and Step has not run: it
+// shares x's scene, faults and the protocol points x learned by running the scene to its
+// end, so a part does not run it again, and has a cursor of its own at the start. Parts
+// of one search may run at once, on goroutines of their own: they only read what they
+// share.
+func (x *Search) Part(p Part) *Search {
+	px := &Search{base: x.base, claim: x.claim, faults: x.faults, depth: 1, res: x.res, kinds: map[string]bool{}, done: x.done}
+	px.res.Findings = nil
+	if px.done || len(x.stack) != 1 {
+		return px
 	}
-	root := x.stack[0]
-	from, to := max(p.From, 0), min(p.To, len(root.points))
-	if from >= to {
-		root.points = nil
-	} else {
-		root.points = root.points[from:to]
+	points := x.stack[0].points
+	from, to := max(p.From, 0), min(p.To, len(points))
+	var mine []point
+	if from < to {
+		mine = points[from:to:to]
 	}
-	return x
+	px.stack = []*frame{{cursor: px.quietRun(), points: mine}}
+	return px
 }
 
 // Merge joins the results of a search's parts, given in order, into the result of the

@@ -16,11 +16,12 @@ func TestPartsMergedAreTheWholeSearch(t *testing.T) {
 		whole := Run(s, Options{Depth: 1})
 		require.NotEmpty(t, whole.Findings, name)
 		for _, n := range []int{2, 5, 16} {
-			parts := New(s, Options{Depth: 1}).Split(n)
+			search := New(s, Options{Depth: 1})
+			parts := search.Split(n)
 			require.Len(t, parts, n, "%s splits in %d", name, n)
 			var results []Result
 			for _, p := range parts {
-				x := NewPart(s, Options{Depth: 1}, p)
+				x := search.Part(p)
 				for x.Step() {
 				}
 				results = append(results, x.Result())

@@ -119,8 +119,7 @@ type Trigger struct {
 	Tag string
 }
 
-// Matches reports whether the trigger, not yet fired, fires on o.
-func (t *Trigger) Matches(o *Observation) bool {
+func (t *Trigger) matches(o *Observation) bool {
 	if t.Fired || t.Event != o.Event {
 		return false
 	}
@@ -145,7 +144,7 @@ func (w *World) observe(o Observation) {
 	}
 	for i := range w.triggers {
 		t := &w.triggers[i]
-		if !t.Matches(&o) {
+		if !t.matches(&o) {
 			continue
 		}
 		t.Fired, t.FiredAtMs = true, w.nowMs

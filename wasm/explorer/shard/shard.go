@@ -85,6 +85,9 @@ type Scene struct {
 	src  []byte
 	sc   *scene.Scene
 	plan Plan
+	// whole is the search the tasks are parts of: it ran the scene to its end once, and
+	// its parts share what it learned.
+	whole *explore.Search
 }
 
 // Prepare reads the job's scene with the page's settings and seed, and splits its search.
@@ -100,7 +103,7 @@ func Prepare(j Job) (*Scene, error) {
 	}
 	x := explore.New(sc, explore.Options{})
 	r := x.Result()
-	s := &Scene{job: j, src: src, sc: sc,
+	s := &Scene{job: j, src: src, sc: sc, whole: x,
 		plan: Plan{Scene: sc.Name, Depth: r.Depth, Faults: r.Faults, Points: r.Points, Tasks: x.Split(max(j.Workers, 1) * tasksPerWorker)}}
 	return s, nil
 }
@@ -123,7 +126,7 @@ func (s *Scene) Search(task int) (*Search, error) {
 		return nil, fmt.Errorf("no task %d (the search has %d)", task, len(s.plan.Tasks))
 	}
 	t := &Search{scene: s, task: task, progress: Progress{Task: task}}
-	t.x = explore.NewPart(s.sc, explore.Options{}, s.plan.Tasks[task])
+	t.x = s.whole.Part(s.plan.Tasks[task])
 	t.update()
 	return t, nil
 }
