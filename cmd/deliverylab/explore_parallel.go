@@ -11,10 +11,6 @@ import (
 	"deliverylab/core/scene"
 )
 
-// partsPerWorker: a search is cut into this many parts a core, handed out as cores come
-// free, so that a core whose parts end early (late points have short branches) takes more.
-const partsPerWorker = 4
-
 // searchInParallel runs the search of s on every core: cut into parts (explore.Split),
 // each searched by the core free next, merged in order — the result one search gives.
 // progress, if not nil, is called about every second with the figures so far.
@@ -28,7 +24,7 @@ func searchInParallel(s *scene.Scene, opt explore.Options, workers int, progress
 	// 1.5x faster on two cores (as the page's workers do, wasm/explorer).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	whole := explore.New(s, opt)
-	parts := whole.Split(workers * partsPerWorker)
+	parts := whole.Split(workers * explore.PartsPerWorker)
 	results := make([]explore.Result, len(parts))
 	var schedules, pruned, found atomic.Int64
 	next := make(chan int, len(parts))

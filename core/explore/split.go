@@ -9,6 +9,11 @@ type Part struct {
 	To   int `json:"to"`
 }
 
+// PartsPerWorker is how many parts a search is cut into for each worker that searches
+// it (a core of the CLI, a Web Worker of the page): parts are handed out as workers come
+// free, so a worker whose parts end early (late points have short branches) takes more.
+const PartsPerWorker = 4
+
 // Split cuts the search x (just made by New) into at most n parts of consecutive
 // protocol points. A search that cannot be cut is one part of every point: a deeper one
 // (its pairs start from the singles' outcomes, in one order), and one whose budget could

@@ -33,11 +33,8 @@ type Job struct {
 	Text    string      `json:"text"`    // its text
 	Changes [][2]string `json:"changes"` // the page's setting changes (key, value), in order
 	Seed    *int64      `json:"seed"`    // the page's seed; nil: the file's
-	Workers int         `json:"workers"` // the page's workers: the search splits in tasksPerWorker times as many tasks
+	Workers int         `json:"workers"` // the page's workers: the search splits in explore.PartsPerWorker times as many tasks
 }
-
-// tasksPerWorker: tasks a worker, so that the workers end close together.
-const tasksPerWorker = 4
 
 // Plan is how the search splits: each task is a part of it.
 type Plan struct {
@@ -104,7 +101,7 @@ func Prepare(j Job) (*Scene, error) {
 	x := explore.New(sc, explore.Options{})
 	r := x.Result()
 	s := &Scene{job: j, src: src, sc: sc, whole: x,
-		plan: Plan{Scene: sc.Name, Depth: r.Depth, Faults: r.Faults, Points: r.Points, Tasks: x.Split(max(j.Workers, 1) * tasksPerWorker)}}
+		plan: Plan{Scene: sc.Name, Depth: r.Depth, Faults: r.Faults, Points: r.Points, Tasks: x.Split(max(j.Workers, 1) * explore.PartsPerWorker)}}
 	return s, nil
 }
 

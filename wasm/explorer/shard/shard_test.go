@@ -91,7 +91,7 @@ func TestASplitSearchFindsWhatOneSearchFinds(t *testing.T) {
 
 	plan, total, best, tasks := split(t, job, nil)
 	acks1Lost = best
-	require.Len(t, plan.Tasks, 2*tasksPerWorker, "a few tasks a worker")
+	require.Len(t, plan.Tasks, 2*explore.PartsPerWorker, "a few tasks a worker")
 	assert.Equal(t, 1, plan.Depth)
 	assert.Equal(t, want.Faults, plan.Faults)
 	assert.Equal(t, want.Points, plan.Points)
