@@ -181,3 +181,53 @@ func BenchmarkPageLoad(b *testing.B) {
 		b.ReportMetric(ready[2], "ready-ms")
 	}
 }
+
+// BenchmarkDrawWithManyInFlight: the game's own time per Draw (the page's perf counters,
+// measured in Go around Draw) while the canvas shows the most messages on the wire of a
+// crowd scene (testdata/crowd.yaml: 30 producers, more than 500 requests and answers in
+// flight at its busiest). It seeks to the busiest moment, plays on at the slowest speed so
+// that the crowd stays on the canvas, and reads the average Draw over the frames drawn
+// there and the fewest messages in flight at any of them (issue 22: ≤ 4 ms a frame with 500 in flight).
+func BenchmarkDrawWithManyInFlight(b *testing.B) {
+	text, err := os.ReadFile(filepath.Join("testdata", "crowd.yaml"))
+	require.NoError(b, err)
+	p := open(b)
+	p.call(fmt.Sprintf(`loadSource(%s, "crowd.yaml")`, strconv.Quote(string(text))))
+	busiest := eval[[]int](p, `(() => {
+		const d = window.deliverylab;
+		let most = 0, at = 0;
+		for (let ms = 0; ms <= 6000; ms += 50) {
+			d.seek(ms);
+			const n = d.state().inFlight.length;
+			if (n > most) { most = n; at = ms; }
+		}
+		return [at, most];
+	})()`)
+	require.GreaterOrEqual(b, busiest[1], 500, "the crowd scene puts 500 messages in flight")
+	for range b.N {
+		p.call(`pause()`)
+		p.call(fmt.Sprintf(`seek(%d)`, busiest[0]-50))
+		p.call(`setSpeed(0.05)`)
+		p.call(`play()`)
+		// The Draw counter is an average over about the last 30 Draws: 30 go by, and the
+		// messages in flight are counted at each (the fewest is reported).
+		res := evalAsync[[]float64](p, `new Promise(done => {
+			const d = window.deliverylab;
+			const start = d.state().perf.draws;
+			let last = start, fewest = Infinity;
+			const tick = () => {
+				const s = d.state();
+				if (s.perf.draws !== last) {
+					last = s.perf.draws;
+					fewest = Math.min(fewest, s.inFlight.length);
+				}
+				if (last >= start + 30) done([s.perf.drawUsAvg, fewest]);
+				else requestAnimationFrame(tick);
+			};
+			requestAnimationFrame(tick);
+		})`)
+		p.call(`pause()`)
+		b.ReportMetric(res[0]/1000, "ms/draw")
+		b.ReportMetric(res[1], "fewest-in-flight")
+	}
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"image/color"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -50,6 +51,17 @@ type painter struct {
 	staticStats textStats // the static layer's texts, counted when it was painted
 	drawn       drawKey
 	drewOnce    bool
+	// The messages on the wire, drawn a layer at a time (outlines, bodies, highlights)
+	// with one DrawTriangles per sprite image: kept here so their buffers are reused.
+	flightLayers [6]spriteBatch
+	labels       []flightLabelAt
+}
+
+// flightLabelAt is a message's label and where it goes, drawn once every dot is.
+type flightLabelAt struct {
+	text   string
+	pill   view.Rect
+	colour color.RGBA
 }
 
 // Draw paints the latest snapshot, or nothing at all when the picture would be the same
@@ -120,6 +132,11 @@ const maxLabelledFlights = 24
 func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 	s, pal, m := p.sprites, f.pal, f.layout.M
 	labelled := len(f.st.InFlight) <= maxLabelledFlights
+	// The layers, bottom to top: each sprite's outline in the background colour, its
+	// body in the message's colour, then the highlight or hover ring.
+	under, underBar, body, bodyBar, halo, hover := &p.flightLayers[0], &p.flightLayers[1], &p.flightLayers[2],
+		&p.flightLayers[3], &p.flightLayers[4], &p.flightLayers[5]
+	p.labels = p.labels[:0]
 	var taken []view.Rect // labels placed so far: the next goes elsewhere or is left out
 	for _, fl := range f.st.InFlight {
 		pos, ok := f.layout.FlightPos(fl, f.nowMs)
@@ -131,19 +148,19 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 			c = pal.Duplicate
 		}
 		if fl.Kind == "Barrier" { // a checkpoint barrier: a bar moving with the records
-			s.drawSprite(screen, s.barEdge, pos, pal.Background)
-			s.drawSprite(screen, s.bar, pos, c)
+			underBar.add(screen, s.barEdge, pos, s.scale, pal.Background)
+			bodyBar.add(screen, s.bar, pos, s.scale, c)
 		} else {
-			s.drawSprite(screen, s.ring, pos, pal.Background)
-			s.drawSprite(screen, s.dot, pos, c)
+			under.add(screen, s.ring, pos, s.scale, pal.Background)
+			body.add(screen, s.dot, pos, s.scale, c)
 		}
 		hovered := f.hover.Flight && f.hover.FlightID == fl.ID
 		marked := f.highlight.Marks(fl.Label)
 		switch {
 		case marked:
-			s.drawSprite(screen, s.halo, pos, pal.Highlight)
+			halo.add(screen, s.halo, pos, s.scale, pal.Highlight)
 		case hovered:
-			s.drawSprite(screen, s.ring, pos, pal.Hover)
+			hover.add(screen, s.ring, pos, s.scale, pal.Hover)
 		}
 		label := flightLabel(fl)
 		if label == "" || !(labelled || hovered || marked) {
@@ -159,7 +176,13 @@ func (p *painter) drawFlights(screen *ebiten.Image, f frame, st *textStats) {
 		if marked {
 			tc = pal.Highlight
 		}
-		s.drawLabel(screen, label, m.Base, pill, tc, pal.Background, st)
+		p.labels = append(p.labels, flightLabelAt{label, pill, tc})
+	}
+	for i := range p.flightLayers {
+		p.flightLayers[i].flush(screen)
+	}
+	for _, l := range p.labels {
+		s.drawLabel(screen, l.text, m.Base, l.pill, l.colour, pal.Background, st)
 	}
 }
 

@@ -64,14 +64,14 @@ func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
 // replay is a real runner that answers with the recorded run, or with the reports given.
 func replay(t *testing.T, s *scene.Scene, reports ...scene.Report) realRunner {
 	i := 0
-	return func(scene.Plan, string) (scene.Report, []string, error) {
+	return func(scene.Plan, string) (realResult, error) {
 		if len(reports) > 0 {
 			i++
-			return reports[(i-1)%len(reports)], nil, nil
+			return realResult{Report: reports[(i-1)%len(reports)]}, nil
 		}
-		facts, faulted, err := readFacts(s, realFixture)
+		facts, rf, err := readFacts(s, realFixture)
 		require.NoError(t, err)
-		return s.Judge(facts), faulted, nil
+		return realResult{Report: s.Judge(facts), Faulted: rf.faultedLines(), Phases: rf.phases()}, nil
 	}
 }
 
@@ -106,8 +106,8 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 	row := conformScene(s, 2, t.TempDir(), replay(t, s, one, other))
 	assert.Equal(t, resultTiming, row.Result)
 
-	failing := func(scene.Plan, string) (scene.Report, []string, error) {
-		return scene.Report{}, nil, errors.New("the runner failed")
+	failing := func(scene.Plan, string) (realResult, error) {
+		return realResult{}, errors.New("the runner failed")
 	}
 	row = conformScene(s, 1, t.TempDir(), failing)
 	assert.Equal(t, resultError, row.Result, "the harness failed, not Kafka")
@@ -116,11 +116,11 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 
 	// A run made the second time counts, and the table says it was made again.
 	tries := 0
-	flaky := func(plan scene.Plan, dir string) (scene.Report, []string, error) {
+	flaky := func(plan scene.Plan, dir string) (realResult, error) {
 		if tries++; tries == 1 {
-			return scene.Report{}, nil, errors.New("the cluster did not start")
+			return realResult{}, errors.New("the cluster did not start")
 		}
-		return one, nil, nil
+		return realResult{Report: one}, nil
 	}
 	row = conformScene(s, 1, t.TempDir(), flaky)
 	assert.Equal(t, resultAgree, row.Result)
@@ -132,9 +132,9 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 	s := edited(t, "historical.yaml", func(text string) string {
 		return "simulator-only: a pre-KIP-101 toggle\n" + text
 	})
-	never := func(scene.Plan, string) (scene.Report, []string, error) {
+	never := func(scene.Plan, string) (realResult, error) {
 		t.Fatal("a simulator-only scene must not run against a real cluster")
-		return scene.Report{}, nil, nil
+		return realResult{}, nil
 	}
 	row := conformScene(s, 3, t.TempDir(), never)
 	assert.Equal(t, resultSkipped, row.Result)
@@ -215,4 +215,19 @@ func TestFailedRowsAreRepeatedAfterTheTable(t *testing.T) {
 	printFailedRows(&out, rows)
 	assert.Equal(t, "DISAGREE broken: sim exactly-once; real at-least-once\n    run 1: delivered 9, expected 10\n"+
 		"ERROR harness: sim exactly-once; real error\n    run 1: the runner failed\n", out.String())
+}
+
+// The table ends with the referee's own speed, in words and as the benchmark line make
+// bench's table reads; each run's wall time is kept on its row.
+func TestConformSaysHowLongARealRunTakes(t *testing.T) {
+	s := shipped(t, "acks-1-lost")
+	row := conformScene(s, 2, t.TempDir(), replay(t, s))
+	require.Len(t, row.Seconds, 2)
+	require.Len(t, row.Took, 2)
+	assert.Contains(t, row.Took[0], "run 1: ")
+	rows := []conformRow{{Scene: "a", Seconds: []float64{10, 20}}, {Scene: "b", Seconds: []float64{30}}}
+	var out strings.Builder
+	printRefereeSpeed(&out, rows)
+	assert.Equal(t, "referee: 3 real runs, 20.0 s a run on average, the slowest 30.0 s (b)\n"+
+		"BenchmarkRefereeRun\t3\t20000 ms/run\t30000 slowest-ms/run\n", out.String())
 }

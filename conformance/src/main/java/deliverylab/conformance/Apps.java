@@ -44,11 +44,14 @@ final class Apps implements AutoCloseable {
     private final String bootstrap;
     private final Map<String, Integer> sinkPorts;
     private final Run.Recorder recorder;
+    private final ClassArchives archives;
     private final Map<String, App> apps = new LinkedHashMap<>();
     private long epochMs;
 
-    Apps(Plan plan, Path planFile, Path dir, String bootstrap, Map<String, Integer> sinkPorts, Run.Recorder recorder) {
+    Apps(Plan plan, Path planFile, Path dir, String bootstrap, Map<String, Integer> sinkPorts, Run.Recorder recorder,
+        ClassArchives archives) {
         this.plan = plan;
+        this.archives = archives;
         this.planFile = planFile;
         this.dir = dir;
         this.bootstrap = bootstrap;
@@ -107,11 +110,13 @@ final class Apps implements AutoCloseable {
         Plan.JSON.writeValue(launchFile.toFile(), l);
         // A Flink job's JVM holds a MiniCluster (job manager and task manager): more heap.
         String heap = a.role.equals("job") ? "-Xmx1g" : "-Xmx256m";
-        List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", heap, "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
+        List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(archives.options(a.role));
+        cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
             "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", System.getProperty("java.class.path"),
             AppMain.class.getName(), launchFile.toString()));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".err").toFile())).start();
+        archives.started(a.role, p);
         a.process = p;
         a.done = false;
         a.joined = false;

@@ -41,9 +41,11 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, Integer> controllerProxyPorts = new LinkedHashMap<>();
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final Map<String, String> brokerProperties;
+    private final ClassArchives archives;
 
-    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties) throws IOException {
+    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties, ClassArchives archives) throws IOException {
         this.dir = dir;
+        this.archives = archives;
         this.brokers = brokers;
         this.brokerProperties = brokerProperties;
         this.classpath = System.getProperty("java.class.path");
@@ -111,7 +113,10 @@ public final class Cluster implements AutoCloseable {
     synchronized void start(String node) throws IOException {
         Process old = processes.get(node);
         if (old != null && old.isAlive()) return;
-        processes.put(node, java("kafka.Kafka", node, dir.resolve(node + ".properties").toString()));
+        String kind = node.equals("controller") ? "controller" : "broker";
+        Process p = java(archives.options(kind), "kafka.Kafka", node, dir.resolve(node + ".properties").toString());
+        archives.started(kind, p);
+        processes.put(node, p);
     }
 
     /** SIGKILLs a node's process: nothing it had in memory survives, its log does. */
@@ -177,9 +182,10 @@ public final class Cluster implements AutoCloseable {
         return file;
     }
 
-    private Process java(String mainClass, String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
+    private Process java(List<String> sharing, String mainClass, String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(sharing);
+        cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
             "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", classpath, mainClass));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);

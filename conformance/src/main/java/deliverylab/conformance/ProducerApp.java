@@ -69,7 +69,14 @@ final class ProducerApp {
             if (spec.transactionSize == 0) {
                 sendAll(producer, todo);
             } else if (!new Transactions(producer, transactionsBegun).run(todo)) {
-                producer.close(); // fenced, or a fatal error: a producer that can do nothing more
+                // Fenced, or a fatal error: a producer that can do nothing more, told how
+                // every send ended. DONE comes first: close() waits for the requests still
+                // in flight, up to request.timeout.ms (a fenced zombie's ended a real run
+                // 30 s after the simulated one had settled), and nothing it waits for is
+                // a message's fate.
+                AppMain.control("DONE");
+                producer.close();
+                Thread.sleep(Long.MAX_VALUE);
             }
             AppMain.control("DONE");
             Thread.sleep(Long.MAX_VALUE); // idle: the harness ends the run

@@ -55,6 +55,10 @@ public final class Run implements AutoCloseable {
     private final Proxy proxy;
     private final Map<String, Sink> sinks = new LinkedHashMap<>();
     private final Apps apps;
+    private final ClassArchives archives = ClassArchives.fromSystemProperties();
+    /** Where the run's wall time went, in ms since the runner started: the referee's own speed. */
+    private final Map<String, Long> phasesMs = new LinkedHashMap<>();
+    private final long runnerStartMs = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
     private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "faults");
         t.setDaemon(true);
@@ -73,7 +77,7 @@ public final class Run implements AutoCloseable {
         Files.createDirectories(dir);
         this.net = new Network(plan);
         this.recorder = new Recorder();
-        this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties);
+        this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties, archives);
         this.proxy = new Proxy(net, recorder, dir, concat(plan.streamsNames(), plan.jobNames()));
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
@@ -81,14 +85,17 @@ public final class Run implements AutoCloseable {
             sinks.put(s.name, sink);
             sinkPorts.put(s.name, sink.port());
         }
-        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder);
+        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder, archives);
     }
 
     /** Runs the scene and writes observations.jsonl and facts.json into the run's directory. */
     public void execute() throws Exception {
+        phase("runner");
         startCluster();
+        phase("cluster");
         for (Sink s : sinks.values()) s.start();
         apps.startAll();
+        phase("applications");
         epochMs = System.currentTimeMillis();
         recorder.startedAt(epochMs);
         for (String node : cluster.nodes()) recorder.record(new Observation(node, "started"));
@@ -97,7 +104,14 @@ public final class Run implements AutoCloseable {
             if (f.when == null) schedule(f.atMs, () -> apply(f));
         }
         String note = waitForEnd();
+        phase("scene");
         writeFacts(note);
+        archives.dumpMissing();
+    }
+
+    /** Notes the end of a phase of the run (facts.json's phasesMs). */
+    private void phase(String name) {
+        phasesMs.put(name, System.currentTimeMillis() - runnerStartMs);
     }
 
     private void startCluster() throws Exception {
@@ -429,6 +443,8 @@ public final class Run implements AutoCloseable {
         synchronized (faulted) {
             facts.put("faulted", new ArrayList<>(faulted));
         }
+        phase("facts");
+        facts.put("phasesMs", phasesMs);
         Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {
             for (Observation o : recorder.all()) w.println(o.line());
