@@ -1,9 +1,13 @@
 package view
 
 import (
+	"os"
+
 	"testing"
 
 	"deliverylab/core/play"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The game recomputes the layout whenever a node changes (often, while playing) and
@@ -45,4 +49,24 @@ func BenchmarkHitTestLanes(b *testing.B) {
 	for b.Loop() {
 		l.HitTest(p, st.InFlight, 10, lanes)
 	}
+}
+
+// BenchmarkFlightPositions places every message of the crowd scene's busiest moment
+// (browsertest/testdata/crowd.yaml: 661 on the wire) on its lane, as Draw does each
+// frame: natively, the share of Draw's time that is Go's own arithmetic.
+func BenchmarkFlightPositions(b *testing.B) {
+	data, err := os.ReadFile("../../browsertest/testdata/crowd.yaml")
+	require.NoError(b, err)
+	s, err := play.LoadSource("crowd.yaml", data)
+	require.NoError(b, err)
+	require.NoError(b, s.SeekTo(1600))
+	st := s.State()
+	require.GreaterOrEqual(b, len(st.InFlight), 500)
+	l := Compute(st.Nodes, 1280, 720)
+	for b.Loop() {
+		for _, f := range st.InFlight {
+			l.FlightPos(f, 1650)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(st.InFlight)), "ns/flight")
 }
