@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"deliverylab/core/check"
+	"deliverylab/core/diagram"
 	"deliverylab/core/fate"
+	"deliverylab/core/play"
 	"deliverylab/core/scene"
 	"deliverylab/scenes"
 )
@@ -59,13 +61,26 @@ func readSceneFile(name string) ([]byte, error) {
 	return data, nil
 }
 
+// runCmd runs `deliverylab run [--json] [--svg FILE] SCENE`: the scene to its end, its
+// timeline and ledger (or the report as JSON), and with --svg the run as a space-time
+// diagram (core/diagram) written to FILE.
 func runCmd(args []string, stdout, stderr io.Writer) int {
 	asJSON := false
-	var file string
-	for _, a := range args {
+	var file, svgFile string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--json":
 			asJSON = true
+		case a == "--svg":
+			if i+1 >= len(args) {
+				fmt.Fprintln(stderr, "run: --svg needs a file to write the diagram to")
+				return 2
+			}
+			i++
+			svgFile = args[i]
+		case strings.HasPrefix(a, "--svg="):
+			svgFile = strings.TrimPrefix(a, "--svg=")
 		case file == "":
 			file = a
 		default:
@@ -86,8 +101,17 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	// The JSON report carries the trace's hash, not its lines: a run to the event limit
 	// kept 2,000,000 of them (a gigabyte) only to let them go.
 	r.World.Trace().Keep = !asJSON
+	if svgFile != "" {
+		r.World.KeepWire()
+	}
 	r.ToEnd()
 	rep := r.Judge()
+	if svgFile != "" {
+		if err := os.WriteFile(svgFile, diagram.SVG(play.DiagramInput(s, r)), 0o644); err != nil {
+			fmt.Fprintf(stderr, "run: writing the diagram: %v\n", err)
+			return 1
+		}
+	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -28,5 +28,6 @@ func (w *World) Clone() *World {
 	c.narrated = slices.Clone(w.narrated)
 	c.trace.Lines = slices.Clone(w.trace.Lines)
 	c.instant.tally = maps.Clone(w.instant.tally)
+	c.wire = w.wire.clone()
 	return &c
 }

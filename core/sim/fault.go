@@ -145,6 +145,7 @@ func (w *World) apply(f Fault) {
 	case FaultDrop:
 		if m, ok := w.inFlight[f.WireID]; ok {
 			delete(w.inFlight, f.WireID)
+			w.wireEnded(f.WireID, WireDropped)
 			w.traceLine("dropped "+m.Describe(), IsBackground(m.Payload))
 		}
 	case FaultDelay:
@@ -162,6 +163,7 @@ func (w *World) apply(f Fault) {
 			c := m
 			c.ID = w.nextMsgID
 			w.inFlight[c.ID] = c
+			w.wireSent(c, m.ID)
 			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
 			w.traceLine("duplicated "+m.Describe()+" as #"+itoa(c.ID), false)
 		}

@@ -82,6 +82,7 @@ func (w *World) deliverArrived(e event) {
 func (w *World) endPause(s *nodeSlot) {
 	for _, e := range s.stalled {
 		if m, ok := s.arrived[e.MsgID]; ok && e.Arrived {
+			w.wireEnded(m.ID, WireLostInCrash)
 			w.traceLine("lost in the crash "+m.Describe(), IsBackground(m.Payload))
 		}
 	}

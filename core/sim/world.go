@@ -66,7 +66,8 @@ type World struct {
 	eventsRun    int64
 	scheduled    int // fault, narration and start events in the queue
 	instant      instant
-	frozen       *Frozen // set when one instant ran MaxEventsPerInstant events: the run stops
+	frozen       *Frozen  // set when one instant ran MaxEventsPerInstant events: the run stops
+	wire         *wireLog // nil unless KeepWire: every message and how it left the wire
 }
 
 // NewWorld makes an empty world.
@@ -178,6 +179,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	w.linkLastMs[link] = arrive
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
 	w.inFlight[id] = m
+	w.wireSent(m, 0)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
 	if w.Tracing() {
 		w.traceLine("send "+m.Describe(), IsBackground(p))
@@ -241,6 +243,7 @@ func (w *World) deliver(e event) {
 	}
 	delete(w.inFlight, m.ID)
 	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
+		w.wireEnded(m.ID, WireLostOnCut)
 		if w.Tracing() {
 			w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
 		}
@@ -248,6 +251,7 @@ func (w *World) deliver(e event) {
 	}
 	s := w.slots[NodeOf(m.To)]
 	if s == nil || !s.up {
+		w.wireEnded(m.ID, WireRefused)
 		if w.Tracing() {
 			w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
 		}
@@ -267,6 +271,7 @@ func (w *World) deliver(e event) {
 
 // handOver gives a message that reached a running node to it.
 func (w *World) handOver(s *nodeSlot, m Message) {
+	w.wireEnded(m.ID, WireReceived)
 	if w.Tracing() {
 		w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
 	}

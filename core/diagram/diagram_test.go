@@ -1,0 +1,84 @@
+package diagram
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sample() Input {
+	return Input{
+		Title: "acks=1 <lost>",
+		Nodes: []string{"p1", "broker-1", "broker-2"},
+		EndMs: 3000,
+		Arrows: []Arrow{
+			{From: "p1", To: "broker-1", SentMs: 10, EndMs: 15, Kind: "Produce", Label: "p1#1", Family: "produce"},
+			{From: "broker-1", To: "p1", SentMs: 15, EndMs: 20, Kind: "ProduceResponse", Label: "p1#1", Family: "produce"},
+			{From: "broker-2", To: "broker-1", SentMs: 100, EndMs: 105, Kind: "Fetch", Family: "fetch", Background: true},
+			{From: "p1", To: "broker-1", SentMs: 2000, EndMs: 2005, Kind: "Produce", Label: "p1#2", Family: "produce", Lost: true, Ended: "refused"},
+			{From: "p1", To: "nowhere", SentMs: 1, EndMs: 2, Kind: "Produce"},
+		},
+		Spans: []Span{{Node: "broker-1", FromMs: 1500, ToMs: 2500, What: "down"}},
+	}
+}
+
+// elements parses the SVG as XML (it must be well formed) and counts elements by
+// their class attribute.
+func elements(t *testing.T, svg []byte) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	d := xml.NewDecoder(strings.NewReader(string(svg)))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return counts
+		}
+		require.NoError(t, err, "the SVG is well-formed XML")
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "class" {
+					counts[a.Value]++
+				}
+			}
+		}
+	}
+}
+
+// Every node has its line, every message between drawn nodes its arrow; background
+// traffic is left out and counted unless asked for; a lost message ends in a cross.
+func TestSVGDrawsEveryNodeAndMessage(t *testing.T) {
+	in := sample()
+	svg := SVG(in)
+	c := elements(t, svg)
+	assert.Equal(t, 3, c["node"])
+	assert.Equal(t, 3, c["msg"], "the background fetch and the message to an unknown node are not drawn")
+	assert.Equal(t, 1, c["span"])
+	assert.Contains(t, string(svg), "1 background messages (heartbeats, idle fetches) not drawn")
+	assert.Contains(t, string(svg), `data-lost="refused"`)
+	assert.Contains(t, string(svg), "acks=1 &lt;lost&gt;", "text is escaped")
+
+	in.Background = true
+	c = elements(t, SVG(in))
+	assert.Equal(t, 4, c["msg"])
+}
+
+// The highlighted message's arrows are drawn last, thick, in the highlight colour.
+func TestSVGHighlightsOneMessage(t *testing.T) {
+	in := sample()
+	in.Highlight = "p1#1"
+	svg := string(SVG(in))
+	assert.Equal(t, 2, strings.Count(svg, `stroke="#e6007e"`))
+	last := strings.LastIndex(svg, `class="msg"`)
+	assert.Contains(t, svg[last:], `data-label="p1#1"`)
+	assert.True(t, carries("p1#4 p1#5", "p1#5"))
+	assert.False(t, carries("p1#15", "p1#1"))
+}
+
+// The same input gives the same bytes.
+func TestSVGIsDeterministic(t *testing.T) {
+	assert.Equal(t, SVG(sample()), SVG(sample()))
+}
