@@ -57,6 +57,18 @@ func installSession(b *bridge) {
 		}
 		return g.sess.SourceFile(), nil
 	})
+	// diagram: the run so far as a space-time diagram (SVG, core/diagram), the
+	// highlighted message's arrows standing out; background traffic too when the
+	// argument is true. The page saves it as a file.
+	b.method("diagram", func(args []js.Value) (any, error) {
+		background := len(args) > 0 && args[0].Truthy()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.sess == nil {
+			return nil, errNoScene
+		}
+		return map[string]any{"svg": string(g.sess.Diagram(g.highlight.Message, background)), "file": g.st.Scene + "-diagram.svg"}, nil
+	})
 	b.method("openLink", func(args []js.Value) (any, error) {
 		hash, err := stringArg(args, "share link (the part after #)")
 		if err != nil {

@@ -297,11 +297,24 @@
   const pasteButton = el("button", { type: "button", id: "paste-scene" });
   pasteButton.addEventListener("click", () => openPaste(undefined, ownFileName));
   const shareButton = el("button", { type: "button", id: "share-link" });
+  // The run so far as a space-time diagram (one line per node, one arrow per message),
+  // saved as an SVG file for slides; the highlighted message's arrows stand out.
+  const diagramButton = el("button", { type: "button", id: "save-diagram" });
+  diagramButton.addEventListener("click", () => {
+    const r = P.call("diagram", false);
+    if (failed(r)) return;
+    const url = URL.createObjectURL(new Blob([r.svg], { type: "image/svg+xml" }));
+    const a = el("a", { href: url, download: r.file });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  });
   const shareURL = el("input", { id: "share-url", readonly: "", class: "share-url", spellcheck: "false" });
   shareURL.hidden = true;
   const linkError = el("p", { id: "link-error", class: "error", role: "alert" });
   linkError.hidden = true;
-  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, shareURL, linkError);
+  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, diagramButton, shareURL, linkError);
 
   const pasteLoad = el("button", { type: "button", id: "paste-load" });
   pasteLoad.addEventListener("click", () => loadOwn(pasteText.value, ownFileName));
@@ -577,6 +590,8 @@
     openButton.textContent = t("tools.openFile");
     pasteButton.textContent = t("tools.paste");
     shareButton.textContent = t("tools.share");
+    diagramButton.textContent = t("tools.diagram");
+    diagramButton.title = t("tools.diagramHint");
     shareURL.setAttribute("aria-label", t("tools.shareLabel"));
     $("paste-title").textContent = t("tools.pasteTitle");
     $("paste-hint").textContent = t("tools.pasteHint");

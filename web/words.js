@@ -246,6 +246,11 @@ window.deliverylabWords = {
   "tools.openFile": { en: "Open a scene file", zh: "打开场景文件" },
   "tools.paste": { en: "Paste a scene", zh: "粘贴场景" },
   "tools.share": { en: "Copy link", zh: "复制链接" },
+  "tools.diagram": { en: "Save diagram (SVG)", zh: "保存时空图（SVG）" },
+  "tools.diagramHint": {
+    en: "The run so far as a space-time diagram: one line per node, one arrow per message; the highlighted message stands out",
+    zh: "把到目前为止的运行保存为时空图：每个节点一条线，每条消息一个箭头；高亮的消息突出显示",
+  },
   "tools.shareLabel": { en: "Link to this run", zh: "本次运行的链接" },
   "tools.copied": { en: "Link copied: it opens this scene, its faults and settings, at this moment.", zh: "链接已复制：打开它即可回到这个场景、这些故障和设置，以及此刻的时间。" },
   "tools.copyByHand": { en: "Copy the link from the box (Ctrl+C).", zh: "请从框中复制链接（Ctrl+C）。" },

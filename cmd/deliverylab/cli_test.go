@@ -125,3 +125,22 @@ func mustRead(t *testing.T, name string) string {
 	require.NoError(t, err)
 	return string(data)
 }
+
+// run --svg writes the whole run as a space-time diagram: every node has its line, and
+// the run's outcome is printed as ever; --svg without a file is refused.
+func TestRunWritesTheDiagram(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "run.svg")
+	var out, errOut strings.Builder
+	require.Equal(t, 0, runCmd([]string{"acks-1-lost", "--svg", file}, &out, &errOut), errOut.String())
+	assert.Contains(t, out.String(), "messages:")
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	for _, n := range []string{"controller", "broker-1", "broker-2", "broker-3", "p1", "c1", "db"} {
+		assert.Contains(t, string(data), `data-node="`+n+`"`)
+	}
+	assert.Contains(t, string(data), `class="span" data-node="broker-1"`, "broker-1's crash is on its line")
+
+	errOut.Reset()
+	assert.Equal(t, 2, runCmd([]string{"acks-1-lost", "--svg"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "--svg needs a file")
+}

@@ -196,7 +196,13 @@ func arrow(b *strings.Builder, a Arrow, col map[string]float64, y func(int64) fl
 			num(x1), num(y1), num(x2), num(y2), colour, num(w))
 	}
 	if labelled && a.Label != "" {
-		fmt.Fprintf(b, `<text x="%s" y="%s" font-size="10" fill="%s">%s</text>`, num((x1+x2)/2+3), num((y1+y2)/2-3), colour, esc(a.Label))
+		// A request's label above its line, an answer's (right to left) below: the two
+		// of a short round trip do not print over each other.
+		dy := -3.0
+		if x2 < x1 {
+			dy = 11
+		}
+		fmt.Fprintf(b, `<text x="%s" y="%s" font-size="10" fill="%s">%s</text>`, num((x1+x2)/2+3), num((y1+y2)/2+dy), colour, esc(a.Label))
 	}
 	b.WriteString("</g>\n")
 }
