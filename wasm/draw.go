@@ -54,6 +54,7 @@ type painter struct {
 	// The messages on the wire, drawn a layer at a time (outlines, bodies, highlights)
 	// with one DrawTriangles per sprite image: kept here so their buffers are reused.
 	flightLayers [6]spriteBatch
+	lanes        lanesLayer
 	labels       []flightLabelAt
 }
 
@@ -84,10 +85,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	start := time.Now()
 	stats := p.paint(screen, f, key)
+	took := time.Since(start) // the painting alone, not the wait for the lock
 	p.drawn, p.drewOnce = key, true
 
 	g.mu.Lock()
-	g.perf.addDraw(time.Since(start))
+	g.perf.addDraw(took)
 	g.textStats = stats
 	g.quiet = 0 // something was painted: not idle yet
 	onReady := g.onReady

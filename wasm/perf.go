@@ -8,11 +8,14 @@ import "time"
 // browser tests can see it without a profiler. Draws counts the frames actually painted:
 // when paused it must stand still while ticks keep counting.
 type perf struct {
-	Draws         int64   `json:"draws"`
-	UpdateUsAvg   float64 `json:"updateUsAvg"`
-	DrawUsAvg     float64 `json:"drawUsAvg"`
-	DrawUsMax     int64   `json:"drawUsMax"`
-	StaticRepaint int64   `json:"staticRepaints"`
+	Draws       int64   `json:"draws"`
+	UpdateUsAvg float64 `json:"updateUsAvg"`
+	DrawUsAvg   float64 `json:"drawUsAvg"`
+	DrawUsMax   int64   `json:"drawUsMax"`
+	// DrawUsTotal: every real Draw's time added up, so that a reader can average over
+	// exactly the frames it watched (the running average still carries older frames).
+	DrawUsTotal   int64 `json:"drawUsTotal"`
+	StaticRepaint int64 `json:"staticRepaints"`
 }
 
 // ewma weight: the average follows roughly the last 30 samples.
@@ -27,4 +30,5 @@ func (p *perf) addDraw(d time.Duration) {
 	p.Draws++
 	p.DrawUsAvg += (float64(us) - p.DrawUsAvg) * perfAlpha
 	p.DrawUsMax = max(p.DrawUsMax, us)
+	p.DrawUsTotal += us
 }

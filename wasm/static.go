@@ -32,9 +32,7 @@ func (p *painter) repaintStatic(w, h int, f frame) {
 		p.sprites.drawTexts(img, []view.Text{t}, &p.staticStats, pal.Background)
 		return
 	}
-	for _, ln := range f.lanes {
-		p.drawLane(img, f, ln)
-	}
+	img.DrawImage(p.lanes.image(p, w, h, f), nil)
 	for i, b := range f.layout.Boxes {
 		p.drawBox(img, f, b, f.st.Nodes[i])
 	}
