@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,6 +36,70 @@ func TestDiagramExportOpensAndShowsEveryNode(t *testing.T) {
 	require.NoError(t, clickSelector(p, fmt.Sprintf(`#ledger-body tr[data-id=%q]`, lost)))
 	p.waitJS(10*time.Second, fmt.Sprintf(`window.deliverylab.state().highlight.message === %q`, lost))
 
+	name, data := downloadByClick(t, p, "#save-diagram")
+	assert.Equal(t, "acks-1-lost-diagram.svg", name, "the file is named after the scene")
+	dir := t.TempDir()
+	require.Contains(t, string(data[:min(len(data), 200)]), "<svg")
+	named := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(named, data, 0o644))
+
+	// Opened on its own, as a teacher would open it: every node has its line.
+	tab, cancel := chromedp.NewContext(env.browser)
+	defer cancel()
+	ctx, stop := context.WithTimeout(tab, 20*time.Second)
+	defer stop()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+named)))
+	names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("g.node")].map(g => g.dataset.node)`))
+	require.NoError(t, err)
+	highlighted, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll('g.msg[data-label=%q] line[stroke="#e6007e"]').length`, lost)))
+	require.NoError(t, err)
+	for _, n := range nodes {
+		assert.Contains(t, names, n.Name, fmt.Sprintf("%s has its line in the diagram", n.Name))
+	}
+	assert.Positive(t, highlighted, "the highlighted message's arrows stand out")
+	assert.Equal(t, "Save diagram (SVG)", eval[string](p, `document.getElementById("save-diagram").textContent`))
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	assert.Equal(t, "保存时空图（SVG）", eval[string](p, `document.getElementById("save-diagram").textContent`))
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+}
+
+// Save run (JSON) downloads the run so far: the outcome the page shows, every trace line
+// (the page itself keeps only a tail), the protocol points, and the link that opens it.
+func TestSaveRunDownloadsTheRunAsJSON(t *testing.T) {
+	p := openEn(t)
+	p.call(`load("acks-1-lost")`)
+	p.call(`runToEnd()`)
+	st := p.state()
+	name, data := downloadByClick(t, p, "#save-run")
+	assert.Equal(t, "acks-1-lost-run.json", name)
+	var run struct {
+		Scene  string `json:"scene"`
+		Link   string `json:"link"`
+		NowMs  int64  `json:"nowMs"`
+		Report struct {
+			Verdict  string         `json:"verdict"`
+			Messages map[string]int `json:"messages"`
+		} `json:"report"`
+		Trace        []string         `json:"trace"`
+		Observations []map[string]any `json:"observations"`
+	}
+	require.NoError(t, json.Unmarshal(data, &run), "the file is JSON")
+	assert.Equal(t, "acks-1-lost", run.Scene)
+	assert.Equal(t, st.NowMs, run.NowMs)
+	assert.Equal(t, "at-most-once", run.Report.Verdict)
+	assert.Equal(t, 1, run.Report.Messages["lost"])
+	assert.Greater(t, len(run.Trace), 40, "every trace line, not the page's tail")
+	assert.NotEmpty(t, run.Observations)
+	assert.Equal(t, eval[string](p, `window.deliverylab.shareLink().hash`), run.Link, "the link opens this run")
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	assert.Equal(t, "保存运行（JSON）", eval[string](p, `document.getElementById("save-run").textContent`))
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+}
+
+// downloadByClick clicks the element with a real mouse click and returns the name the
+// page gave the file it downloads, and the file's bytes, as the browser saved them.
+func downloadByClick(t *testing.T, p *page, css string) (string, []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	done, suggested := make(chan string, 1), make(chan string, 1)
 	chromedp.ListenBrowser(p.ctx, func(ev any) {
@@ -55,38 +120,15 @@ func TestDiagramExportOpensAndShowsEveryNode(t *testing.T) {
 	_, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &events})
 	require.NoError(t, err)
-	require.NoError(t, clickSelector(p, "#save-diagram"))
+	require.NoError(t, clickSelector(p, css))
 	var guid string
 	select {
 	case guid = <-done:
 	case <-time.After(20 * time.Second):
-		t.Fatal("the diagram was not downloaded")
+		t.Fatalf("clicking %s downloaded nothing", css)
 	}
-	assert.Equal(t, "acks-1-lost-diagram.svg", <-suggested, "the file is named after the scene")
-	file := filepath.Join(dir, guid)
-	data, err := os.ReadFile(file)
+	// The browser names a download by its id; the page's name comes with the event.
+	data, err := os.ReadFile(filepath.Join(dir, guid))
 	require.NoError(t, err)
-	require.Contains(t, string(data[:min(len(data), 200)]), "<svg")
-	// The browser names a download by its id; a file of one's own has the name the page gave it.
-	named := filepath.Join(dir, "acks-1-lost-diagram.svg")
-	require.NoError(t, os.Rename(file, named))
-
-	// Opened on its own, as a teacher would open it: every node has its line.
-	tab, cancel := chromedp.NewContext(env.browser)
-	defer cancel()
-	ctx, stop := context.WithTimeout(tab, 20*time.Second)
-	defer stop()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+named)))
-	names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("g.node")].map(g => g.dataset.node)`))
-	require.NoError(t, err)
-	highlighted, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll('g.msg[data-label=%q] line[stroke="#e6007e"]').length`, lost)))
-	require.NoError(t, err)
-	for _, n := range nodes {
-		assert.Contains(t, names, n.Name, fmt.Sprintf("%s has its line in the diagram", n.Name))
-	}
-	assert.Positive(t, highlighted, "the highlighted message's arrows stand out")
-	assert.Equal(t, "Save diagram (SVG)", eval[string](p, `document.getElementById("save-diagram").textContent`))
-	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
-	assert.Equal(t, "保存时空图（SVG）", eval[string](p, `document.getElementById("save-diagram").textContent`))
-	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+	return <-suggested, data
 }

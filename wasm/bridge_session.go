@@ -69,6 +69,16 @@ func installSession(b *bridge) {
 		}
 		return map[string]any{"svg": string(g.sess.Diagram(g.highlight.Message, background)), "file": g.st.Scene + "-diagram.svg"}, nil
 	})
+	// runJSON: the run so far as one document (play.Export): the scene, the share link,
+	// the outcome, every trace line and observation. The page saves it as a file.
+	b.method("runJSON", func([]js.Value) (any, error) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.sess == nil {
+			return nil, errNoScene
+		}
+		return map[string]any{"run": g.sess.Export(), "file": g.st.Scene + "-run.json"}, nil
+	})
 	b.method("openLink", func(args []js.Value) (any, error) {
 		hash, err := stringArg(args, "share link (the part after #)")
 		if err != nil {

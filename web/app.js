@@ -132,7 +132,7 @@
 
   // call forwards to the game's bridge. Commands mark the page for a re-render; reads
   // (state, version, scenes) do not, or polling would re-render every frame.
-  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink", "sceneSource", "diagram"]);
+  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink", "sceneSource", "diagram", "runJSON"]);
   function call(name, ...args) {
     if (window.deliverylabCrashed) return pageError("hasCrashed", window.deliverylabCrashed);
     const b = inner();
@@ -191,6 +191,8 @@
     shareLink: () => call("shareLink"),
     // The run so far as a space-time diagram: {svg, file} (core/diagram).
     diagram: (background) => call("diagram", Boolean(background)),
+    // The run so far as one document: {run, file} (play.Export).
+    runJSON: () => call("runJSON"),
     // The scene file as loaded, with the settings and seed changed here (web/explore.js).
     sceneSource: () => call("sceneSource"),
     setSetting: (key, value) => call("setSetting", key, value),

@@ -299,22 +299,31 @@
   const shareButton = el("button", { type: "button", id: "share-link" });
   // The run so far as a space-time diagram (one line per node, one arrow per message),
   // saved as an SVG file for slides; the highlighted message's arrows stand out.
-  const diagramButton = el("button", { type: "button", id: "save-diagram" });
-  diagramButton.addEventListener("click", () => {
-    const r = P.call("diagram", false);
-    if (failed(r)) return;
-    const url = URL.createObjectURL(new Blob([r.svg], { type: "image/svg+xml" }));
-    const a = el("a", { href: url, download: r.file });
+  function saveFile(text, type, file) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = el("a", { href: url, download: file });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+  const diagramButton = el("button", { type: "button", id: "save-diagram" });
+  diagramButton.addEventListener("click", () => {
+    const r = P.call("diagram", false);
+    if (!failed(r)) saveFile(r.svg, "image/svg+xml", r.file);
+  });
+  // The run so far as JSON (the scene, its link, the outcome, every trace line and
+  // observation): for a course page, a notebook, or a bug report.
+  const runButton = el("button", { type: "button", id: "save-run" });
+  runButton.addEventListener("click", () => {
+    const r = P.call("runJSON");
+    if (!failed(r)) saveFile(JSON.stringify(r.run, null, 2) + "\n", "application/json", r.file);
   });
   const shareURL = el("input", { id: "share-url", readonly: "", class: "share-url", spellcheck: "false" });
   shareURL.hidden = true;
   const linkError = el("p", { id: "link-error", class: "error", role: "alert" });
   linkError.hidden = true;
-  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, diagramButton, shareURL, linkError);
+  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, diagramButton, runButton, shareURL, linkError);
 
   const pasteLoad = el("button", { type: "button", id: "paste-load" });
   pasteLoad.addEventListener("click", () => loadOwn(pasteText.value, ownFileName));
@@ -592,6 +601,8 @@
     shareButton.textContent = t("tools.share");
     diagramButton.textContent = t("tools.diagram");
     diagramButton.title = t("tools.diagramHint");
+    runButton.textContent = t("tools.saveRun");
+    runButton.title = t("tools.saveRunHint");
     shareURL.setAttribute("aria-label", t("tools.shareLabel"));
     $("paste-title").textContent = t("tools.pasteTitle");
     $("paste-hint").textContent = t("tools.pasteHint");

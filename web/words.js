@@ -247,6 +247,11 @@ window.deliverylabWords = {
   "tools.paste": { en: "Paste a scene", zh: "粘贴场景" },
   "tools.share": { en: "Copy link", zh: "复制链接" },
   "tools.diagram": { en: "Save diagram (SVG)", zh: "保存时空图（SVG）" },
+  "tools.saveRun": { en: "Save run (JSON)", zh: "保存运行（JSON）" },
+  "tools.saveRunHint": {
+    en: "The run so far as JSON: the scene, its link, the outcome, every trace line and protocol point",
+    zh: "把到目前为止的运行保存为 JSON：场景、链接、结果、每一行轨迹和每个协议点",
+  },
   "tools.diagramHint": {
     en: "The run so far as a space-time diagram: one line per node, one arrow per message; the highlighted message stands out",
     zh: "把到目前为止的运行保存为时空图：每个节点一条线，每条消息一个箭头；高亮的消息突出显示",

@@ -8,23 +8,29 @@ import (
 
 // Diagram draws the run so far as a space-time diagram (SVG, core/diagram): the arrows of
 // highlight's message ("p1#5", or "") stand out; background traffic is drawn only when
-// background is true. The session's own run keeps no log of its messages (a long run's
-// would fill the tab), so the diagram replays the run from the start with one, to exactly
-// where the session stands: the same scene, seed and faults give the same run.
+// background is true.
 func (s *Session) Diagram(highlight string, background bool) []byte {
+	in := DiagramInput(s.sc, s.replayed(func(w *sim.World) { w.KeepWire() }))
+	in.Highlight, in.Background = highlight, background
+	return diagram.SVG(in)
+}
+
+// replayed is the run so far played again from the start, with prepare's records kept
+// (every message for a diagram, the whole trace for an export), to exactly where the
+// session stands: the same scene, seed and faults give the same run. The session's own run
+// keeps no such records (a long run's would fill the tab) and is left as it was.
+func (s *Session) replayed(prepare func(*sim.World)) *scene.Run {
 	events, now := s.run.World.EventsRun(), s.run.World.NowMs()
 	saved, savedNext := s.run, s.next
 	s.run, s.next = newRun(s.sc), 0
-	s.run.World.KeepWire()
+	prepare(s.run.World)
 	s.run.AdvanceTo(0)
 	if s.run.World.EventsRun() < events {
 		s.forward(now, func(w *sim.World) bool { return w.EventsRun() >= events })
 	}
 	replay := s.run
 	s.run, s.next = saved, savedNext
-	in := DiagramInput(s.sc, replay)
-	in.Highlight, in.Background = highlight, background
-	return diagram.SVG(in)
+	return replay
 }
 
 // DiagramInput is what a diagram of the run shows: every node, every message the run's
