@@ -232,3 +232,23 @@ func BenchmarkDrawWithManyInFlight(b *testing.B) {
 		b.ReportMetric(res[1], "fewest-in-flight")
 	}
 }
+
+// BenchmarkPlayingPageCPU measures what a playing playground costs: the share of one core
+// the whole Chromium process tree uses while the busiest shipped scene plays at the
+// default speed, the median of five windows of about a second (the paused page's figure
+// is BenchmarkPausedPageCPU; the issue measures both against the pages people would pick
+// instead).
+func BenchmarkPlayingPageCPU(b *testing.B) {
+	p := open(b)
+	p.call(`load("exactly-once-needs-read-committed")`)
+	p.call(`play()`)
+	for range b.N {
+		var windows []float64
+		for range 5 {
+			windows = append(windows, chromeCPU(b, p))
+		}
+		slices.Sort(windows)
+		b.ReportMetric(windows[2]*100, "%core")
+	}
+	p.call(`pause()`)
+}
