@@ -54,9 +54,9 @@ const (
 	leftMargin = 60.0
 	topMargin  = 70.0
 	bottom     = 40.0
-	// pxPerMs scales time; a long run is squeezed to at most maxHeight.
-	pxPerMs   = 0.5
-	minHeight = 400.0
+	// pxPerMs scales time where something happens (a 5 ms hop is 10 px tall); quiet
+	// stretches are squeezed (axis.go), and a picture taller than maxHeight is scaled down.
+	pxPerMs   = 2.0
 	maxHeight = 6000.0
 )
 
@@ -82,11 +82,18 @@ func SVG(in Input) []byte {
 	for i, n := range in.Nodes {
 		col[n] = leftMargin + colWidth*float64(i) + colWidth/2
 	}
-	scale := pxPerMs
-	if in.EndMs > 0 {
-		scale = min(max(pxPerMs, minHeight/float64(in.EndMs)), maxHeight/float64(in.EndMs))
+	var times []int64
+	for _, a := range in.Arrows {
+		if a.Background && !in.Background {
+			continue
+		}
+		times = append(times, a.SentMs, a.EndMs)
 	}
-	y := func(ms int64) float64 { return topMargin + float64(ms)*scale }
+	for _, s := range in.Spans {
+		times = append(times, s.FromMs, s.ToMs)
+	}
+	ax := newAxis(times, in.EndMs)
+	y := ax.y
 	width := leftMargin*2 + colWidth*float64(len(in.Nodes))
 	height := y(in.EndMs) + bottom
 
@@ -98,14 +105,26 @@ func SVG(in Input) []byte {
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="%s" y="22" font-size="16" font-weight="bold">%s</text>`+"\n", num(leftMargin), esc(in.Title))
 
-	// The time axis: a tick every second (or every 100 ms for a short run).
+	// The time axis: a tick every second (or every 100 ms for a short run), none inside
+	// a squeezed stretch, which says how long it lasted instead.
 	step := int64(1000)
 	if in.EndMs <= 2000 {
 		step = 100
 	}
 	for t := int64(0); t <= in.EndMs; t += step {
+		if ax.squeezed(t) {
+			continue
+		}
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end" fill="#888">%d ms</text>`+"\n", num(leftMargin-8), num(y(t)+4), t)
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#eee"/>`+"\n", num(leftMargin), num(y(t)), num(width-leftMargin), num(y(t)))
+	}
+	for _, br := range ax.breaks {
+		y0, y1 := y(br.FromMs), y(br.ToMs)
+		fmt.Fprintf(&b, `<rect class="quiet" x="%s" y="%s" width="%s" height="%s" fill="#f4f4f4"/>`, num(leftMargin), num(y0+4), num(width-2*leftMargin), num(y1-y0-8))
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" fill="#999" font-style="italic">… %d ms with nothing drawn …</text>`+"\n",
+			num(width/2), num((y0+y1)/2+4), br.ToMs-br.FromMs)
+		// Where time picks up again, the clock says when.
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end" fill="#888">%d ms</text>`+"\n", num(leftMargin-8), num(y1+4), br.ToMs)
 	}
 
 	// One line per node, its name on top; its time down or paused over it.

@@ -82,3 +82,21 @@ func TestSVGHighlightsOneMessage(t *testing.T) {
 func TestSVGIsDeterministic(t *testing.T) {
 	assert.Equal(t, SVG(sample()), SVG(sample()))
 }
+
+// A long stretch with nothing drawn is squeezed and says how long it lasted; where time
+// picks up again the clock says when, and time still runs down the page.
+func TestQuietStretchesAreSqueezed(t *testing.T) {
+	in := sample()
+	in.EndMs = 60000
+	in.Arrows = append(in.Arrows, Arrow{From: "p1", To: "broker-1", SentMs: 50000, EndMs: 50005, Kind: "Produce", Label: "p1#3", Family: "produce"})
+	svg := string(SVG(in))
+	assert.Contains(t, svg, "… 47500 ms with nothing drawn …", "from broker-1's restart at 2500 ms to 50000 ms")
+	assert.Contains(t, svg, ">50000 ms</text>")
+	ax := newAxis([]int64{10, 15, 2005, 50000, 50005}, 60000)
+	assert.Less(t, ax.y(60000), 1000.0, "a minute with four busy moments fits a page")
+	assert.Less(t, ax.y(10), ax.y(15))
+	assert.Less(t, ax.y(2005), ax.y(50000))
+	assert.InDelta(t, ax.y(15)-ax.y(10), 5*pxPerMs, 1e-9, "busy moments keep their scale")
+	assert.True(t, ax.squeezed(30000))
+	assert.False(t, ax.squeezed(12))
+}
