@@ -29,7 +29,9 @@ type canvasState struct {
 	CutLinks    []play.Link    `json:"cutLinks"`
 	Canvas      view.Rect      `json:"canvas"`
 	Perf        struct {
-		Draws int64 `json:"draws"`
+		Draws          int64 `json:"draws"`
+		StaticRepaints int64 `json:"staticRepaints"`
+		LaneRepaints   int64 `json:"laneRepaints"`
 	} `json:"perf"`
 }
 
@@ -198,4 +200,27 @@ func TestCanvasHighlight(t *testing.T) {
 	frameCall(p, `highlight()`)
 	off := waitRedrawn(p, on.Perf.Draws)
 	assert.True(t, off.Highlight.Empty())
+}
+
+// The boxes are painted again whenever a node changes (a log grows, a row is written), the
+// lanes under them only when a link appears, is cut or moves: once every link of a run has
+// been drawn, seeking through it repaints the boxes at every stop and the lanes at none.
+func TestCanvasLanesAreNotRepaintedWithTheBoxes(t *testing.T) {
+	p := openEn(t)
+	loadPaused(p, "acks-1-lost")
+	stops := func(from canvasState) canvasState {
+		// Stops before the end: by 16 s the page has made the canvas shorter (and moved every lane).
+		for _, ms := range []int{4000, 8000, 12000} {
+			p.call(fmt.Sprintf(`seek(%d)`, ms))
+			from = waitRedrawn(p, from.Perf.Draws)
+		}
+		return from
+	}
+	// The first pass draws each link as it first carries a message.
+	base := stops(canvasNow(p))
+	require.Positive(t, base.Perf.LaneRepaints)
+	now := stops(base)
+	assert.Equal(t, base.Links, now.Links)
+	assert.GreaterOrEqual(t, now.Perf.StaticRepaints-base.Perf.StaticRepaints, int64(3), "the boxes changed at every stop")
+	assert.Equal(t, base.Perf.LaneRepaints, now.Perf.LaneRepaints, "the lanes did not")
 }

@@ -58,16 +58,14 @@ func installSession(b *bridge) {
 		return g.sess.SourceFile(), nil
 	})
 	// diagram: the run so far as a space-time diagram (SVG, core/diagram), the
-	// highlighted message's arrows standing out; background traffic too when the
-	// argument is true. The page saves it as a file.
-	b.method("diagram", func(args []js.Value) (any, error) {
-		background := len(args) > 0 && args[0].Truthy()
+	// highlighted message's arrows standing out. The page saves it as a file.
+	b.method("diagram", func([]js.Value) (any, error) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		if g.sess == nil {
 			return nil, errNoScene
 		}
-		return map[string]any{"svg": string(g.sess.Diagram(g.highlight.Message, background)), "file": g.st.Scene + "-diagram.svg"}, nil
+		return map[string]any{"svg": string(g.sess.Diagram(g.highlight.Message)), "file": g.st.Scene + "-diagram.svg"}, nil
 	})
 	// runJSON: the run so far as one document (play.Export): the scene, the share link,
 	// the outcome, every trace line and observation. The page saves it as a file.

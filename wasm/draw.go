@@ -44,13 +44,14 @@ type drawKey struct {
 
 // painter holds the draw-side state: sprites, the static layer and the last key drawn.
 type painter struct {
-	sprites     *sprites
-	static      *ebiten.Image // links, boxes, logs and rows: repainted only when they change
-	staticGen   uint64
-	staticKey   drawKey
-	staticStats textStats // the static layer's texts, counted when it was painted
-	drawn       drawKey
-	drewOnce    bool
+	sprites        *sprites
+	static         *ebiten.Image // links, boxes, logs and rows: repainted only when they change
+	staticGen      uint64
+	staticKey      drawKey
+	staticStats    textStats // the static layer's texts, counted when it was painted
+	staticRepaints int64     // how often the static layer was painted (perf.StaticRepaint)
+	drawn          drawKey
+	drewOnce       bool
 	// The messages on the wire, drawn a layer at a time (outlines, bodies, highlights)
 	// with one DrawTriangles per sprite image: kept here so their buffers are reused.
 	flightLayers [6]spriteBatch
@@ -90,6 +91,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 
 	g.mu.Lock()
 	g.perf.addDraw(took)
+	g.perf.StaticRepaint, g.perf.LaneRepaints = p.staticRepaints, p.lanes.repaints
 	g.textStats = stats
 	g.quiet = 0 // something was painted: not idle yet
 	onReady := g.onReady
@@ -112,6 +114,7 @@ func (p *painter) paint(screen *ebiten.Image, f frame, key drawKey) textStats {
 		p.staticGen != f.layoutGen || p.staticKey.scale != f.scale || !f.loaded {
 		p.repaintStatic(screen.Bounds().Dx(), screen.Bounds().Dy(), f)
 		p.staticGen, p.staticKey = f.layoutGen, key
+		p.staticRepaints++
 	}
 	screen.DrawImage(p.static, nil)
 	stats := p.staticStats

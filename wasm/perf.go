@@ -14,8 +14,12 @@ type perf struct {
 	DrawUsMax   int64   `json:"drawUsMax"`
 	// DrawUsTotal: every real Draw's time added up, so that a reader can average over
 	// exactly the frames it watched (the running average still carries older frames).
-	DrawUsTotal   int64 `json:"drawUsTotal"`
+	DrawUsTotal int64 `json:"drawUsTotal"`
+	// StaticRepaint and LaneRepaints count the paintings of the static layer (boxes,
+	// logs, rows: whenever a node changes) and of the lanes under it (only when a link
+	// appears, is cut, or moves).
 	StaticRepaint int64 `json:"staticRepaints"`
+	LaneRepaints  int64 `json:"laneRepaints"`
 }
 
 // ewma weight: the average follows roughly the last 30 samples.

@@ -190,7 +190,7 @@
     openLink: (hash) => call("openLink", hash),
     shareLink: () => call("shareLink"),
     // The run so far as a space-time diagram: {svg, file} (core/diagram).
-    diagram: (background) => call("diagram", Boolean(background)),
+    diagram: () => call("diagram"),
     // The run so far as one document: {run, file} (play.Export).
     runJSON: () => call("runJSON"),
     // The scene file as loaded, with the settings and seed changed here (web/explore.js).

@@ -297,8 +297,7 @@
   const pasteButton = el("button", { type: "button", id: "paste-scene" });
   pasteButton.addEventListener("click", () => openPaste(undefined, ownFileName));
   const shareButton = el("button", { type: "button", id: "share-link" });
-  // The run so far as a space-time diagram (one line per node, one arrow per message),
-  // saved as an SVG file for slides; the highlighted message's arrows stand out.
+  // saveFile hands text to the browser's download as a file of that name.
   function saveFile(text, type, file) {
     const url = URL.createObjectURL(new Blob([text], { type }));
     const a = el("a", { href: url, download: file });
@@ -307,9 +306,11 @@
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
+  // The run so far as a space-time diagram (one line per node, one arrow per message),
+  // saved as an SVG file for slides; the highlighted message's arrows stand out.
   const diagramButton = el("button", { type: "button", id: "save-diagram" });
   diagramButton.addEventListener("click", () => {
-    const r = P.call("diagram", false);
+    const r = P.call("diagram");
     if (!failed(r)) saveFile(r.svg, "image/svg+xml", r.file);
   });
   // The run so far as JSON (the scene, its link, the outcome, every trace line and

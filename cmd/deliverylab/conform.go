@@ -159,7 +159,8 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 			runDir = retryDir
 		}
 		// The referee's own speed (issue 22): a retried run counts its first attempt too.
-		row.Seconds = append(row.Seconds, time.Since(began).Seconds())
+		took := time.Since(began).Seconds()
+		row.Seconds = append(row.Seconds, took)
 		if err != nil {
 			row.Real = append(row.Real, runFailed)
 			row.Why = append(row.Why, fmt.Sprintf("run %d: %v (see %s)", i, err, runDir))
@@ -169,7 +170,7 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 		for _, l := range res.Faulted {
 			row.Faulted = append(row.Faulted, fmt.Sprintf("run %d: %s", i, l))
 		}
-		row.Took = append(row.Took, fmt.Sprintf("run %d: %.1f s%s", i, time.Since(began).Seconds(), res.Phases))
+		row.Took = append(row.Took, fmt.Sprintf("run %d: %.1f s%s", i, took, res.Phases))
 		for _, bad := range s.Check(res.Report) {
 			row.Why = append(row.Why, fmt.Sprintf("run %d: %s", i, bad))
 		}

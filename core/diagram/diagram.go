@@ -20,18 +20,18 @@ type Arrow struct {
 	Kind          string // the request or answer (Produce, FetchResponse, ...)
 	Label         string // the application messages it carries ("p1#5"), if any
 	Family        string // its protocol family: the colour it is drawn in
-	Background    bool   // heartbeats, idle fetches: drawn faint, or left out
+	Background    bool   // heartbeats, idle fetches: left out, and counted at the foot
 	// Lost: it never reached a running node (a cut link, a node down, a dropped or lost
 	// message); Ended says how, in words.
 	Lost  bool
 	Ended string
 }
 
-// Span is a stretch of a node's time marked on its line: down after a crash, paused.
+// Span is a stretch of a node's time marked on its line: down after a crash.
 type Span struct {
 	Node         string
 	FromMs, ToMs int64
-	What         string // "down", "paused"
+	What         string // what it was, for the tooltip: "down"
 }
 
 // Input is what a diagram shows.
@@ -43,9 +43,6 @@ type Input struct {
 	Spans  []Span
 	// Highlight: the application message (a label part, "p1#5") whose arrows stand out.
 	Highlight string
-	// Background draws background traffic too (faint); by default it is left out and
-	// counted in the footer.
-	Background bool
 }
 
 // Geometry of the picture, in SVG user units (CSS pixels when opened as a file).
@@ -84,10 +81,9 @@ func SVG(in Input) []byte {
 	}
 	var times []int64
 	for _, a := range in.Arrows {
-		if a.Background && !in.Background {
-			continue
+		if !a.Background {
+			times = append(times, a.SentMs, a.EndMs)
 		}
-		times = append(times, a.SentMs, a.EndMs)
 	}
 	for _, s := range in.Spans {
 		times = append(times, s.FromMs, s.ToMs)
@@ -139,15 +135,11 @@ func SVG(in Input) []byte {
 		if !ok {
 			continue
 		}
-		fill := "#d62728"
-		if s.What == "paused" {
-			fill = "#ff9f1c"
-		}
-		fmt.Fprintf(&b, `<rect class="span" data-node="%s" x="%s" y="%s" width="10" height="%s" fill="%s" opacity="0.6"><title>%s %s, %d–%d ms</title></rect>`+"\n",
-			esc(s.Node), num(x-5), num(y(s.FromMs)), num(max(2, y(s.ToMs)-y(s.FromMs))), fill, esc(s.Node), esc(s.What), s.FromMs, s.ToMs)
+		fmt.Fprintf(&b, `<rect class="span" data-node="%s" x="%s" y="%s" width="10" height="%s" fill="#d62728" opacity="0.6"><title>%s %s, %d–%d ms</title></rect>`+"\n",
+			esc(s.Node), num(x-5), num(y(s.FromMs)), num(max(2, y(s.ToMs)-y(s.FromMs))), esc(s.Node), esc(s.What), s.FromMs, s.ToMs)
 	}
 
-	// The arrows: background first (under), then the rest, the highlighted last (over).
+	// The arrows, the highlighted last (over the others); background traffic is counted.
 	hidden := 0
 	var top []Arrow
 	for _, a := range in.Arrows {
@@ -158,22 +150,20 @@ func SVG(in Input) []byte {
 			continue
 		}
 		switch {
-		case a.Background && !in.Background:
+		case a.Background:
 			hidden++
 		case in.Highlight != "" && carries(a.Label, in.Highlight):
 			top = append(top, a)
-		case a.Background:
-			arrow(&b, a, col, y, "#bbbbbb", 0.8, false)
 		default:
 			colour := familyColours[a.Family]
 			if colour == "" {
 				colour = defaultColour
 			}
-			arrow(&b, a, col, y, colour, 1.2, true)
+			arrow(&b, a, col, y, colour, 1.2)
 		}
 	}
 	for _, a := range top {
-		arrow(&b, a, col, y, "#e6007e", 3, true)
+		arrow(&b, a, col, y, "#e6007e", 3)
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, `<text x="%s" y="%s" fill="#888">%d background messages (heartbeats, idle fetches) not drawn</text>`+"\n",
@@ -184,7 +174,7 @@ func SVG(in Input) []byte {
 }
 
 // arrow draws one message; a lost one ends in a cross where it was lost.
-func arrow(b *strings.Builder, a Arrow, col map[string]float64, y func(int64) float64, colour string, w float64, labelled bool) {
+func arrow(b *strings.Builder, a Arrow, col map[string]float64, y func(int64) float64, colour string, w float64) {
 	x1, y1, x2, y2 := col[a.From], y(a.SentMs), col[a.To], y(a.EndMs)
 	if a.From == a.To { // between two parts of one node (a Flink job's tasks): a small loop
 		x2 += 12
@@ -214,7 +204,7 @@ func arrow(b *strings.Builder, a Arrow, col map[string]float64, y func(int64) fl
 		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s" marker-end="url(#head)"/>`,
 			num(x1), num(y1), num(x2), num(y2), colour, num(w))
 	}
-	if labelled && a.Label != "" {
+	if a.Label != "" {
 		// A request's label above its line, an answer's (right to left) below: the two
 		// of a short round trip do not print over each other.
 		dy := -3.0

@@ -60,10 +60,6 @@ func TestSVGDrawsEveryNodeAndMessage(t *testing.T) {
 	assert.Contains(t, string(svg), "1 background messages (heartbeats, idle fetches) not drawn")
 	assert.Contains(t, string(svg), `data-lost="refused"`)
 	assert.Contains(t, string(svg), "acks=1 &lt;lost&gt;", "text is escaped")
-
-	in.Background = true
-	c = elements(t, SVG(in))
-	assert.Equal(t, 4, c["msg"])
 }
 
 // The highlighted message's arrows are drawn last, thick, in the highlight colour.

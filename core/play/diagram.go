@@ -7,11 +7,10 @@ import (
 )
 
 // Diagram draws the run so far as a space-time diagram (SVG, core/diagram): the arrows of
-// highlight's message ("p1#5", or "") stand out; background traffic is drawn only when
-// background is true.
-func (s *Session) Diagram(highlight string, background bool) []byte {
+// highlight's message ("p1#5", or "") stand out.
+func (s *Session) Diagram(highlight string) []byte {
 	in := DiagramInput(s.sc, s.replayed(func(w *sim.World) { w.KeepWire() }))
-	in.Highlight, in.Background = highlight, background
+	in.Highlight = highlight
 	return diagram.SVG(in)
 }
 

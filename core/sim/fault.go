@@ -163,7 +163,7 @@ func (w *World) apply(f Fault) {
 			c := m
 			c.ID = w.nextMsgID
 			w.inFlight[c.ID] = c
-			w.wireSent(c, m.ID)
+			w.wireSent(c)
 			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
 			w.traceLine("duplicated "+m.Describe()+" as #"+itoa(c.ID), false)
 		}

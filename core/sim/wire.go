@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // WireEnd is how a message left the wire.
 type WireEnd uint8
 
@@ -35,23 +37,22 @@ type WireRecord struct {
 	SentMs   int64
 	EndMs    int64 // when it left the wire (0 while WireInFlight)
 	End      WireEnd
-	// CopyOf: a duplicate fault's copy names the message it copies.
-	CopyOf int64
 }
 
 // wireLog is every message a run put on the wire, for the run drawn as a space-time
 // diagram. It is kept only when asked for (World.KeepWire), as the trace's lines are: a
-// run wanted for its outcome alone does not pay for it.
+// run wanted for its outcome alone does not pay for it. Message ids are handed out one
+// after another (World.send, a duplicate fault) and each is logged as it is, so a
+// message's record is found by its id's distance from the first.
 type wireLog struct {
 	records []WireRecord
-	at      map[int64]int // message id -> index in records
 }
 
 // KeepWire makes the world log every message from now on (call it before the first
 // event to have the whole run).
 func (w *World) KeepWire() {
 	if w.wire == nil {
-		w.wire = &wireLog{at: map[int64]int{}}
+		w.wire = &wireLog{}
 	}
 }
 
@@ -64,19 +65,19 @@ func (w *World) Wire() []WireRecord {
 	return w.wire.records
 }
 
-func (w *World) wireSent(m Message, copyOf int64) {
+func (w *World) wireSent(m Message) {
 	if w.wire == nil {
 		return
 	}
-	w.wire.at[m.ID] = len(w.wire.records)
-	w.wire.records = append(w.wire.records, WireRecord{ID: m.ID, From: m.From, To: m.To, Payload: m.Payload, SentMs: m.SentMs, CopyOf: copyOf})
+	w.wire.records = append(w.wire.records, WireRecord{ID: m.ID, From: m.From, To: m.To, Payload: m.Payload, SentMs: m.SentMs})
 }
 
 func (w *World) wireEnded(id int64, end WireEnd) {
-	if w.wire == nil {
+	if w.wire == nil || len(w.wire.records) == 0 {
 		return
 	}
-	if i, ok := w.wire.at[id]; ok {
+	// A message sent before KeepWire has no record.
+	if i := id - w.wire.records[0].ID; i >= 0 && i < int64(len(w.wire.records)) {
 		w.wire.records[i].End, w.wire.records[i].EndMs = end, w.nowMs
 	}
 }
@@ -85,9 +86,5 @@ func (l *wireLog) clone() *wireLog {
 	if l == nil {
 		return nil
 	}
-	c := &wireLog{records: append([]WireRecord(nil), l.records...), at: make(map[int64]int, len(l.at))}
-	for k, v := range l.at {
-		c.at[k] = v
-	}
-	return c
+	return &wireLog{records: slices.Clone(l.records)}
 }

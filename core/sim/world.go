@@ -179,7 +179,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	w.linkLastMs[link] = arrive
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
 	w.inFlight[id] = m
-	w.wireSent(m, 0)
+	w.wireSent(m)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
 	if w.Tracing() {
 		w.traceLine("send "+m.Describe(), IsBackground(p))

@@ -86,17 +86,16 @@ final class ClassArchives {
         Map<String, Process> dumps = new LinkedHashMap<>();
         for (var e : todo.entrySet()) {
             if (!e.getValue().isAlive()) continue;
-            Path tmp = dir.resolve(e.getKey() + "." + ProcessHandle.current().pid() + ".tmp");
             try {
                 dumps.put(e.getKey(), new ProcessBuilder(jcmd().toString(), String.valueOf(e.getValue().pid()), "VM.cds", "dynamic_dump",
-                    tmp.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+                    dumping(e.getKey()).toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
             } catch (IOException ex) {
                 // no archive for this kind this time: it starts as before
             }
         }
         for (var e : dumps.entrySet()) {
             String kind = e.getKey();
-            Path tmp = dir.resolve(kind + "." + ProcessHandle.current().pid() + ".tmp");
+            Path tmp = dumping(kind);
             try {
                 if (!e.getValue().waitFor(60, TimeUnit.SECONDS)) {
                     e.getValue().destroyForcibly();
@@ -123,6 +122,9 @@ final class ClassArchives {
     }
 
     private Path archive(String kind) { return dir.resolve(kind + ".jsa"); }
+
+    /** Where this runner's jcmd writes a kind's archive before it is moved into place. */
+    private Path dumping(String kind) { return dir.resolve(kind + "." + ProcessHandle.current().pid() + ".tmp"); }
 
     private Path keyFile(String kind) { return dir.resolve(kind + ".key"); }
 
