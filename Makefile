@@ -26,9 +26,22 @@ CONFORM_OUT := out/conformance.txt
 
 all: wasm
 
+# Packages main.wasm runs only at start-up or on a user's action — Ebiten's Kage shader
+# compiler (go/parser, go/constant, math/big, text/template, regexp: it compiles Ebiten's
+# built-in shaders once), the scene parser's YAML, the share link's deflate, the glyph
+# rasteriser, the SVG diagram — are compiled without inlining: inlined copies of their
+# code were about 150 KB of gzipped main.wasm, and none of it runs per frame or per
+# simulated event. (The kernel, the page's per-frame code and Ebiten's drawing keep it.)
+COLD_PKGS := github.com/hajimehoshi/ebiten/v2/internal/shader... \
+	github.com/hajimehoshi/ebiten/v2/internal/shaderir... \
+	github.com/hajimehoshi/ebiten/v2/internal/builtinshader \
+	go/... text/... math/big regexp... go.yaml.in/... compress/... archive/zip \
+	golang.org/x/image/... image/... deliverylab/core/diagram
+WASM_GCFLAGS := $(foreach p,$(COLD_PKGS),-gcflags=$(p)=-l)
+
 # wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM) ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o $(WASM) ./wasm
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(EXPLORE_WASM) ./wasm/explorer
 	install -m 644 "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
 	gzip -k -9 -f $(WASM) $(EXPLORE_WASM)

@@ -6,9 +6,7 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
-	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 
@@ -17,11 +15,9 @@ import (
 )
 
 // latinFont is Go Regular, for Latin; zhFont the subset of Noto Sans CJK SC with the
-// glyphs of the canvas's Chinese words (wasm/font). A MultiFace takes each rune from the
-// first that has it, as view.TextWidth measures it — with the same parser (x/image's
-// sfnt): Ebiten's GoXFace draws through it, where its GoTextFace would bring a second
-// font stack (go-text/typesetting, HarfBuzz's shapers and bitmap-font decoders) into
-// main.wasm for text the canvas never shapes.
+// glyphs of the canvas's Chinese words (wasm/font). A glyphFace takes each rune from the
+// first that has it, as view.TextWidth measures it, with the same parser (x/image's
+// sfnt).
 var latinFont, zhFont = mustFont(goregular.TTF), mustFont(zhfont.ZhOTF)
 
 func mustFont(b []byte) *opentype.Font {
@@ -43,11 +39,11 @@ type sprites struct {
 	// bar: a checkpoint barrier (a Flink job's Barrier), upright across the channel, and
 	// barEdge the outline that keeps it apart from what it passes over.
 	bar, barEdge *ebiten.Image
-	faces        map[float64]text.Face
+	faces        map[float64]*glyphFace
 }
 
 func newSprites(scale float64) *sprites {
-	s := &sprites{scale: scale, faces: map[float64]text.Face{}}
+	s := &sprites{scale: scale, faces: map[float64]*glyphFace{}}
 	r := view.FlightRadius * scale
 	size := int(2*r + 4*scale + 2)
 	c := float32(size) / 2
@@ -83,27 +79,15 @@ func (p *painter) strokePath(dst *ebiten.Image, path view.Path, width float64, c
 	}
 }
 
-// face is Go Regular with the Chinese subset behind it, at px CSS pixels.
-func (s *sprites) face(px float64) text.Face {
+// face is Go Regular with the Chinese subset behind it, at px CSS pixels, unhinted as
+// the canvas is scaled.
+func (s *sprites) face(px float64) *glyphFace {
 	f, ok := s.faces[px]
 	if !ok {
-		mf, err := text.NewMultiFace(goXFace(latinFont, px*s.scale), goXFace(zhFont, px*s.scale))
-		if err != nil {
-			panic(err) // two valid faces: cannot fail
-		}
-		f = mf
+		f = newGlyphFace(px*s.scale, latinFont, zhFont)
 		s.faces[px] = f
 	}
 	return f
-}
-
-// goXFace is a font at size device pixels, unhinted as the canvas is scaled.
-func goXFace(f *opentype.Font, size float64) *text.GoXFace {
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
-	if err != nil {
-		panic(err) // a valid font and a positive size: cannot fail
-	}
-	return text.NewGoXFace(face)
 }
 
 // drawSprite draws img centred on p (CSS pixels), tinted with c.
@@ -130,15 +114,6 @@ func (t *textStats) add(o textStats) {
 	t.Cut += o.Cut
 }
 
-var aligns = map[view.Align][2]text.Align{
-	view.TopLeft:     {text.AlignStart, text.AlignStart},
-	view.TopRight:    {text.AlignEnd, text.AlignStart},
-	view.Center:      {text.AlignCenter, text.AlignCenter},
-	view.LeftMid:     {text.AlignStart, text.AlignCenter},
-	view.BottomRight: {text.AlignEnd, text.AlignEnd},
-	view.BottomLeft:  {text.AlignStart, text.AlignEnd},
-}
-
 // drawTexts draws texts view already fitted, and counts them into st. bg is the
 // colour under a pill.
 func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats, bg color.RGBA) {
@@ -154,12 +129,7 @@ func (s *sprites) drawTexts(dst *ebiten.Image, texts []view.Text, st *textStats,
 			s.fillPill(dst, view.Rect{X: r.X - 1, Y: r.Y, W: r.W + 2, H: r.H}, bg)
 		}
 		st.add(textStats{MinPx: t.Px})
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(t.At.X*s.scale, t.At.Y*s.scale)
-		op.ColorScale.ScaleWithColor(t.Color)
-		a := aligns[t.Align]
-		op.PrimaryAlign, op.SecondaryAlign = a[0], a[1]
-		text.Draw(dst, t.S, s.face(t.Px), op)
+		s.face(t.Px).draw(dst, t.S, t.At.X*s.scale, t.At.Y*s.scale, t.Align, t.Color)
 	}
 }
 

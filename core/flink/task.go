@@ -131,7 +131,7 @@ func (j *Job) startTask(env *sim.Env, ti, attempt int) {
 	}
 	if j.latest == nil && j.spec.Source.Committed {
 		// a job without a checkpoint starts where its group's offsets are
-		j.consumerEvents(env, ti, t.consumer.AssignCommitted(ce, slices.SortedFunc(maps.Keys(start), protocol.CompareTP)))
+		j.consumerEvents(env, ti, t.consumer.AssignCommitted(ce, protocol.SortedTPs(start)))
 		return
 	}
 	if j.latest != nil {

@@ -1,7 +1,6 @@
 package scene
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -281,9 +280,7 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	for _, ps := range cluster.Created() {
 		p.Partitions = append(p.Partitions, PlanPartition{Topic: ps.TP.Topic, Partition: ps.TP.Partition, Replicas: ps.Replicas})
 	}
-	for _, link := range slices.SortedFunc(maps.Keys(s.Links), func(a, b [2]string) int {
-		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
-	}) {
+	for _, link := range sim.SortedPairs(s.Links) {
 		p.Links = append(p.Links, PlanLink{Between: link, LatencyMs: s.Links[link]})
 	}
 	for _, ps := range s.Producers {

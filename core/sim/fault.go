@@ -1,9 +1,8 @@
 package sim
 
 import (
-	"cmp"
-	"maps"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -222,9 +221,7 @@ func (w *World) PartitionCuts(groups [][]string) [][2]string { return w.partitio
 
 // CutLinks lists the directed links that drop everything, sorted.
 func (w *World) CutLinks() [][2]string {
-	return slices.SortedFunc(maps.Keys(w.blocked), func(a, b [2]string) int {
-		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
-	})
+	return SortedPairs(w.blocked)
 }
 
 // Narrated records that narration step Index was reached at AtMs.
@@ -237,4 +234,21 @@ type Narrated struct {
 // the network (both may still be down).
 func (w *World) Reachable(from, to string) bool {
 	return !w.blocked[[2]string{from, to}] && !w.blocked[[2]string{to, from}]
+}
+
+// SortedPairs is a map's directed links, sorted by their ends. (sort.Slice rather than
+// slices.SortedFunc: each element type slices sorts carries its own sorting code into
+// main.wasm.)
+func SortedPairs[V any](m map[[2]string]V) [][2]string {
+	out := make([][2]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
 }

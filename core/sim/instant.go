@@ -1,10 +1,10 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -79,7 +79,7 @@ func (w *World) countInstant(e *event) bool {
 	for _, what := range slices.Sorted(maps.Keys(in.tally)) {
 		f.Loop = append(f.Loop, LoopStep{What: what, Count: in.tally[what]})
 	}
-	slices.SortStableFunc(f.Loop, func(a, b LoopStep) int { return cmp.Compare(b.Count, a.Count) })
+	sort.SliceStable(f.Loop, func(i, j int) bool { return f.Loop[i].Count > f.Loop[j].Count })
 	f.Loop = f.Loop[:min(len(f.Loop), 4)]
 	w.frozen = f
 	w.traceLine("frozen: "+f.Describe(), false)

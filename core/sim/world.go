@@ -1,9 +1,9 @@
 package sim
 
 import (
-	"cmp"
 	"maps"
 	"slices"
+	"sort"
 )
 
 // Config is the network and randomness of a world.
@@ -140,7 +140,9 @@ func (w *World) Trace() *Trace { return &w.trace }
 
 // InFlight lists the messages on the wire, oldest first.
 func (w *World) InFlight() []Message {
-	return slices.SortedFunc(maps.Values(w.inFlight), func(a, b Message) int { return cmp.Compare(a.ID, b.ID) })
+	out := slices.Collect(maps.Values(w.inFlight))
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // PendingFaults reports whether a scheduled fault, undo, narration step or node start

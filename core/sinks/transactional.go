@@ -1,10 +1,10 @@
 package sinks
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -90,7 +90,7 @@ func (t *Transactional) Stored(group string) []StoredOffset {
 			out = append(out, StoredOffset{Partition: part, Next: next})
 		}
 	}
-	slices.SortFunc(out, func(a, b StoredOffset) int { return cmp.Compare(a.Partition, b.Partition) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Partition < out[j].Partition })
 	return out
 }
 

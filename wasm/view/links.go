@@ -2,8 +2,7 @@ package view
 
 import (
 	"math"
-	"slices"
-	"strings"
+	"sort"
 
 	"deliverylab/core/play"
 )
@@ -113,11 +112,11 @@ func SortedLinks(seen map[play.Link]bool) []play.Link {
 	for k := range seen {
 		out = append(out, k)
 	}
-	slices.SortFunc(out, func(a, b play.Link) int {
-		if c := strings.Compare(a.From, b.From); c != 0 {
-			return c
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].From != out[j].From {
+			return out[i].From < out[j].From
 		}
-		return strings.Compare(a.To, b.To)
+		return out[i].To < out[j].To
 	})
 	return out
 }

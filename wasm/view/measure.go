@@ -12,7 +12,7 @@ import (
 )
 
 // The canvas draws Latin in Go Regular and falls back to the Chinese subset for any
-// rune Go Regular lacks (the wasm side builds the same pair as a text/v2 MultiFace).
+// rune Go Regular lacks (the wasm side draws with the same pair, wasm/glyphs.go).
 // Measuring here, natively, from the same fonts' advances lets the layout decide what
 // fits and lets tests check it without a browser.
 var fonts = struct {

@@ -1,9 +1,6 @@
 package clients
 
 import (
-	"maps"
-	"slices"
-
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -28,7 +25,7 @@ func NewAssignedConsumer(cfg ConsumerConfig, clientID string, bootstrap, topics 
 // earlier assignment, with what was fetched for it.
 func (c *Consumer) Assign(env *sim.Env, start map[protocol.TP]int64) []ConsumerEvent {
 	c.fetch.revoke()
-	c.fetch.assign(slices.SortedFunc(maps.Keys(start), protocol.CompareTP))
+	c.fetch.assign(protocol.SortedTPs(start))
 	var lookup []protocol.TPOffset
 	for _, tp := range c.fetch.owned() {
 		if off := start[tp]; off >= 0 {

@@ -1,9 +1,6 @@
 package clients
 
 import (
-	"maps"
-	"slices"
-
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
 )
@@ -156,7 +153,7 @@ func (f *fetcher) onRefused(env *sim.Env, tp protocol.TP, reqID int64) {
 // onDisconnected: the fetches in flight to a broker that reset its connections fail and
 // are retried once the partition's leader is known again (NetworkClient.processDisconnection).
 func (f *fetcher) onDisconnected(env *sim.Env, peer string) {
-	for _, tp := range slices.SortedFunc(maps.Keys(f.fetching), protocol.CompareTP) {
+	for _, tp := range protocol.SortedTPs(f.fetching) {
 		if f.fetchedFrom[tp] == peer {
 			delete(f.fetching, tp)
 			env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: tp.String()})

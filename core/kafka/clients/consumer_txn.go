@@ -3,6 +3,7 @@ package clients
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/sim"
@@ -25,7 +26,7 @@ func newTxnFilter(r protocol.FetchResponse, level protocol.IsolationLevel) *txnF
 		return nil
 	}
 	f := &txnFilter{pending: slices.Clone(r.Aborted), aborted: map[int64]bool{}}
-	slices.SortStableFunc(f.pending, func(a, b protocol.AbortedTxn) int { return int(a.FirstOffset - b.FirstOffset) })
+	sort.SliceStable(f.pending, func(i, j int) bool { return f.pending[i].FirstOffset < f.pending[j].FirstOffset })
 	return f
 }
 

@@ -3,7 +3,6 @@ package clients
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strconv"
 
 	"deliverylab/core/kafka/protocol"
@@ -117,7 +116,7 @@ func (s *idempotence) unresolved(tp protocol.TP) bool {
 // epoch; a transactional one can only abort, and the abort bumps the epoch ("It is safe
 // to abort the transaction and continue").
 func (tm *transactionManager) resolveSequences(env *sim.Env, acc *recordAccumulator) {
-	for _, tp := range slices.SortedFunc(maps.Keys(tm.Unresolved), protocol.CompareTP) {
+	for _, tp := range protocol.SortedTPs(tm.Unresolved) {
 		if len(acc.tracked(tp)) > 0 {
 			continue
 		}
@@ -172,7 +171,7 @@ func (s *idempotence) requestBump(tp protocol.TP) {
 // other partitions start at 0 once their batches of the old epoch are done.
 func (s *idempotence) bump(acc *recordAccumulator) {
 	s.Epoch++
-	for _, tp := range slices.SortedFunc(maps.Keys(s.Rewrite), protocol.CompareTP) {
+	for _, tp := range protocol.SortedTPs(s.Rewrite) {
 		st := s.part(tp)
 		seq := int32(0)
 		for _, b := range acc.tracked(tp) {
@@ -385,7 +384,7 @@ func (s *idempotence) identity() string {
 		return "pid ?"
 	}
 	out := fmt.Sprintf("pid %d e%d", s.PID, s.Epoch)
-	tps := slices.SortedFunc(maps.Keys(s.Parts), protocol.CompareTP)
+	tps := protocol.SortedTPs(s.Parts)
 	for _, tp := range tps {
 		out += fmt.Sprintf(" %s:%d", tp, s.Parts[tp].NextSeq)
 	}

@@ -122,7 +122,7 @@ func (c *Controller) Fenced(broker string) bool {
 
 // TPs lists every partition, sorted.
 func (c *Controller) TPs() []protocol.TP {
-	return slices.SortedFunc(maps.Keys(c.partitions), protocol.CompareTP)
+	return protocol.SortedTPs(c.partitions)
 }
 
 // Receive handles registrations, heartbeats and ISR changes.

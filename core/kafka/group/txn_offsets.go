@@ -163,7 +163,7 @@ func (c *Coordinator) OnTxnMarker(env *sim.Env, tp protocol.TP, pid int64, commi
 			continue
 		}
 		var done []string
-		for _, t := range slices.SortedFunc(maps.Keys(pend.Offsets), protocol.CompareTP) {
+		for _, t := range protocol.SortedTPs(pend.Offsets) {
 			o := pend.Offsets[t]
 			if o.RecordOffset < 0 {
 				continue // its append never completed: nothing in the log to commit

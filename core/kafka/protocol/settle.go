@@ -1,8 +1,7 @@
 package protocol
 
 import (
-	"slices"
-	"strings"
+	"sort"
 
 	"deliverylab/core/sim"
 )
@@ -70,7 +69,7 @@ func CommittedOffsets(v sim.View, tp TP) []GroupOffset {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b GroupOffset) int { return strings.Compare(a.Group, b.Group) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Group < out[j].Group })
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -22,8 +23,20 @@ func CompareTP(a, b TP) int {
 	return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 }
 
-// SortTPs sorts partitions in place.
-func SortTPs(tps []TP) { slices.SortFunc(tps, CompareTP) }
+// SortTPs sorts partitions in place. (Through sort.Slice, not slices.SortFunc: every
+// element type slices sorts gets its own copy of the sorting code in main.wasm, about
+// 20 KB each, and partitions are sorted from a dozen places.)
+func SortTPs(tps []TP) { sort.Slice(tps, func(i, j int) bool { return CompareTP(tps[i], tps[j]) < 0 }) }
+
+// SortedTPs is a map's partitions, sorted.
+func SortedTPs[V any](m map[TP]V) []TP {
+	out := make([]TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	SortTPs(out)
+	return out
+}
 
 // TPsText is "orders-0,orders-1".
 func TPsText(tps []TP) string {

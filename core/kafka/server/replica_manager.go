@@ -61,7 +61,7 @@ func (rm *ReplicaManager) Partition(tp protocol.TP) *Partition { return rm.parti
 
 // TPs lists the partitions this broker hosts, sorted.
 func (rm *ReplicaManager) TPs() []protocol.TP {
-	return slices.SortedFunc(maps.Keys(rm.partitions), protocol.CompareTP)
+	return protocol.SortedTPs(rm.partitions)
 }
 
 func (rm *ReplicaManager) leaderOf(tp protocol.TP) *Partition {
@@ -196,7 +196,7 @@ func (rm *ReplicaManager) fire(env *sim.Env, h hooks, t sim.Payload) bool {
 
 func (rm *ReplicaManager) metadataFor(topics []string) []protocol.PartitionState {
 	var out []protocol.PartitionState
-	for _, tp := range slices.SortedFunc(maps.Keys(rm.meta), protocol.CompareTP) {
+	for _, tp := range protocol.SortedTPs(rm.meta) {
 		if len(topics) == 0 || slices.Contains(topics, tp.Topic) {
 			out = append(out, rm.meta[tp].Clone())
 		}

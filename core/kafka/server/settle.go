@@ -1,7 +1,7 @@
 package server
 
 import (
-	"slices"
+	"sort"
 
 	"deliverylab/core/fate"
 	"deliverylab/core/kafka/protocol"
@@ -76,7 +76,8 @@ func (b *Broker) WaitsFor(v sim.View) []fate.Reason {
 	for parts < len(all) && all[parts].tp != (protocol.TP{}) {
 		parts++
 	}
-	slices.SortFunc(all[:parts], func(x, y brokerWait) int { return protocol.CompareTP(x.tp, y.tp) })
+	waitsOnParts := all[:parts]
+	sort.Slice(waitsOnParts, func(i, j int) bool { return protocol.CompareTP(waitsOnParts[i].tp, waitsOnParts[j].tp) < 0 })
 	out := make([]fate.Reason, len(all))
 	for i, w := range all {
 		switch {

@@ -90,7 +90,7 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, 
 	if len(guards) == 0 {
 		return false
 	}
-	tps := slices.SortedFunc(maps.Keys(guards), protocol.CompareTP)
+	tps := protocol.SortedTPs(guards)
 	coordinator := rm.meta[protocol.TransactionStateTP(req.TransactionalID, rm.cfg.TransactionStateLogNumPartitions)].Leader
 	pv := pendingVerification{From: from, Req: req, Coordinator: coordinator, Guards: guards}
 	if coordinator == "" || slices.Contains(rm.fenced, coordinator) {
@@ -140,7 +140,7 @@ func (rm *ReplicaManager) verificationLost(env *sim.Env, h hooks, reqID int64) {
 		return
 	}
 	delete(rm.verifying, reqID)
-	results := allErr(slices.SortedFunc(maps.Keys(pv.Guards), protocol.CompareTP), protocol.ErrNetworkException)
+	results := allErr(protocol.SortedTPs(pv.Guards), protocol.ErrNetworkException)
 	rm.verificationDone(env, pv, results)
 	rm.appendProduce(env, h, pv.From, pv.Req, rm.verifiedBy(pv, results))
 }

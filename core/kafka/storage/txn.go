@@ -2,6 +2,7 @@ package storage
 
 import (
 	"slices"
+	"sort"
 
 	"deliverylab/core/kafka/protocol"
 )
@@ -142,7 +143,7 @@ func (l *Log) AbortedTxns(from, to int64) []protocol.AbortedTxn {
 			out = append(out, protocol.AbortedTxn{ProducerID: t.ProducerID, FirstOffset: t.FirstOffset})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b protocol.AbortedTxn) int { return int(a.FirstOffset - b.FirstOffset) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].FirstOffset < out[j].FirstOffset })
 	return out
 }
 

@@ -160,7 +160,7 @@ func (c *Coordinator) onAddPartitions(env *sim.Env, h Host, from string, reqID i
 			merged = append(merged, tp)
 		}
 	}
-	slices.SortFunc(merged, protocol.CompareTP)
+	protocol.SortTPs(merged)
 	if m.State == protocol.TxnOngoing && len(merged) == len(m.Partitions) {
 		answer("") // every partition is already in the transaction: nothing to write
 		return
