@@ -79,7 +79,7 @@ func crashEverywhere(t *testing.T, name, prefix string, parts []string, forMs in
 	}
 	var points []point
 	seen := map[point]bool{}
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if _, ok := sim.LookupEvent(string(o.Event)); !ok || o.Node == "" {
 			continue
 		}
@@ -131,7 +131,7 @@ func crashEverywhere(t *testing.T, name, prefix string, parts []string, forMs in
 // observedCrashes lists a part's crashes in a run.
 func observedCrashes(r *scene.Run, part string) []sim.Observation {
 	var out []sim.Observation
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if o.Node == part && o.Event == "crashed" {
 			out = append(out, o)
 		}

@@ -383,13 +383,15 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, realFacts, error) {
 	defer obs.Close()
 	sc := bufio.NewScanner(obs)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var seen []sim.Observation
 	for sc.Scan() {
 		var o sim.Observation
 		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
 			return scene.Facts{}, rf, fmt.Errorf("observations.jsonl: %w", err)
 		}
-		f.Observations = append(f.Observations, o)
+		seen = append(seen, o)
 	}
+	f.Observations = sim.ListOf(seen)
 	for _, output := range s.Outputs() {
 		held := map[string]fate.Reason{}
 		for _, h := range rf.Held[output] {

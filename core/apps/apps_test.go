@@ -74,7 +74,7 @@ func pipeline(t *testing.T, commit CommitPolicy) *sim.World {
 // at lists the messages of every observation of an event, in order.
 func at(w *sim.World, e sim.Event) []string {
 	var out []string
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == e {
 			out = append(out, o.Msgs...)
 		}
@@ -94,7 +94,7 @@ func TestProducerPacesItsSendsAndKeysThem(t *testing.T) {
 	w := pipeline(t, CommitAfterProcessing)
 	w.RunUntil(20000, nil)
 	var sentAt []int64
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == Sent {
 			sentAt = append(sentAt, o.AtMs)
 		}
@@ -162,7 +162,7 @@ func TestStreamsWritesAnOutputForEachInput(t *testing.T) {
 	w.RunUntil(20000, nil)
 	assert.Equal(t, []string{"p#1", "p#2", "p#3"}, at(w, Polled))
 	var written []string
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == sinks.Written {
 			assert.Equal(t, "totals", o.Output)
 			assert.Equal(t, "totals-0", o.Partition)

@@ -45,13 +45,13 @@ func Meaning(anomaly Anomaly) fate.Reason { return fate.Because(anomalyMeans[ano
 //     aborted holds the records ("orders-0@3") the logs say an ABORT marker ended, when
 //     the run was over (a transaction its coordinator timed out aborts too, with no
 //     application told).
-func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[sim.RecordAt]bool) map[Anomaly]int {
+func Anomalies(obs sim.ObservationList, acked func(string) bool, aborted map[sim.RecordAt]bool) map[Anomaly]int {
 	out := map[Anomaly]int{Duplicate: 0, LostWrite: 0}
 	offsets := map[string]map[string]map[int64]bool{} // message -> partition -> offsets polled
 	highest := map[string]int64{}
 	ackAt := map[string]sim.Observation{}
 	var ackOrder []string
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		switch o.Event {
 		case apps.Polled:
 			for _, m := range o.Msgs {
@@ -103,9 +103,9 @@ func Anomalies(obs []sim.Observation, acked func(string) bool, aborted map[sim.R
 
 // abortedReads counts the messages a poll returned from a record of an aborted
 // transaction.
-func abortedReads(obs []sim.Observation, aborted map[sim.RecordAt]bool) int {
+func abortedReads(obs sim.ObservationList, aborted map[sim.RecordAt]bool) int {
 	read := map[string]bool{}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		if o.Event == apps.Polled && aborted[o.Record()] {
 			for _, m := range o.Msgs {
 				read[m] = true
@@ -144,7 +144,7 @@ func abortedReads(obs []sim.Observation, aborted map[sim.RecordAt]bool) int {
 // or restarts, a fetch answered OFFSET_OUT_OF_RANGE and it seeks by auto.offset.reset
 // (FetchCollector, SubscriptionState.requestOffsetResetIfPartitionAssigned), or it
 // found its position past a truncation and seeks back (KIP-320).
-func orderAnomalies(obs []sim.Observation) map[Anomaly]int {
+func orderAnomalies(obs sim.ObservationList) map[Anomaly]int {
 	order := versionOrder(obs)
 	nonmonotonicPoll, pollSkip := pollAnomalies(obs, order)
 	return map[Anomaly]int{NonmonotonicSend: sendAnomalies(sendSequences(obs), order),
@@ -159,7 +159,7 @@ type partitionOrder struct {
 }
 
 // versionOrder places every acknowledged and every polled message at its offset.
-func versionOrder(obs []sim.Observation) partitionOrder {
+func versionOrder(obs sim.ObservationList) partitionOrder {
 	held := map[string]map[int64][]string{}
 	place := func(p string, off int64, m string) {
 		if held[p] == nil {
@@ -169,7 +169,7 @@ func versionOrder(obs []sim.Observation) partitionOrder {
 			held[p][off] = append(held[p][off], m)
 		}
 	}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		switch {
 		case o.Event == apps.Acked && o.Offset >= 0:
 			for i, m := range o.Msgs {
@@ -200,9 +200,9 @@ func (po partitionOrder) index(p string, off int64) (int, bool) {
 
 // pollAnomalies compares each record a consumer polls from a partition with the one it
 // polled before from it, forgetting the last reads where a jump is explained.
-func pollAnomalies(obs []sim.Observation, order partitionOrder) (nonmonotonic, skips int) {
+func pollAnomalies(obs sim.ObservationList, order partitionOrder) (nonmonotonic, skips int) {
 	polls := map[string]map[string]int{} // consumer -> partition -> index of the last record polled
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			delete(polls, o.Node)
@@ -248,9 +248,9 @@ type send struct {
 // sendSequences gives each producer's sends in the order the application handed them
 // to the client, one sequence per incarnation (a crash, restart or assignment starts a
 // new one), each acknowledged send placed at the offset its acknowledgement gave.
-func sendSequences(obs []sim.Observation) map[string][][]*send {
+func sendSequences(obs sim.ObservationList) map[string][][]*send {
 	sends := map[string][][]*send{} // producer -> its sequences of sends, one per incarnation
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			if s := sends[o.Node]; len(s) > 0 {

@@ -19,12 +19,12 @@ func obs(event sim.Event, msgs ...string) sim.Observation {
 }
 
 func TestFatesAndVerdict(t *testing.T) {
-	l := NewLedger([]sim.Observation{
+	l := NewLedger(sim.ListOf([]sim.Observation{
 		obs(apps.Sent, "p#1"), obs(apps.Sent, "p#2"), obs(apps.Sent, "p#3"), obs(apps.Sent, "p#4"), obs(apps.Sent, "p#5"), obs(apps.Sent, "p#6"),
 		{Event: apps.Acked, Msgs: []string{"p#1", "p#2", "p#3", "p#4"}, Partition: "t-0", Offset: 0},
 		{Event: apps.Failed, Msgs: []string{"p#5"}, Err: "TimeoutException"},
 		{Event: protocol.Truncated, Node: "broker-1", Msgs: []string{"p#3"}, AtMs: 42},
-	})
+	}))
 	r := l.Judge(Output{Name: "db",
 		Effects: map[string]int{"p#1": 1, "p#2": 2},
 		Held:    map[string]fate.Reason{"p#4": fate.Because(fate.HeldAboveHW, "partition", "t-0", "broker", "broker-2")}})
@@ -56,7 +56,7 @@ func TestAnomalies(t *testing.T) {
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "t-0", Offset: 3},
 	}
 	acked := func(string) bool { return true }
-	a := Anomalies(o, acked, nil)
+	a := Anomalies(sim.ListOf(o), acked, nil)
 	assert.Equal(t, 1, a[Duplicate], "p#1 at offsets 0 and 3")
 	assert.Equal(t, 2, a[LostWrite], "p#2 and p#3 were never polled though offset 3 was")
 	assert.Zero(t, a[AbortedRead])
@@ -67,16 +67,16 @@ func TestAnomalies(t *testing.T) {
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 4},
 		{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 0},
 	}
-	assert.Zero(t, Anomalies(derived, acked, nil)[Duplicate])
+	assert.Zero(t, Anomalies(sim.ListOf(derived), acked, nil)[Duplicate])
 	derived = append(derived, sim.Observation{Event: apps.Polled, Msgs: []string{"p#1"}, Partition: "out-0", Offset: 2})
-	assert.Equal(t, 1, Anomalies(derived, acked, nil)[Duplicate])
+	assert.Equal(t, 1, Anomalies(sim.ListOf(derived), acked, nil)[Duplicate])
 
 	// aborted-read: a poll of a record an ABORT marker ended, whoever aborted it.
 	aborted := map[sim.RecordAt]bool{{Partition: "out-0", Offset: 2}: true}
-	assert.Equal(t, 1, Anomalies(derived, acked, aborted)[AbortedRead], "p#1 polled at out-0@2, an aborted record")
-	assert.Zero(t, Anomalies(derived[:2], acked, aborted)[AbortedRead], "the committed copy alone is no aborted read")
+	assert.Equal(t, 1, Anomalies(sim.ListOf(derived), acked, aborted)[AbortedRead], "p#1 polled at out-0@2, an aborted record")
+	assert.Zero(t, Anomalies(sim.ListOf(derived[:2]), acked, aborted)[AbortedRead], "the committed copy alone is no aborted read")
 	assert.Equal(t, map[string]int{"NOT_ENOUGH_REPLICAS": 1},
-		Errors([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}}))
+		Errors(sim.ListOf([]sim.Observation{{Event: protocol.ClientError, Err: "NOT_ENOUGH_REPLICAS"}})))
 }
 
 func sent(node string, msgs ...string) sim.Observation {
@@ -92,7 +92,7 @@ func polled(node, tp string, off int64, msg string) sim.Observation {
 }
 
 func orderOf(o ...sim.Observation) map[Anomaly]int {
-	a := Anomalies(o, func(string) bool { return true }, nil)
+	a := Anomalies(sim.ListOf(o), func(string) bool { return true }, nil)
 	return map[Anomaly]int{NonmonotonicSend: a[NonmonotonicSend], NonmonotonicPoll: a[NonmonotonicPoll], PollSkip: a[PollSkip]}
 }
 
@@ -183,18 +183,18 @@ func TestEveryAnomalyIsExplainedInEveryLanguage(t *testing.T) {
 			assert.NotEmpty(t, Meaning(name).Text(lang), "%s in %s", name, lang)
 		}
 	}
-	assert.ElementsMatch(t, AllAnomalies, slices.Collect(maps.Keys(Anomalies(nil, func(string) bool { return true }, nil))))
+	assert.ElementsMatch(t, AllAnomalies, slices.Collect(maps.Keys(Anomalies(sim.ListOf(nil), func(string) bool { return true }, nil))))
 }
 
 // A duplicate its reader took from an aborted transaction is explained by that read, not
 // by the writer's replay: the writer took the copy back.
 func TestADuplicateReadFromAnAbortedTransactionSaysSo(t *testing.T) {
-	l := NewLedger([]sim.Observation{
+	l := NewLedger(sim.ListOf([]sim.Observation{
 		obs(apps.Sent, "p#1"),
 		{Event: apps.Acked, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 0},
 		{Event: sinks.Written, Node: "job/sink-0", Msgs: []string{"p#1"}},
 		{Event: sinks.Written, Node: "job/sink-0", Msgs: []string{"p#1"}},
-	})
+	}))
 	out := Output{Name: "audit", Effects: map[string]int{"p#1": 2}}
 	assert.Contains(t, l.Judge(out).Fates[0].Reason.Text(fate.En), "job/sink-0 wrote it 2 times")
 	out.ReadAborted = map[string]int{"p#1": 1}
@@ -207,10 +207,10 @@ func TestADuplicateReadFromAnAbortedTransactionSaysSo(t *testing.T) {
 // A message lost because it reached the output's topic only in an aborted transaction
 // says where it was and why the reader skipped it.
 func TestALossInsideAnAbortedTransactionSaysSo(t *testing.T) {
-	l := NewLedger([]sim.Observation{
+	l := NewLedger(sim.ListOf([]sim.Observation{
 		obs(apps.Sent, "p#1"),
 		{Event: apps.Acked, Msgs: []string{"p#1"}, Partition: "in-0", Offset: 0},
-	})
+	}))
 	out := Output{Name: "audit", Effects: map[string]int{}}
 	assert.Contains(t, l.Judge(out).Fates[0].Reason.Text(fate.En), "no log that could still deliver it holds it")
 	out.OnlyAborted = map[string][]string{"p#1": {"out-0@3"}}

@@ -86,9 +86,9 @@ type Ledger struct {
 }
 
 // NewLedger reads a run's observations.
-func NewLedger(obs []sim.Observation) *Ledger {
+func NewLedger(obs sim.ObservationList) *Ledger {
 	l := &Ledger{hist: map[string]*history{}}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		for _, m := range o.Msgs {
 			h := l.hist[m]
 			if h == nil {
@@ -319,9 +319,9 @@ func appendsTo(places []string, topic string) int {
 func joinPlaces(places []string) string { return strings.Join(places, ", ") }
 
 // Errors counts error observations by name (retried ones too).
-func Errors(obs []sim.Observation) map[string]int {
+func Errors(obs sim.ObservationList) map[string]int {
 	out := map[string]int{}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		if o.Event == protocol.ClientError && o.Err != "" {
 			out[o.Err]++
 		}
@@ -330,9 +330,9 @@ func Errors(obs []sim.Observation) map[string]int {
 }
 
 // ClientErrors counts error observations by the client that received them, then by name.
-func ClientErrors(obs []sim.Observation) map[string]map[string]int {
+func ClientErrors(obs sim.ObservationList) map[string]map[string]int {
 	out := map[string]map[string]int{}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		if o.Event != protocol.ClientError || o.Err == "" {
 			continue
 		}

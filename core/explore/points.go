@@ -29,9 +29,9 @@ type recorded struct {
 func record(r *scene.Run) recorded {
 	rec := recorded{run: r}
 	for {
-		before := len(r.World.Observations())
+		before := r.World.ObservationCount()
 		more := r.Step()
-		for range len(r.World.Observations()) - before {
+		for range r.World.ObservationCount() - before {
 			rec.events = append(rec.events, r.World.EventsRun()-1)
 		}
 		if !more {
@@ -46,7 +46,7 @@ func (rec recorded) points(after int) []point {
 	seenAny := map[anyKey]bool{}
 	seenMsg := map[msgKey]bool{}
 	var out []point
-	for i, o := range obs {
+	for i, o := range obs.All() {
 		spec, ok := sim.LookupEvent(string(o.Event))
 		if !ok || i >= len(rec.events) {
 			continue

@@ -54,7 +54,7 @@ func DiagramInput(sc *scene.Scene, r *scene.Run) diagram.Input {
 		in.Arrows = append(in.Arrows, a)
 	}
 	down := map[string]int64{}
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		switch o.Event {
 		case sim.Crashed:
 			down[o.Node] = o.AtMs

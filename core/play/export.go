@@ -27,5 +27,5 @@ func (s *Session) Export() Export {
 		w.Trace().Keep = true
 	})
 	return Export{Scene: s.sc.Name, Source: s.SourceFile(), Link: s.Link(), NowMs: r.World.NowMs(), Report: r.Judge(),
-		Trace: r.World.Trace().Texts(true), Observations: r.World.Observations()}
+		Trace: r.World.Trace().Texts(true), Observations: r.World.Observations().Slice()}
 }

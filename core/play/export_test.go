@@ -20,7 +20,7 @@ func TestExportIsTheRunSoFar(t *testing.T) {
 	e := s.Export()
 	assert.Equal(t, s.run.World.Trace().Hash(), e.Report.TraceHash)
 	assert.Greater(t, len(e.Trace), traceTail, "the whole trace, not the tail the page keeps")
-	assert.Len(t, e.Observations, len(s.run.World.Observations()))
+	assert.Len(t, e.Observations, s.run.World.Observations().Len())
 	assert.Equal(t, s.run.Judge().Verdict, e.Report.Verdict)
 	assert.Equal(t, int64(5000), e.NowMs)
 	assert.Equal(t, "acks-1-lost", e.Scene)

@@ -89,10 +89,9 @@ func messageText(w *sim.World, id int64) Text {
 // `responded` names them), else what its label names when that is message identities
 // (a Produce request's "p1#3" or "p1#1..4").
 func messageIDs(w *sim.World, m sim.Message) string {
-	obs := w.Observations()
-	for i := len(obs) - 1; i >= 0; i-- {
-		if obs[i].WireID == m.ID && len(obs[i].Msgs) > 0 {
-			return strings.Join(obs[i].Msgs, ",")
+	for _, o := range w.Observations().Backward() {
+		if o.WireID == m.ID && len(o.Msgs) > 0 {
+			return strings.Join(o.Msgs, ",")
 		}
 	}
 	if l := sim.Label(m.Payload); strings.Contains(l, "#") {

@@ -181,7 +181,7 @@ func TestAnArmedFaultFiresAtItsProtocolPoint(t *testing.T) {
 		require.True(t, s.Step())
 	}
 	var appendedAt int64 = -1
-	for _, o := range s.run.World.Observations() {
+	for _, o := range s.run.World.Observations().All() {
 		if o.Event == "appended" && appendedAt < 0 {
 			appendedAt = o.AtMs
 		}

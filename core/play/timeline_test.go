@@ -215,7 +215,7 @@ func TestTheLedgerSaysWhenAndWhereEachFateWasDecided(t *testing.T) {
 	require.NoError(t, err)
 	s.RunToEnd()
 	var truncatedMs int64 = -1
-	for _, o := range s.run.World.Observations() {
+	for _, o := range s.run.World.Observations().All() {
 		if o.Event == "truncated" && truncatedMs < 0 {
 			truncatedMs = o.AtMs
 		}
@@ -246,7 +246,7 @@ func TestTheLedgerSaysWhenAndWhereEachFateWasDecided(t *testing.T) {
 }
 
 func writtenAt(w *sim.World, msg string) int64 {
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == "written" && o.Output == "db" && len(o.Msgs) == 1 && o.Msgs[0] == msg {
 			return o.AtMs
 		}

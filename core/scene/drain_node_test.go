@@ -27,7 +27,7 @@ apps:
     send: {topic: orders, count: 2, interval.ms: 600, key: "a{n%2}"}
 `)
 		at := map[string]int64{}
-		for _, o := range r.World.Observations() {
+		for _, o := range r.World.Observations().All() {
 			if o.Event == protocol.Appended && len(o.Msgs) == 1 {
 				at[o.Msgs[0]] = o.AtMs
 			}

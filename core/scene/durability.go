@@ -18,7 +18,7 @@ import (
 func (r *Run) DurabilityProblems(rep Report) []string {
 	obs := r.World.Observations()
 	crashed := map[string]bool{}
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		switch {
 		case o.Event == protocol.Elected && o.Election == "unclean":
 			return nil // given up knowingly

@@ -13,7 +13,7 @@ import (
 
 // groupCommits lists the positions committed to a group, in order ("orders-0=4").
 func groupCommits(r *Run, group string) (atMs []int64, committed [][]string) {
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if o.Event == protocol.OffsetCommitted && o.Group == group {
 			atMs = append(atMs, o.AtMs)
 			committed = append(committed, o.Committed)
@@ -51,7 +51,7 @@ func TestASourceCommitsItsCheckpointsOffsetsToItsGroup(t *testing.T) {
 
 	// without a group.id, nothing is committed
 	plain, _ := runJob(t, jobScene(1, "    source: {topic: orders}\n    sink: {kafka: {topic: out}}", "  []"))
-	for _, o := range plain.World.Observations() {
+	for _, o := range plain.World.Observations().All() {
 		if o.Event == protocol.OffsetCommitted {
 			assert.Equal(t, "audit", o.Group, "only audit commits: %v", o.Committed)
 		}

@@ -116,7 +116,7 @@ func TestAPausedOperatorWritesItsRecordAfterTheResume(t *testing.T) {
 	r, rep := runJob(t, jobScene(1, "    source: {topic: orders}\n    sink: {kafka: {topic: out}}",
 		"  - when: {event: processed, message: p1#3}\n    pause: totals/map-0\n    for.ms: 500\n"))
 	var processed, appended []int64
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if !slices.Contains(o.Msgs, "p1#3") {
 			continue
 		}

@@ -46,7 +46,7 @@ func runJob(t *testing.T, text string) (*Run, Report) {
 
 func observed(r *Run, ev sim.Event) []sim.Observation {
 	var out []sim.Observation
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if o.Event == ev {
 			out = append(out, o)
 		}

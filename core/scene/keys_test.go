@@ -831,7 +831,7 @@ func TestKeysTriggerEventsFire(t *testing.T) {
 			r := keysRun(t, text)
 			assert.Len(t, r.World.Narrated(), 1, "no %s happened, so the narration never fired", ev)
 			filled := map[sim.Field]bool{}
-			for _, o := range r.World.Observations() {
+			for _, o := range r.World.Observations().All() {
 				if o.Event == spec.Event {
 					for f := range filledFields(o) {
 						filled[f] = true

@@ -17,7 +17,7 @@ import (
 // and, per output, the messages without an effect that are still held where they could
 // yet be delivered.
 type Facts struct {
-	Observations []sim.Observation
+	Observations sim.ObservationList
 	Effects      map[string]map[string]int         // sink -> message identity -> effects
 	Held         map[string]map[string]fate.Reason // output -> message identity -> where
 	// Past is, per output, what a log still holds below the group's committed offset,
@@ -114,7 +114,7 @@ func (s *Scene) output(name string, f Facts) check.Output {
 			out.Effects, out.Values, out.TotalsOf = lastTotals(name, f.Observations), s.foldedValues(job), job.Spec.Source.Topic
 			continue
 		}
-		for _, o := range f.Observations {
+		for _, o := range f.Observations.All() {
 			if o.Event == apps.Processed && o.Node == name {
 				for _, m := range o.Msgs {
 					out.Effects[m]++
@@ -196,7 +196,7 @@ func (s *Scene) readAborted(output string, f Facts) map[string]int {
 		readers[c.Name] = true
 	}
 	out := map[string]int{}
-	for _, o := range f.Observations {
+	for _, o := range f.Observations.All() {
 		if o.Event == apps.Polled && readers[o.Node] && f.Aborted[o.Record()] {
 			for _, m := range o.Msgs {
 				out[m]++
@@ -216,7 +216,7 @@ func (s *Scene) onlyAborted(output string, f Facts) map[string][]string {
 		}
 	}
 	places, committed := map[string][]string{}, map[string]bool{}
-	for _, o := range f.Observations {
+	for _, o := range f.Observations.All() {
 		if o.Event != protocol.Appended || !topics[topicOf(o.Partition)] {
 			continue
 		}

@@ -23,10 +23,10 @@ func (s *Scene) totalsRead(c ConsumerSpec) (JobSpec, bool) {
 // as many effects as the times it was folded into the last total of its key the
 // consumer processed (an aggregate's effects are the times an input is folded into the
 // final value; one rolled back with a checkpoint has none).
-func lastTotals(consumer string, obs []sim.Observation) map[string]int {
+func lastTotals(consumer string, obs sim.ObservationList) map[string]int {
 	last := map[string][]string{}
 	var keys []string
-	for _, o := range obs {
+	for _, o := range obs.All() {
 		if o.Event != apps.Processed || o.Node != consumer || o.Folds == nil {
 			continue
 		}

@@ -59,7 +59,7 @@ func TestOfflineIsUnavailableUncleanIsLost(t *testing.T) {
 	assert.Equal(t, "broker-2", st.Leader)
 	assert.Greater(t, uncleanRep.Messages["lost"], 0)
 	elected := false
-	for _, o := range unclean.World.Observations() {
+	for _, o := range unclean.World.Observations().All() {
 		if o.Event == protocol.Elected && o.Election == "unclean" {
 			elected = true
 		}

@@ -38,7 +38,7 @@ func TestSinkKindsUnderARedelivery(t *testing.T) {
 			assert.Equal(t, 4-c.duplicated, rep.Messages["delivered"], "delivered")
 			assert.Zero(t, rep.Messages["lost"], "lost")
 			refused := 0
-			for _, o := range r.World.Observations() {
+			for _, o := range r.World.Observations().All() {
 				if o.Event == sinks.DuplicateRefused {
 					refused++
 				}
@@ -74,7 +74,7 @@ func TestWithResultsSeeksToTheStoredOffsets(t *testing.T) {
 	r := keysRun(t, text)
 	polls := map[string]int{}
 	commits := 0
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		switch o.Event {
 		case "polled":
 			for _, m := range o.Msgs {

@@ -255,7 +255,7 @@ func TestACrashInsideTheSendersDisconnectIsSurvived(t *testing.T) {
 	r.ToEnd()
 	assert.Equal(t, EndStopMs, r.EndNote)
 	var crashedAtError bool
-	for _, o := range r.World.Observations() {
+	for _, o := range r.World.Observations().All() {
 		if o.Node == "p1" && o.Event == "crashed" {
 			crashedAtError = true
 		}

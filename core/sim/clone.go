@@ -24,7 +24,7 @@ func (w *World) Clone() *World {
 	c.linkLastMs = maps.Clone(w.linkLastMs)
 	c.blocked = maps.Clone(w.blocked)
 	c.triggers = slices.Clone(w.triggers)
-	c.observations = slices.Clone(w.observations)
+	c.observations = w.observations.clone()
 	c.narrated = slices.Clone(w.narrated)
 	c.trace.Lines = slices.Clone(w.trace.Lines)
 	c.instant.tally = maps.Clone(w.instant.tally)

@@ -137,7 +137,7 @@ func (t *Trigger) matches(o *Observation) bool {
 
 func (w *World) observe(o Observation) {
 	o.AtMs = w.nowMs
-	w.observations = append(w.observations, o)
+	w.observations.add(o)
 	if w.Tracing() {
 		spec, _ := LookupEvent(string(o.Event))
 		w.traceLine("observe "+o.Describe(), spec.Background)

@@ -169,7 +169,7 @@ func TestATaggedTriggerSaysWhenItFired(t *testing.T) {
 	fired, at := w.TriggerFired("user-1")
 	require.True(t, fired)
 	var pinged []int64
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == "pinged" {
 			pinged = append(pinged, o.AtMs)
 		}

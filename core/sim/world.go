@@ -60,7 +60,7 @@ type World struct {
 	blocked      map[[2]string]bool
 	netRand      Rand
 	triggers     []Trigger
-	observations []Observation
+	observations observationLog
 	narrated     []Narrated
 	trace        Trace
 	eventsRun    int64
@@ -130,7 +130,12 @@ func (w *World) NowMs() int64 { return w.nowMs }
 func (w *World) EventsRun() int64 { return w.eventsRun }
 
 // Observations lists every observation so far, oldest first.
-func (w *World) Observations() []Observation { return w.observations }
+func (w *World) Observations() ObservationList { return w.observations.list() }
+
+// ObservationCount is how many observations there are so far.
+func (w *World) ObservationCount() int {
+	return len(w.observations.full)*obsChunk + len(w.observations.last)
+}
 
 // Narrated lists the narration steps reached so far.
 func (w *World) Narrated() []Narrated { return w.narrated }

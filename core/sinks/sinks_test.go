@@ -54,7 +54,7 @@ func write(w *sim.World, ws ...Write) {
 // events lists the sink's protocol points, as event/message.
 func events(w *sim.World) []string {
 	var out []string
-	for _, o := range w.Observations() {
+	for _, o := range w.Observations().All() {
 		if o.Event == Written || o.Event == DuplicateRefused {
 			out = append(out, string(o.Event)+"/"+o.Msgs[0])
 		}

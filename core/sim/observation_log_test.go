@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The observation log across chunk boundaries: everything in order, read forwards or
+// backwards with the right indexes; a clone taken mid-chunk and one taken at a chunk's
+// end each run on apart from the original, though they share its full chunks; a list
+// taken before an add does not see it.
+func TestObservationLogKeepsOrderAcrossChunksAndClones(t *testing.T) {
+	var l observationLog
+	add := func(l *observationLog, from, to int) {
+		for i := from; i < to; i++ {
+			l.add(Observation{Offset: int64(i)})
+		}
+	}
+	offsets := func(list ObservationList) []int64 {
+		out := []int64{}
+		for i, o := range list.All() {
+			require.Len(t, out, i, "indexes count from 0 without a gap")
+			out = append(out, o.Offset)
+		}
+		assert.Len(t, list.Slice(), len(out))
+		assert.Equal(t, len(out), list.Len())
+		return out
+	}
+	span := func(from, to int) []int64 {
+		out := []int64{}
+		for i := from; i < to; i++ {
+			out = append(out, int64(i))
+		}
+		return out
+	}
+	add(&l, 0, obsChunk+10)
+	midChunk := l.clone()
+	add(&l, obsChunk+10, 2*obsChunk)
+	atEnd := l.clone()
+	add(&l, 2*obsChunk, 2*obsChunk+5)
+	add(&midChunk, 0, 3) // written where l wrote obsChunk+10…
+	add(&atEnd, 7, 8)
+
+	list := l.list()
+	assert.Equal(t, span(0, 2*obsChunk+5), offsets(list))
+	assert.Equal(t, append(span(0, obsChunk+10), 0, 1, 2), offsets(midChunk.list()))
+	assert.Equal(t, append(span(0, 2*obsChunk), 7), offsets(atEnd.list()))
+
+	want := 2*obsChunk + 4
+	for i, o := range list.Backward() {
+		require.Equal(t, want, i)
+		require.Equal(t, int64(i), o.Offset)
+		want--
+	}
+	assert.Equal(t, -1, want, "Backward reached the first")
+
+	l.add(Observation{Offset: -1})
+	assert.Equal(t, 2*obsChunk+5, list.Len())
+	assert.Equal(t, append(span(0, 2*obsChunk+5), -1), offsets(l.list()))
+	assert.Equal(t, []int64{5}, offsets(ListOf([]Observation{{Offset: 5}})))
+}
