@@ -104,7 +104,7 @@ func (w *World) Inject(f Fault) { w.apply(f) }
 
 func (w *World) apply(f Fault) {
 	if f.Kind != FaultNarrate {
-		w.traceLine("fault "+f.Describe(), false)
+		w.traceLine(false, "fault ", f.Describe())
 	}
 	switch f.Kind {
 	case FaultCrash:
@@ -145,7 +145,7 @@ func (w *World) apply(f Fault) {
 		if m, ok := w.inFlight[f.WireID]; ok {
 			delete(w.inFlight, f.WireID)
 			w.wireEnded(f.WireID, WireDropped)
-			w.traceLine("dropped "+m.Describe(), IsBackground(m.Payload))
+			w.traceMessage("dropped", m)
 		}
 	case FaultDelay:
 		if m, ok := w.inFlight[f.WireID]; ok {
@@ -164,11 +164,11 @@ func (w *World) apply(f Fault) {
 			w.inFlight[c.ID] = c
 			w.wireSent(c)
 			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
-			w.traceLine("duplicated "+m.Describe()+" as #"+itoa(c.ID), false)
+			w.traceLine(false, "duplicated ", m.Describe(), " as #", itoa(c.ID))
 		}
 	case FaultNarrate:
 		w.narrated = append(w.narrated, Narrated{Index: f.Index, AtMs: w.nowMs})
-		w.traceLine("narrate "+itoa(int64(f.Index)), false)
+		w.traceLine(false, "narrate ", itoa(int64(f.Index)))
 	}
 }
 

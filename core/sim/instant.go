@@ -82,7 +82,7 @@ func (w *World) countInstant(e *event) bool {
 	sort.SliceStable(f.Loop, func(i, j int) bool { return f.Loop[i].Count > f.Loop[j].Count })
 	f.Loop = f.Loop[:min(len(f.Loop), 4)]
 	w.frozen = f
-	w.traceLine("frozen: "+f.Describe(), false)
+	w.traceLine(false, "frozen: ", f.Describe())
 	return false
 }
 

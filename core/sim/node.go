@@ -154,5 +154,5 @@ func (e *Env) Note(text string) {
 	if !e.Alive() || !e.w.Tracing() {
 		return
 	}
-	e.w.traceLine(e.node+" "+text, false)
+	e.w.traceLine(false, e.node, " ", text)
 }

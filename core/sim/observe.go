@@ -140,7 +140,7 @@ func (w *World) observe(o Observation) {
 	w.observations.add(o)
 	if w.Tracing() {
 		spec, _ := LookupEvent(string(o.Event))
-		w.traceLine("observe "+o.Describe(), spec.Background)
+		w.traceLine(spec.Background, "observe ", o.Describe())
 	}
 	for i := range w.triggers {
 		t := &w.triggers[i]

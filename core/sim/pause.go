@@ -59,7 +59,7 @@ func (w *World) holdMessage(s *nodeSlot, e event, m Message) {
 	e.Node = NodeOf(m.To)
 	e.Incarnation = s.incarnation
 	s.hold(e)
-	w.traceLine("held "+m.Describe()+" ("+NodeOf(m.To)+" paused)", IsBackground(m.Payload))
+	w.traceLine(IsBackground(m.Payload), "held ", m.Describe(), " (", NodeOf(m.To), " paused)")
 }
 
 // deliverArrived hands a message that waited at a paused node's host to the node, or
@@ -83,7 +83,7 @@ func (w *World) endPause(s *nodeSlot) {
 	for _, e := range s.stalled {
 		if m, ok := s.arrived[e.MsgID]; ok && e.Arrived {
 			w.wireEnded(m.ID, WireLostInCrash)
-			w.traceLine("lost in the crash "+m.Describe(), IsBackground(m.Payload))
+			w.traceMessage("lost in the crash", m)
 		}
 	}
 	s.paused, s.stalled, s.arrived = false, nil, nil

@@ -29,15 +29,17 @@ func newTrace() Trace { return Trace{Keep: true, hash: 14695981039346656037} }
 // Hash is the FNV-1a hash of every line so far, in hex.
 func (t *Trace) Hash() string { return strconv.FormatUint(t.hash, 16) }
 
-func (t *Trace) add(line Line) {
-	for i := 0; i < len(line.Text); i++ {
-		t.hash ^= uint64(line.Text[i])
+// add hashes one line and keeps it if asked to; text is the caller's buffer, copied
+// only when the line is kept.
+func (t *Trace) add(text []byte, background bool) {
+	for _, c := range text {
+		t.hash ^= uint64(c)
 		t.hash *= 1099511628211
 	}
 	t.hash ^= '\n'
 	t.hash *= 1099511628211
 	if t.Keep {
-		t.Lines = append(t.Lines, line)
+		t.Lines = append(t.Lines, Line{Text: string(text), Background: background})
 		if t.Tail > 0 && len(t.Lines) >= 2*t.Tail {
 			t.Lines = append([]Line(nil), t.Lines[len(t.Lines)-t.Tail:]...)
 		}
@@ -48,11 +50,29 @@ func (t *Trace) add(line Line) {
 // would be thrown away.
 func (w *World) Tracing() bool { return !w.trace.Off }
 
-func (w *World) traceLine(text string, background bool) {
+// traceLine writes the line "<now> <parts…>". It is put together in a buffer the world
+// reuses rather than by adding strings: a line is written for every event, and each +
+// had been a new string the size of the line.
+func (w *World) traceLine(background bool, parts ...string) {
 	if w.trace.Off {
 		return
 	}
-	w.trace.add(Line{Text: strconv.FormatInt(w.nowMs, 10) + " " + text, Background: background})
+	b := strconv.AppendInt(w.lineBuf[:0], w.nowMs, 10)
+	b = append(b, ' ')
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	w.lineBuf = b
+	w.trace.add(b, background)
+}
+
+// traceMessage writes what happened to a message on the wire: "<now> <verb> " and the
+// message as Message.Describe has it.
+func (w *World) traceMessage(verb string, m Message) {
+	if w.trace.Off {
+		return
+	}
+	w.traceLine(IsBackground(m.Payload), verb, " #", itoa(m.ID), " ", m.From, "->", m.To, " ", m.Payload.Describe())
 }
 
 // Texts lists the text of the lines kept, oldest first; background lines are left out

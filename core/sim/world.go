@@ -63,6 +63,7 @@ type World struct {
 	observations observationLog
 	narrated     []Narrated
 	trace        Trace
+	lineBuf      []byte // the trace line being written (traceLine), reused
 	eventsRun    int64
 	scheduled    int // fault, narration and start events in the queue
 	instant      instant
@@ -189,7 +190,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	w.wireSent(m)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
 	if w.Tracing() {
-		w.traceLine("send "+m.Describe(), IsBackground(p))
+		w.traceMessage("send", m)
 	}
 	return id
 }
@@ -231,7 +232,7 @@ func (w *World) Step() bool {
 		if s := w.slots[e.Node]; s.paused {
 			s.hold(e)
 		} else if s.held {
-			w.traceLine("stays down "+e.Node+" (crashed before it started)", false)
+			w.traceLine(false, "stays down ", e.Node, " (crashed before it started)")
 		} else {
 			w.boot(e.Node, Started)
 		}
@@ -252,7 +253,7 @@ func (w *World) deliver(e event) {
 	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
 		w.wireEnded(m.ID, WireLostOnCut)
 		if w.Tracing() {
-			w.traceLine("lost on cut link "+m.Describe(), IsBackground(m.Payload))
+			w.traceMessage("lost on cut link", m)
 		}
 		return
 	}
@@ -260,7 +261,7 @@ func (w *World) deliver(e event) {
 	if s == nil || !s.up {
 		w.wireEnded(m.ID, WireRefused)
 		if w.Tracing() {
-			w.traceLine("refused "+m.Describe(), IsBackground(m.Payload))
+			w.traceMessage("refused", m)
 		}
 		if r, ok := m.Payload.(Request); ok && r.IsRequest() {
 			if from := w.slots[NodeOf(m.From)]; from != nil && from.up {
@@ -280,7 +281,7 @@ func (w *World) deliver(e event) {
 func (w *World) handOver(s *nodeSlot, m Message) {
 	w.wireEnded(m.ID, WireReceived)
 	if w.Tracing() {
-		w.traceLine("recv "+m.Describe(), IsBackground(m.Payload))
+		w.traceMessage("recv", m)
 	}
 	s.addClient(m)
 	env := &Env{w: w, node: NodeOf(m.To), port: PortOf(m.To), incarnation: s.incarnation}
@@ -333,7 +334,7 @@ func (w *World) crash(name string) {
 		// {at.ms: 0, crash: x} means "x is down from the beginning".
 		s.held = true
 		w.endPause(s)
-		w.traceLine("held down "+name, false)
+		w.traceLine(false, "held down ", name)
 		return
 	}
 	if s == nil || !s.up {
