@@ -1,7 +1,6 @@
 package server
 
 import (
-	"maps"
 	"slices"
 )
 
@@ -20,8 +19,10 @@ func (p *Partition) maybeIncrementLeaderHW(minISR int, nowMs, lagMs int64, eligi
 	}
 	hw := p.LEO()
 	maximal := p.maximalISR()
-	for _, m := range slices.Sorted(maps.Keys(p.leader.followers)) {
-		f := p.leader.followers[m]
+	// In map order: the answer is a minimum, or false if any counted follower has no
+	// LEO yet, whichever order they are looked at in (sorting them first had been 4 % of
+	// the kernel's time).
+	for m, f := range p.leader.followers {
 		joining := f.isCaughtUp(p.LEO(), nowMs, lagMs) && eligible(m)
 		if !slices.Contains(maximal, m) && !joining {
 			continue
