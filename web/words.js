@@ -347,4 +347,15 @@ window.deliverylabWords = {
   "explore.badScene": { en: "This scene cannot be searched: ", zh: "无法搜索这个场景：" },
   "explore.atLine": { en: "line {n}", zh: "第 {n} 行" },
   "explore.atKey": { en: "key {key}", zh: "键 {key}" },
+
+  // Predict, then run (web/quiz.js).
+  "quiz.title": { en: "Predict, then run", zh: "先预测，再运行" },
+  "quiz.ask": { en: "Pick your answers, then press Play.", zh: "先选出你的答案，再按“播放”。" },
+  "quiz.locked": { en: "Your answers are locked while the run plays; they are checked at its end.", zh: "运行期间答案已锁定，运行结束时揭晓。" },
+  "quiz.answer": { en: "The run:", zh: "运行结果：" },
+  "quiz.right": { en: "you were right", zh: "你答对了" },
+  "quiz.wrong": { en: "you said", zh: "你的答案是" },
+  "quiz.noPick": { en: "no guess", zh: "未作答" },
+  "quiz.notOffered": { en: "(not among the choices: faults changed the run)", zh: "（不在选项中：故障改变了这次运行）" },
+  "quiz.score": { en: "{right} of {all} right. Restart to try again.", zh: "答对 {right} / {all} 题。按“重新开始”再试一次。" },
 };

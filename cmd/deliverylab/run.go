@@ -184,7 +184,7 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		r := s.NewRun()
 		r.ToEnd()
 		rep := r.Judge()
-		if bad := s.Check(rep); len(bad) > 0 {
+		if bad := append(s.Check(rep), s.QuizProblems(rep)...); len(bad) > 0 {
 			fmt.Fprintf(stdout, "FAIL %s: %s\n", s.Name, strings.Join(bad, "; "))
 			failed++
 			continue

@@ -40,6 +40,7 @@ func (s *Session) State() State {
 	}
 	rep := s.run.Judge()
 	st.Ledger = s.ledger(rep)
+	st.Quiz = s.quizState(rep, st.Captions)
 	st.FaultsFromMs = -1
 	for i, f := range s.injected[:s.next] {
 		if i == 0 {

@@ -36,6 +36,7 @@ type State struct {
 	Quiet    bool        `json:"quiet"`    // only background traffic is on the wire (see FastForward)
 	CutLinks []Link      `json:"cutLinks"` // directed links that drop everything
 	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
+	Quiz     []QuizItem  `json:"quiz"`     // the scene's questions, answered once the run has ended
 	Ledger   Ledger      `json:"ledger"`
 	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
 	// FaultList: every recorded user fault, said in words (faults.go); ArmedList: the

@@ -474,6 +474,13 @@ var keysPresentation = map[string]keysEdit{
 	// canvas (TestCaptionKeysReachTheScene); the run itself is the same.
 	"narration[].pause":     {"narration/0/pause", "true"},
 	"narration[].highlight": {"narration/0/highlight", "[broker-1, c1]"},
+	// quiz is for the page: it asks the questions before the run and answers them from
+	// the ledger at its end (core/play TestQuizIsAskedThenAnsweredByTheRun proves each key
+	// reaches the page, and TestQuizKeysAreChecked that each is read); the run is the same.
+	"quiz":           {"quiz", "[{ask: verdict}]"},
+	"quiz[].ask":     {"quiz", "[{ask: lost, choices: [0, 1]}]"},
+	"quiz[].choices": {"quiz", "[{ask: verdict, choices: [exactly-once, none]}]"},
+	"quiz[].why":     {"quiz", "[{ask: verdict, why: {en: a, zh: b}}]"},
 	// explore steers Find a failure, never the run itself: core/explore's tests show
 	// each of its keys change the search (TestExploreKeysSteerTheSearch).
 	"explore": {"explore", "{faults: [crash: c1], depth: 2, budget: 5}"},
@@ -598,6 +605,7 @@ func keysSceneKeys(t *testing.T) []keysSceneKey {
 		{"faults[]", keysBrokerCrash, "faults/0/zz-probe"},
 		{"faults[].when", keysAppendTrigger, "faults/0/when/zz-probe"},
 		{"narration[]", keysNarrated, "narration/0/zz-probe"},
+		{"quiz[]", []keysEdit{{"quiz", "[{ask: verdict}]"}}, "quiz/0/zz-probe"},
 		{"expect", nil, "expect/zz-probe"},
 	}
 	var out []keysSceneKey

@@ -35,6 +35,8 @@ type Scene struct {
 	Sinks     []SinkSpec
 	Faults    []FaultSpec
 	Narration []NarrationSpec
+	// Quiz: the questions the page asks before the run (quiz.go).
+	Quiz []QuizQuestion
 	// Explore is the explore block, nil when the scene has none (the search then tries
 	// a default: see explore.Defaults).
 	Explore *Explore
@@ -127,7 +129,7 @@ func Parse(file string, data []byte) (*Scene, error) {
 	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
 		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
 	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration",
-		"explore", "expect", "simulator-only")
+		"quiz", "explore", "expect", "simulator-only")
 	if f, ok := m["title"]; ok {
 		s.Title = p.text(f, "")
 	} else {
@@ -158,6 +160,7 @@ func Parse(file string, data []byte) (*Scene, error) {
 	p.apps(s, m["apps"])
 	p.faults(s, m["faults"])
 	p.narration(s, m["narration"])
+	p.quiz(s, m["quiz"])
 	s.Explore = p.explore(s, m["explore"])
 	p.expect(s, m["expect"])
 	p.crossCheck(s, m)

@@ -45,6 +45,7 @@ func TestShippedScenesMeetTheirExpectations(t *testing.T) {
 			r.ToEnd()
 			rep := r.Judge()
 			assert.Empty(t, s.Check(rep))
+			assert.Empty(t, s.QuizProblems(rep), "every question can be answered from its choices")
 			assert.Equal(t, EndSettled, r.EndNote)
 		})
 	}
