@@ -19,8 +19,11 @@ WASM_TEST_PKGS := ./core/... ./scenes/...
 CONFORM_RUNS ?= 3
 # CONFORM_SCENES: scene files to run (default: every shipped scene), e.g. the ones a change added
 CONFORM_SCENES ?=
-# The last make conformance's table, with the referee's speed that make bench shows.
+# The last whole make conformance's table, with the referee's speed that make bench shows
+# (a run of some scenes, CONFORM_SCENES, keeps its table apart: its mean is not the
+# referee's).
 CONFORM_OUT := out/conformance.txt
+CONFORM_TABLE = $(if $(CONFORM_SCENES),out/conformance-some.txt,$(CONFORM_OUT))
 
 .PHONY: all wasm canvas-font serve test fmt-check vet test-native fuzz-short test-wasm test-browser browser-deps bench conformance conformance-note clean
 
@@ -122,7 +125,7 @@ conformance:
 	@command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 || { echo "make conformance needs a JDK 17 and Maven (Debian: openjdk-17-jdk-headless maven)"; exit 1; }
 	mvn -q -B -f conformance/pom.xml package
 	@mkdir -p out
-	set -o pipefail; $(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES) | tee $(CONFORM_OUT)
+	set -o pipefail; $(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES) | tee $(CONFORM_TABLE)
 
 # make bench: every benchmark, natively, under WebAssembly in Node and in headless
 # Chromium, then one table of figures beside their budgets (cmd/benchtable). The raw
