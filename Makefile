@@ -34,12 +34,15 @@ all: wasm
 # built-in shaders once), the scene parser's YAML, the share link's deflate, the glyph
 # rasteriser, the SVG diagram — are compiled without inlining: inlined copies of their
 # code were about 150 KB of gzipped main.wasm, and none of it runs per frame or per
-# simulated event. (The kernel, the page's per-frame code and Ebiten's drawing keep it.)
+# simulated event. So are the session (core/play: it steers the kernel, the kernel does
+# the work) and the words (core/fate), 30 KB more. The kernel, the canvas's drawing and
+# Ebiten's keep inlining. The page's seek benchmark under Node is built the same way.
 COLD_PKGS := github.com/hajimehoshi/ebiten/v2/internal/shader... \
 	github.com/hajimehoshi/ebiten/v2/internal/shaderir... \
 	github.com/hajimehoshi/ebiten/v2/internal/builtinshader \
 	go/... text/... math/big regexp... go.yaml.in/... compress/... archive/zip \
-	golang.org/x/image/... image/... deliverylab/core/diagram
+	golang.org/x/image/... image/... deliverylab/core/diagram \
+	deliverylab/core/play deliverylab/core/fate
 WASM_GCFLAGS := $(foreach p,$(COLD_PKGS),-gcflags=$(p)=-l)
 
 # wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
@@ -135,7 +138,7 @@ bench: SHELL := bash
 bench: wasm browser-deps
 	@mkdir -p out && : > $(BENCH_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench . ./core/... ./wasm/view/ ./cmd/deliverylab/ | tee -a $(BENCH_OUT)
-	set -o pipefail; GOOS=js GOARCH=wasm $(GO) test -exec "$(WASMEXEC)" -run '^$$' -bench 'KernelEventsPerSecond|ScrubberSeek' ./core/scene/ ./core/play/ | tee -a $(BENCH_OUT)
+	set -o pipefail; GOOS=js GOARCH=wasm $(GO) test $(WASM_GCFLAGS) -exec "$(WASMEXEC)" -run '^$$' -bench 'KernelEventsPerSecond|ScrubberSeek' ./core/scene/ ./core/play/ | tee -a $(BENCH_OUT)
 	set -o pipefail; DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|PlayingPageCPU|FindAFailureInPage|PageLoad|DrawWithManyInFlight' -benchtime 1x -timeout 30m ./browsertest/ | tee -a $(BENCH_OUT)
 	@for f in $(WASM) $(WASM).gz $(EXPLORE_WASM).gz; do echo "size: $$(basename $$f) $$(stat -c %s $$f)"; done >> $(BENCH_OUT)
 	@echo "size: main.wasm.br $$(node -e 'const z = require("zlib"); process.stdout.write(String(z.brotliCompressSync(require("fs").readFileSync(process.argv[1]), {params: {[z.constants.BROTLI_PARAM_QUALITY]: 11}}).length))' $(WASM))" >> $(BENCH_OUT)

@@ -67,6 +67,16 @@ func installSession(b *bridge) {
 		}
 		return map[string]any{"svg": string(g.sess.Diagram(g.highlight.Message)), "file": g.st.Scene + "-diagram.svg"}, nil
 	})
+	// chart: every partition's offsets over the whole run (play.Chart), for the chart
+	// under the canvas; it changes when the timeline does.
+	b.method("chart", func([]js.Value) (any, error) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.sess == nil {
+			return nil, errNoScene
+		}
+		return g.sess.Chart(), nil
+	})
 	// runJSON: the run so far as one document (play.Export): the scene, the share link,
 	// the outcome, every trace line and observation. The page saves it as a file.
 	b.method("runJSON", func([]js.Value) (any, error) {

@@ -348,6 +348,18 @@ window.deliverylabWords = {
   "explore.atLine": { en: "line {n}", zh: "第 {n} 行" },
   "explore.atKey": { en: "key {key}", zh: "键 {key}" },
 
+  // Offsets over time (web/chart.js).
+  "chart.title": { en: "Offsets over time", zh: "偏移量随时间变化" },
+  "chart.leo": { en: "log end (LEO)", zh: "日志末端（LEO）" },
+  "chart.hw": { en: "high watermark (HW)", zh: "高水位（HW）" },
+  "chart.lso": { en: "last stable offset (LSO)", zh: "最后稳定偏移量（LSO）" },
+  "chart.committed": { en: "committed offset", zh: "已提交偏移量" },
+  "chart.position": { en: "consumer position", zh: "消费者位置" },
+  "chart.lag": { en: "lag", zh: "滞后" },
+  "chart.fault": { en: "fault", zh: "故障" },
+  "chart.leader": { en: "new leader", zh: "新 leader" },
+  "chart.noLeader": { en: "no leader", zh: "无 leader" },
+
   // Predict, then run (web/quiz.js).
   "quiz.title": { en: "Predict, then run", zh: "先预测，再运行" },
   "quiz.ask": { en: "Pick your answers, then press Play.", zh: "先选出你的答案，再按“播放”。" },

@@ -30,7 +30,12 @@ func (s *Session) runToEndKeyed() {
 	every := int64(keyframeEvery)
 	for {
 		target := (s.run.World.EventsRun()/every + 1) * every
-		if !s.forward(maxMs, func(w *sim.World) bool { return w.EventsRun() >= target }) {
+		if !s.forward(maxMs, func(w *sim.World) bool {
+			if s.sampler != nil && s.sampler.due(w) {
+				s.sampler.sample(s.run)
+			}
+			return w.EventsRun() >= target
+		}) {
 			break
 		}
 		s.applyDue(maxMs)

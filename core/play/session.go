@@ -25,6 +25,10 @@ type Session struct {
 	branch   *Branch
 	waiting  int // narration index of the pausing caption the run waits at, or -1
 	timeline Timeline
+	// chart: every partition's offsets over the run (chart.go), from the last relearn;
+	// sampler is set on the copy that relearn runs, nil on a session itself.
+	chart   Chart
+	sampler *chartSampler
 	// unreplayed are recorded faults a changed run could not replay (relearn's copy
 	// collects them).
 	unreplayed []injected

@@ -197,8 +197,11 @@ func (s *Session) Continue() {
 // length and marks. A changed run (setting, seed) also fixes there the event counts of
 // the faults it replays by time, so that seeks replay them exactly.
 func (s *Session) relearn() {
-	cp := &Session{sc: s.sc, run: newRun(s.sc), injected: s.injected, waiting: -1}
+	cp := &Session{sc: s.sc, run: newRun(s.sc), injected: s.injected, waiting: -1, sampler: newChartSampler(chartStep(s.timeline.LengthMs))}
+	cp.sampler.sample(cp.run)
 	cp.runToEndKeyed()
+	cp.sampler.sample(cp.run)
+	s.chart = cp.sampler.chart
 	s.injected, s.keys = cp.injected, cp.keys
 	if len(cp.unreplayed) > 0 {
 		s.branch = unreplayedNotice(cp.unreplayed)

@@ -172,3 +172,14 @@ type Cell struct {
 	// Aborted: a record of an aborted transaction: a read_committed consumer skips it.
 	Aborted bool `json:"aborted,omitempty"`
 }
+
+// Offsets is one partition's offsets at a moment, for the chart of offsets over time:
+// its live leader's log end, high watermark and last stable offset (Leader "" and the
+// three -1 while it has none), and its readers' places (each group's committed offset,
+// each consumer's position).
+type Offsets struct {
+	Partition    string
+	Leader       string
+	LEO, HW, LSO int64
+	Marks        []Mark
+}

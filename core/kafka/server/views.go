@@ -26,6 +26,14 @@ func (b *Broker) HighWatermark(tp protocol.TP) (int64, bool) {
 	return 0, false
 }
 
+// LogEndOffset is where this broker's replica of a partition ends.
+func (b *Broker) LogEndOffset(tp protocol.TP) (int64, bool) {
+	if p := b.replicas.partitions[tp]; p != nil {
+		return p.LEO(), true
+	}
+	return 0, false
+}
+
 // LastStableOffset is the last stable offset of this broker's replica of a partition.
 func (b *Broker) LastStableOffset(tp protocol.TP) (int64, bool) {
 	if p := b.replicas.partitions[tp]; p != nil {
@@ -133,6 +141,16 @@ func (b *Broker) Show(v sim.View) show.Node {
 // TruncationShownMs is how long the canvas shows the records a truncation cut from a
 // replica, as struck-out cells after its log end: long enough to see at play speed.
 const TruncationShownMs = 3000
+
+// ChartOffsets is a partition's offsets as the chart of offsets over time draws them:
+// its live leader's log offsets and its readers' places.
+func ChartOffsets(v sim.View, tp protocol.TP) show.Offsets {
+	o := show.Offsets{Partition: tp.String(), LEO: -1, HW: -1, LSO: -1, Marks: readerMarks(v, tp)}
+	if l, ok := protocol.LiveLeaderOffsets(v, tp); ok {
+		o.Leader, o.LEO, o.HW, o.LSO = l.Leader, l.LEO, l.HW, l.LSO
+	}
+	return o
+}
 
 func readerMarks(v sim.View, tp protocol.TP) []show.Mark {
 	var out []show.Mark
