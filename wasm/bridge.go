@@ -104,6 +104,7 @@ func (b *bridge) install() {
 	})
 	installSession(b)
 	installFaults(b)
+	installCapture(b)
 	g.onReady = func() {
 		b.obj.Set("ready", true)
 		b.report("ready", "")

@@ -78,7 +78,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		lang:       g.lang, projector: g.projector, pal: view.PaletteFor(g.projector), highlight: g.highlight,
 	}
 	key := drawKey{g.view, g.layoutGen, f.nowMs, f.speed, f.hover, f.scale, f.w, f.h, f.screenSize}
+	wanted := g.captureWanted
+	g.captureWanted = false
 	g.mu.Unlock()
+	if wanted {
+		c := g.paintCapture(f)
+		g.mu.Lock()
+		g.capture = c
+		g.mu.Unlock()
+	}
 
 	p := &g.painter
 	if p.drewOnce && key == p.drawn {

@@ -59,11 +59,15 @@ type Game struct {
 	highlight view.Highlight
 	textStats textStats // the texts of the last Draw
 
-	painter      painter
-	perf         perf
-	onReady      func() // called once, after the first frame is on screen
-	onChange     func() // called from Update when the page has something new to show
-	notifiedView uint64 // g.view when onChange was last called
+	painter painter
+	// A picture for slides (capture.go): asked for by the page, painted by the next
+	// Draw, kept until the page takes it.
+	captureWanted bool
+	capture       captured
+	perf          perf
+	onReady       func() // called once, after the first frame is on screen
+	onChange      func() // called from Update when the page has something new to show
+	notifiedView  uint64 // g.view when onChange was last called
 
 	// Sleeping: after idleTicks quiet ticks the game asks the page to stop its frame
 	// loop (onIdle); any input or command wakes it, and the next tick clears asleep.

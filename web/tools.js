@@ -297,9 +297,9 @@
   const pasteButton = el("button", { type: "button", id: "paste-scene" });
   pasteButton.addEventListener("click", () => openPaste(undefined, ownFileName));
   const shareButton = el("button", { type: "button", id: "share-link" });
-  // saveFile hands text to the browser's download as a file of that name.
+  // saveFile hands text (or a Blob) to the browser's download as a file of that name.
   function saveFile(text, type, file) {
-    const url = URL.createObjectURL(new Blob([text], { type }));
+    const url = URL.createObjectURL(text instanceof Blob ? text : new Blob([text], { type }));
     const a = el("a", { href: url, download: file });
     document.body.append(a);
     a.click();
@@ -320,11 +320,42 @@
     const r = P.call("runJSON");
     if (!failed(r)) saveFile(JSON.stringify(r.run, null, 2) + "\n", "application/json", r.file);
   });
+  // The canvas at this moment as a picture for slides: the game paints it again at
+  // projector resolution (1920×1080) and hands the pixels over; the browser encodes the
+  // PNG. The picture is painted by the canvas's next frame, so it is waited for.
+  const pngButton = el("button", { type: "button", id: "save-png" });
+  pngButton.addEventListener("click", () => {
+    const r = P.call("capturePNG");
+    if (failed(r)) return;
+    pngButton.disabled = true;
+    const started = Date.now();
+    const poll = () => {
+      const shot = P.call("takeCapture");
+      if (!shot || shot.error !== undefined) {
+        if (Date.now() - started < 10000) {
+          setTimeout(poll, 50);
+          return;
+        }
+        pngButton.disabled = false;
+        P.notice(t("tools.pngFailed"));
+        return;
+      }
+      const c = document.createElement("canvas");
+      c.width = shot.width;
+      c.height = shot.height;
+      c.getContext("2d").putImageData(new ImageData(shot.data, shot.width, shot.height), 0, 0);
+      c.toBlob((blob) => {
+        pngButton.disabled = false;
+        if (blob) saveFile(blob, "image/png", r.file);
+      }, "image/png");
+    };
+    poll();
+  });
   const shareURL = el("input", { id: "share-url", readonly: "", class: "share-url", spellcheck: "false" });
   shareURL.hidden = true;
   const linkError = el("p", { id: "link-error", class: "error", role: "alert" });
   linkError.hidden = true;
-  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, diagramButton, runButton, shareURL, linkError);
+  if (tools) tools.replaceChildren(openButton, fileInput, pasteButton, shareButton, diagramButton, pngButton, runButton, shareURL, linkError);
 
   const pasteLoad = el("button", { type: "button", id: "paste-load" });
   pasteLoad.addEventListener("click", () => loadOwn(pasteText.value, ownFileName));
@@ -602,6 +633,8 @@
     shareButton.textContent = t("tools.share");
     diagramButton.textContent = t("tools.diagram");
     diagramButton.title = t("tools.diagramHint");
+    pngButton.textContent = t("tools.png");
+    pngButton.title = t("tools.pngHint");
     runButton.textContent = t("tools.saveRun");
     runButton.title = t("tools.saveRunHint");
     shareURL.setAttribute("aria-label", t("tools.shareLabel"));

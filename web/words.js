@@ -248,6 +248,12 @@ window.deliverylabWords = {
   "tools.share": { en: "Copy link", zh: "复制链接" },
   "tools.diagram": { en: "Save diagram (SVG)", zh: "保存时空图（SVG）" },
   "tools.saveRun": { en: "Save run (JSON)", zh: "保存运行（JSON）" },
+  "tools.png": { en: "Save picture (PNG)", zh: "保存图片（PNG）" },
+  "tools.pngHint": {
+    en: "The canvas at this moment as a 1920×1080 picture, for slides",
+    zh: "把此刻的画布保存为 1920×1080 的图片，用于幻灯片",
+  },
+  "tools.pngFailed": { en: "The picture could not be made: the canvas did not draw it.", zh: "无法生成图片：画布没有绘制它。" },
   "tools.saveRunHint": {
     en: "The run so far as JSON: the scene, its link, the outcome, every trace line and protocol point",
     zh: "把到目前为止的运行保存为 JSON：场景、链接、结果、每一行轨迹和每个协议点",
