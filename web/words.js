@@ -354,6 +354,19 @@ window.deliverylabWords = {
   "explore.atLine": { en: "line {n}", zh: "第 {n} 行" },
   "explore.atKey": { en: "key {key}", zh: "键 {key}" },
 
+  // Record video (web/video.js).
+  "video.button": { en: "Record video (WebM)", zh: "录制视频（WebM）" },
+  "video.recordingShort": { en: "Recording…", zh: "正在录制…" },
+  "video.hint": { en: "A stretch of the run at a chosen speed, recorded from the canvas as it plays", zh: "以选定的速度播放一段运行，并把画布录制下来" },
+  "video.title": { en: "Record a stretch of the run", zh: "录制一段运行" },
+  "video.from": { en: "From (ms)", zh: "起点（毫秒）" },
+  "video.to": { en: "To (ms)", zh: "终点（毫秒）" },
+  "video.speed": { en: "Speed", zh: "速度" },
+  "video.record": { en: "Record", zh: "录制" },
+  "video.recording": { en: "Recording {from}–{to} ms at ×{speed}: the file is saved at its end.", zh: "正在以 ×{speed} 录制 {from}–{to} 毫秒，结束时保存文件。" },
+  "video.bad": { en: "Choose a stretch within the run: from 0 to {length} ms, its start before its end.", zh: "请在运行范围内选择一段：0 到 {length} 毫秒，起点在终点之前。" },
+  "video.unsupported": { en: "This browser cannot record the canvas: it needs MediaRecorder with WebM.", zh: "此浏览器无法录制画布：需要支持 WebM 的 MediaRecorder。" },
+
   // Offsets over time (web/chart.js).
   "chart.title": { en: "Offsets over time", zh: "偏移量随时间变化" },
   "chart.leo": { en: "log end (LEO)", zh: "日志末端（LEO）" },
