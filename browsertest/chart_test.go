@@ -51,3 +51,22 @@ func TestChartFollowsTheScrubberAndSeeks(t *testing.T) {
 	assert.Contains(t, eval[string](p, `document.getElementById("chart-legend").textContent`), "高水位（HW）")
 	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
 }
+
+// The ledger's transaction column, for a scene written in transactions: the retried
+// message says its aborted copy, then its committed one; a scene without transactions
+// has no such column.
+func TestLedgerShowsTheTransactionColumn(t *testing.T) {
+	p := openEn(t)
+	p.call(`load("exactly-once-needs-read-committed")`)
+	p.call(`runToEnd()`)
+	p.waitJS(10*time.Second, `!document.getElementById("col-txn").hidden`)
+	assert.Equal(t, "Transaction", eval[string](p, `document.getElementById("col-txn").textContent`))
+	row := `#ledger-body td.txn[data-txn="aborted,committed"]`
+	p.waitJS(5*time.Second, `!!document.querySelector('`+row+`')`)
+	assert.Equal(t, "aborted → committed", eval[string](p, `document.querySelector('`+row+`').textContent`))
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	p.waitJS(5*time.Second, `document.querySelector('`+row+`').textContent === "已中止 → 已提交"`)
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+	p.call(`load("acks-1-lost")`)
+	p.waitJS(10*time.Second, `document.getElementById("col-txn").hidden`)
+}

@@ -892,6 +892,9 @@
     if (!changed("ledger", `${lang}|${selected}|${JSON.stringify(l)}`)) return;
     $("output").textContent = l.output ? `${t("output")}: ${l.output}` : "";
     renderTotal(s, l.total);
+    // The transaction column, for a scene whose messages were written in transactions.
+    const txns = (l.messages || []).some((m) => m.txn && m.txn.length);
+    $("col-txn").hidden = !txns;
     const rows = (l.messages || []).map((m) => {
       const tr = document.createElement("tr");
       tr.dataset.fate = m.fate;
@@ -912,13 +915,21 @@
       fate.textContent = fateName(m.fate);
       const why = document.createElement("td");
       why.textContent = pick(m.reason);
-      tr.append(id, fate, why);
+      tr.append(id, fate);
+      if (txns) {
+        const txn = document.createElement("td");
+        txn.className = "txn";
+        txn.dataset.txn = (m.txn || []).join(",");
+        txn.textContent = m.txn && m.txn.length ? m.txn.map((x) => t(`txn.${x}`)).join(" → ") : "—";
+        tr.append(txn);
+      }
+      tr.append(why);
       return tr;
     });
     if (!rows.length) {
       const tr = document.createElement("tr");
       const td = document.createElement("td");
-      td.colSpan = 3;
+      td.colSpan = txns ? 4 : 3;
       td.className = "dim";
       td.textContent = t("noMessages");
       tr.append(td);

@@ -379,6 +379,12 @@ window.deliverylabWords = {
   "chart.leader": { en: "new leader", zh: "新 leader" },
   "chart.noLeader": { en: "no leader", zh: "无 leader" },
 
+  // The ledger's transaction column.
+  txnColumn: { en: "Transaction", zh: "事务" },
+  "txn.open": { en: "open", zh: "进行中" },
+  "txn.committed": { en: "committed", zh: "已提交" },
+  "txn.aborted": { en: "aborted", zh: "已中止" },
+
   // Predict, then run (web/quiz.js).
   "quiz.title": { en: "Predict, then run", zh: "先预测，再运行" },
   "quiz.ask": { en: "Pick your answers, then press Play.", zh: "先选出你的答案，再按“播放”。" },

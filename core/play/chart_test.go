@@ -1,7 +1,10 @@
 package play
 
 import (
+	"slices"
 	"testing"
+
+	"deliverylab/core/show"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,4 +108,40 @@ func TestChartMarksElectionsAndTheLastStableOffset(t *testing.T) {
 	require.NoError(t, s.Inject(`{"crash": "`+before[0].Who+`"}`))
 	after := s.Chart().Partitions[0].Leaders
 	assert.Greater(t, len(after), len(before), "the crash of the leader is in the chart")
+}
+
+// TestLedgerSaysEachMessagesTransaction: a message written twice, once in a transaction
+// that was aborted and again in one that committed, says both in log order; while a
+// transaction is open its messages say so; messages written outside transactions say
+// nothing.
+func TestLedgerSaysEachMessagesTransaction(t *testing.T) {
+	s, err := Load("exactly-once-needs-read-committed")
+	require.NoError(t, err)
+	s.RunToEnd()
+	both := false
+	for _, m := range s.State().Ledger.Messages {
+		require.NotEmpty(t, m.Txn, "%s: every message here is transactional", m.ID)
+		if len(m.Txn) == 2 && m.Txn[0] == show.RecordTxnAborted && m.Txn[1] == show.RecordTxnCommitted {
+			both = true
+		}
+	}
+	assert.True(t, both, "the retried message: an aborted copy, then the committed one")
+
+	s, err = Load("txn-lso-holds-back")
+	require.NoError(t, err)
+	open := false
+	for ms := int64(100); ms < s.Chart().LengthMs && !open; ms += 100 {
+		require.NoError(t, s.SeekTo(ms))
+		for _, m := range s.State().Ledger.Messages {
+			open = open || slices.Contains(m.Txn, show.RecordTxnOpen)
+		}
+	}
+	assert.True(t, open, "a message of a transaction not ended yet")
+
+	s, err = Load("acks-1-lost")
+	require.NoError(t, err)
+	s.RunToEnd()
+	for _, m := range s.State().Ledger.Messages {
+		assert.Empty(t, m.Txn, m.ID)
+	}
 }

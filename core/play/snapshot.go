@@ -40,6 +40,7 @@ func (s *Session) State() State {
 	}
 	rep := s.run.Judge()
 	st.Ledger = s.ledger(rep)
+	addTxnColumn(&st.Ledger, st.Nodes)
 	st.Quiz = s.quizState(rep, st.Captions)
 	st.FaultsFromMs = -1
 	for i, f := range s.injected[:s.next] {
@@ -138,4 +139,25 @@ func partOf(addr string) string {
 		p = p[:i]
 	}
 	return p
+}
+
+// addTxnColumn fills each message's transaction column from the leaders' logs of the
+// scene's topics: the state of the transaction of each of its records, in log order.
+func addTxnColumn(l *Ledger, nodes []NodeState) {
+	txns := map[string][]show.RecordTxn{}
+	for _, n := range nodes {
+		for _, lg := range n.Partitions {
+			if !lg.Leader || lg.Internal {
+				continue
+			}
+			for _, c := range lg.Records {
+				if c.Txn != "" && c.Msg != "" {
+					txns[c.Msg] = append(txns[c.Msg], c.Txn)
+				}
+			}
+		}
+	}
+	for i := range l.Messages {
+		l.Messages[i].Txn = txns[l.Messages[i].ID]
+	}
 }

@@ -163,4 +163,8 @@ type MessageFate struct {
 	Reason Text     `json:"reason"` // why, in both languages
 	AtMs   int64    `json:"atMs"`   // when its fate was decided (-1: unknown)
 	Path   []string `json:"path"`   // the nodes it visited, in order
+	// Txn: the transactions its records were written in, in the order of the logs of
+	// the partitions' leaders (an aborted copy, then the committed one); empty for a
+	// message written outside transactions.
+	Txn []show.RecordTxn `json:"txn,omitempty"`
 }

@@ -171,7 +171,20 @@ type Cell struct {
 	Seq string `json:"seq,omitempty"`
 	// Aborted: a record of an aborted transaction: a read_committed consumer skips it.
 	Aborted bool `json:"aborted,omitempty"`
+	// Txn: a transactional record's transaction as this log knows it (RecordTxnOpen,
+	// RecordTxnCommitted, RecordTxnAborted); "" for a record written outside one.
+	Txn RecordTxn `json:"txn,omitempty"`
 }
+
+// RecordTxn is the state of the transaction a record was written in.
+type RecordTxn string
+
+// The states of a transactional record's transaction.
+const (
+	RecordTxnOpen      RecordTxn = "open"      // not ended yet: read_committed consumers wait at the LSO
+	RecordTxnCommitted RecordTxn = "committed" // its COMMIT marker is written
+	RecordTxnAborted   RecordTxn = "aborted"   // its ABORT marker is written: read_committed skips it
+)
 
 // Offsets is one partition's offsets at a moment, for the chart of offsets over time:
 // its live leader's log end, high watermark and last stable offset (Leader "" and the

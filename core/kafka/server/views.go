@@ -111,6 +111,9 @@ func (b *Broker) Show(v sim.View) show.Node {
 			for _, r := range batch.Records {
 				c := cell(batch, r)
 				c.Aborted = batch.Transactional && !batch.Control && inAborted(aborted, batch.ProducerID, r.Offset)
+				if batch.Transactional && !batch.Control {
+					c.Txn = txnState(p, batch.ProducerID, r.Offset, c.Aborted)
+				}
 				l.Records = append(l.Records, c)
 			}
 		}
@@ -325,6 +328,19 @@ var txnCellNote = map[protocol.TxnState]string{
 	protocol.TxnEmpty: "empty", protocol.TxnOngoing: "ongoing", protocol.TxnPrepareCommit: "prep C",
 	protocol.TxnPrepareAbort: "prep A", protocol.TxnCompleteCommit: "done C", protocol.TxnCompleteAbort: "done A",
 	protocol.TxnPrepareEpochFence: "fence", protocol.TxnDead: "dead",
+}
+
+// txnState is the state of the transaction a producer's record at offset belongs to, as
+// the replica knows it: aborted (its index says so), open (at or after the first offset
+// of the producer's transaction that has not ended), or committed.
+func txnState(p *Partition, pid, offset int64, aborted bool) show.RecordTxn {
+	if aborted {
+		return show.RecordTxnAborted
+	}
+	if e, ok := p.Log.Producer(pid); ok && e.TxnFirstOffset >= 0 && offset >= e.TxnFirstOffset {
+		return show.RecordTxnOpen
+	}
+	return show.RecordTxnCommitted
 }
 
 // inAborted reports whether a producer's record at offset belongs to one of its aborted
