@@ -132,3 +132,42 @@ func downloadByClick(t *testing.T, p *page, css string) (string, []byte) {
 	require.NoError(t, err)
 	return <-suggested, data
 }
+
+// The diagram view on the page: opened with a click, it draws the whole run with every
+// node; its red line follows the scrubber; a click on the picture seeks to the moment
+// clicked; the switch draws the background traffic too; in Chinese too.
+func TestDiagramViewFollowsTheScrubberAndSeeks(t *testing.T) {
+	p := openEn(t)
+	p.call(`load("acks-1-lost")`)
+	nodes := len(p.state().Nodes)
+	require.NoError(t, clickSelector(p, "#diagram-h"))
+	p.waitJS(10*time.Second, fmt.Sprintf(`document.querySelectorAll("#diagram-box svg g.node").length === %d`, nodes))
+	assert.Zero(t, eval[int](p, `document.querySelectorAll('#diagram-box g.msg[data-background="true"]').length`))
+
+	// yOf maps a time to the picture's height through the axis the SVG says.
+	const yOf = `((ms) => { const k = document.querySelector("#diagram-box svg").getAttribute("data-axis").split(";").map(s => s.split(",").map(Number));
+		for (let i = 1; i < k.length; i++) if (ms <= k[i][0]) return k[i-1][1] + (ms - k[i-1][0]) / (k[i][0] - k[i-1][0]) * (k[i][1] - k[i-1][1]);
+		return k[k.length-1][1]; })`
+	p.call(`seek(1500)`)
+	p.waitJS(10*time.Second, `document.getElementById("diagram-panel").dataset.nowMs === "1500"`)
+	assert.InDelta(t, eval[float64](p, yOf+`(1500)`), eval[float64](p, `+document.querySelector("#diagram-box line.now").getAttribute("y1")`), 0.5)
+
+	// A real click where 1000 ms is drawn.
+	at := eval[map[string]float64](p, `(() => { const svg = document.querySelector("#diagram-box svg"); const box = document.getElementById("diagram-box");
+		box.scrollIntoView({block: "center"});
+		const scale = svg.getBoundingClientRect().height / Number(svg.getAttribute("height"));
+		box.scrollTop = Math.max(0, `+yOf+`(1000) * scale - box.clientHeight / 2);
+		const pt = new DOMPoint(30, `+yOf+`(1000)).matrixTransform(svg.getScreenCTM());
+		return {x: pt.x, y: pt.y}; })()`)
+	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)
+	defer done()
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(at["x"], at["y"])))
+	p.waitJS(10*time.Second, `Math.abs(window.deliverylab.state().nowMs - 1000) <= 20`)
+
+	require.NoError(t, clickSelector(p, "#diagram-background"))
+	p.waitJS(10*time.Second, `document.querySelectorAll('#diagram-box g.msg[data-background="true"]').length > 0`)
+	p.elementShot("diagram-view-en", "#diagram-panel")
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	p.waitJS(5*time.Second, `document.getElementById("diagram-h").textContent === "运行时空图"`)
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+}

@@ -120,7 +120,7 @@ func ok() map[string]any { return map[string]any{"ok": true} }
 
 // reads are the methods that change nothing: they do not wake a sleeping game loop, so
 // a test or page may poll them without keeping the loop busy.
-var reads = map[string]bool{"scenes": true, "state": true, "version": true, "diagram": true, "runJSON": true, "chart": true}
+var reads = map[string]bool{"scenes": true, "state": true, "version": true, "diagram": true, "runJSON": true, "chart": true, "wholeDiagram": true}
 
 // callHook calls a function the loader (web/game.js) put on window, if it is there.
 func callHook(name string) {

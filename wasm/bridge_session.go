@@ -77,6 +77,18 @@ func installSession(b *bridge) {
 		}
 		return g.sess.Chart(), nil
 	})
+	// wholeDiagram: the whole run as a space-time diagram (play.WholeDiagram), for the
+	// page's diagram view, which marks where the run stands on it; its argument draws
+	// the background traffic too.
+	b.method("wholeDiagram", func(args []js.Value) (any, error) {
+		background := len(args) > 0 && args[0].Truthy()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.sess == nil {
+			return nil, errNoScene
+		}
+		return map[string]any{"svg": string(g.sess.WholeDiagram(g.highlight.Message, background))}, nil
+	})
 	// runJSON: the run so far as one document (play.Export): the scene, the share link,
 	// the outcome, every trace line and observation. The page saves it as a file.
 	b.method("runJSON", func([]js.Value) (any, error) {

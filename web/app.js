@@ -132,7 +132,7 @@
 
   // call forwards to the game's bridge. Commands mark the page for a re-render; reads
   // (state, version, scenes) do not, or polling would re-render every frame.
-  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink", "sceneSource", "diagram", "runJSON", "chart", "takeCapture"]);
+  const READS = new Set(["state", "version", "scenes", "menuAt", "faultHelp", "shareLink", "sceneSource", "diagram", "runJSON", "chart", "takeCapture", "wholeDiagram"]);
   function call(name, ...args) {
     if (window.deliverylabCrashed) return pageError("hasCrashed", window.deliverylabCrashed);
     const b = inner();

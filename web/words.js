@@ -385,6 +385,11 @@ window.deliverylabWords = {
   "txn.committed": { en: "committed", zh: "已提交" },
   "txn.aborted": { en: "aborted", zh: "已中止" },
 
+  // The run as a diagram (web/spacetime.js).
+  "diagramView.title": { en: "The run as a diagram", zh: "运行时空图" },
+  "diagramView.hint": { en: "Time runs down; the red line is where the run stands; a click seeks there.", zh: "时间自上而下；红线是运行此刻所在的位置；点击即可跳到那里。" },
+  "diagramView.background": { en: "Show background traffic (heartbeats, idle fetches)", zh: "显示后台流量（心跳、空闲拉取）" },
+
   // Predict, then run (web/quiz.js).
   "quiz.title": { en: "Predict, then run", zh: "先预测，再运行" },
   "quiz.ask": { en: "Pick your answers, then press Play.", zh: "先选出你的答案，再按“播放”。" },

@@ -3,6 +3,8 @@ package diagram
 import (
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // The time axis runs down the picture at pxPerMs, except where nothing drawn happens for
@@ -65,6 +67,20 @@ func (a axis) y(ms int64) float64 {
 	}
 	f := float64(ms-a.ms[i-1]) / float64(a.ms[i]-a.ms[i-1])
 	return a.px[i-1] + f*(a.px[i]-a.px[i-1])
+}
+
+// knots is the axis as text, "ms,y;ms,y;…", y to one decimal.
+func (a axis) knots() string {
+	var b strings.Builder
+	for i := range a.ms {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(strconv.FormatInt(a.ms[i], 10))
+		b.WriteByte(',')
+		b.WriteString(strconv.FormatFloat(a.px[i], 'f', 1, 64))
+	}
+	return b.String()
 }
 
 // squeezed reports whether ms falls inside a squeezed stretch (a tick there would lie).

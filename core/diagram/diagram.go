@@ -43,6 +43,9 @@ type Input struct {
 	Spans  []Span
 	// Highlight: the application message (a label part, "p1#5") whose arrows stand out.
 	Highlight string
+	// ShowBackground draws background traffic too (thin and grey) instead of counting it
+	// at the foot: the page's switch, for a look at the heartbeats and idle fetches.
+	ShowBackground bool
 }
 
 // Geometry of the picture, in SVG user units (CSS pixels when opened as a file).
@@ -81,7 +84,7 @@ func SVG(in Input) []byte {
 	}
 	var times []int64
 	for _, a := range in.Arrows {
-		if !a.Background {
+		if !a.Background || in.ShowBackground {
 			times = append(times, a.SentMs, a.EndMs)
 		}
 	}
@@ -94,8 +97,10 @@ func SVG(in Input) []byte {
 	height := y(in.EndMs) + bottom
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">`+"\n",
-		num(width), num(height), num(width), num(height))
+	// data-axis: the time axis's knots ("ms,y;…"), for a page that draws where the run
+	// stands on the picture and seeks where it is clicked.
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12" data-axis="%s">`+"\n",
+		num(width), num(height), num(width), num(height), ax.knots())
 	b.WriteString(`<defs><marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
 		`<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
@@ -150,8 +155,10 @@ func SVG(in Input) []byte {
 			continue
 		}
 		switch {
-		case a.Background:
+		case a.Background && !in.ShowBackground:
 			hidden++
+		case a.Background:
+			arrow(&b, a, col, y, "#bbbbbb", 0.8)
 		case in.Highlight != "" && carries(a.Label, in.Highlight):
 			top = append(top, a)
 		default:
@@ -187,6 +194,9 @@ func arrow(b *strings.Builder, a Arrow, col map[string]float64, y func(int64) fl
 		title += ": " + a.Ended
 	}
 	fmt.Fprintf(b, `<g class="msg" data-kind="%s"`, esc(a.Kind))
+	if a.Background {
+		b.WriteString(` data-background="true"`)
+	}
 	if a.Label != "" {
 		fmt.Fprintf(b, ` data-label="%s"`, esc(a.Label))
 	}

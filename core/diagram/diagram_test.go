@@ -96,3 +96,30 @@ func TestQuietStretchesAreSqueezed(t *testing.T) {
 	assert.True(t, ax.squeezed(30000))
 	assert.False(t, ax.squeezed(12))
 }
+
+// Asked for, background traffic is drawn (thin, grey, marked) rather than counted.
+func TestSVGShowsBackgroundWhenAsked(t *testing.T) {
+	in := sample()
+	in.ShowBackground = true
+	svg := string(SVG(in))
+	assert.Equal(t, 4, elements(t, []byte(svg))["msg"], "the background fetch too")
+	assert.Contains(t, svg, `data-background="true"`)
+	assert.NotContains(t, svg, "not drawn")
+}
+
+// The root says the time axis's knots, which a page maps the run's time through: they
+// start at 0 ms, rise with time, end at the run's end, and put each tick where the axis
+// does.
+func TestSVGSaysItsTimeAxis(t *testing.T) {
+	in := sample()
+	svg := string(SVG(in))
+	i := strings.Index(svg, `data-axis="`)
+	require.GreaterOrEqual(t, i, 0)
+	knots := strings.Split(svg[i+len(`data-axis="`):][:strings.Index(svg[i+len(`data-axis="`):], `"`)], ";")
+	require.GreaterOrEqual(t, len(knots), 2)
+	assert.True(t, strings.HasPrefix(knots[0], "0,"))
+	assert.True(t, strings.HasPrefix(knots[len(knots)-1], "3000,"))
+	ax := newAxis([]int64{10, 15, 20, 2000, 2005, 1500, 2500, 1, 2}, in.EndMs)
+	assert.Equal(t, ax.knots(), strings.Join(knots, ";"))
+	assert.Contains(t, svg, `>1500 ms</text>`) // a tick drawn where the axis says
+}

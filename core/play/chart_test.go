@@ -2,6 +2,7 @@ package play
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"deliverylab/core/show"
@@ -144,4 +145,19 @@ func TestLedgerSaysEachMessagesTransaction(t *testing.T) {
 	for _, m := range s.State().Ledger.Messages {
 		assert.Empty(t, m.Txn, m.ID)
 	}
+}
+
+// TestWholeDiagramCoversTheRun: the diagram view draws the whole run with its recorded
+// faults whatever moment the session stands at, and leaves the session where it was.
+func TestWholeDiagramCoversTheRun(t *testing.T) {
+	s, err := Load("acks-1-lost")
+	require.NoError(t, err)
+	require.NoError(t, s.SeekTo(500))
+	svg := string(s.WholeDiagram("", false))
+	assert.Contains(t, svg, ";"+strconv.FormatInt(s.Chart().LengthMs, 10)+",", "its axis reaches the run's end")
+	assert.Equal(t, int64(500), s.State().NowMs)
+	assert.NotContains(t, svg, `data-background="true"`)
+	with := string(s.WholeDiagram("p1#5", true))
+	assert.Contains(t, with, `data-background="true"`)
+	assert.Contains(t, with, `stroke="#e6007e"`, "the highlighted message")
 }

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"slices"
+
 	"deliverylab/core/diagram"
 	"deliverylab/core/scene"
 	"deliverylab/core/sim"
@@ -11,6 +13,20 @@ import (
 func (s *Session) Diagram(highlight string) []byte {
 	in := DiagramInput(s.sc, s.replayed(func(w *sim.World) { w.KeepWire() }))
 	in.Highlight = highlight
+	return diagram.SVG(in)
+}
+
+// WholeDiagram draws the whole run, from its start to its end with the recorded faults,
+// whatever moment the session stands at: the page's diagram view, on which it marks that
+// moment itself. background draws the background traffic too.
+func (s *Session) WholeDiagram(highlight string, background bool) []byte {
+	cp := &Session{sc: s.sc, run: newRun(s.sc), injected: slices.Clone(s.injected), waiting: -1}
+	cp.run.World.KeepWire()
+	cp.run.AdvanceTo(0)
+	cp.forward(maxMs, nil)
+	cp.applyDue(maxMs)
+	in := DiagramInput(s.sc, cp.run)
+	in.Highlight, in.ShowBackground = highlight, background
 	return diagram.SVG(in)
 }
 
