@@ -10,6 +10,8 @@ window.deliverylabWords = {
   // its own notices and refusals (app.js).
   tagline: { en: "Kafka delivery semantics, message by message", zh: "Kafka 投递语义，逐条消息剖析" },
   language: { en: "Language", zh: "语言" },
+  lessons: { en: "Lessons", zh: "课程" },
+  lessonsTitle: { en: "Twenty-minute lessons: scenes, questions and what to say", zh: "20 分钟的课程：场景、问题和要讲的话" },
   scenes: { en: "Scenes", zh: "场景" },
   scene: { en: "Scene", zh: "场景" },
   loadingScenes: { en: "Loading scenes…", zh: "正在加载场景…" },
