@@ -32,6 +32,26 @@ func installFaults(b *bridge) {
 		}
 		return map[string]any{"target": t, "items": g.sess.Menu(t)}, nil
 	})
+	// injectLike: a fault a twin run made (web/twin.js), with what the message was for a
+	// fault on a message ({from, to, kind, label}, or null): made here on this run's own
+	// copy of that message (play.InjectLike).
+	b.method("injectLike", func(args []js.Value) (any, error) {
+		fault, err := faultArg(args)
+		if err != nil {
+			return nil, err
+		}
+		var wire *play.WireMatch
+		if len(args) > 1 && args[1].Type() == js.TypeObject {
+			str := func(k string) string {
+				if v := args[1].Get(k); v.Type() == js.TypeString {
+					return v.String()
+				}
+				return ""
+			}
+			wire = &play.WireMatch{From: str("from"), To: str("to"), Kind: str("kind"), Label: str("label")}
+		}
+		return ok(), g.do(func(s *play.Session) error { return s.InjectLike(fault, wire) })
+	})
 	b.method("faultHelp", func([]js.Value) (any, error) {
 		g.mu.Lock()
 		defer g.mu.Unlock()

@@ -369,6 +369,17 @@ window.deliverylabWords = {
   "video.bad": { en: "Choose a stretch within the run: from 0 to {length} ms, its start before its end.", zh: "请在运行范围内选择一段：0 到 {length} 毫秒，起点在终点之前。" },
   "video.unsupported": { en: "This browser cannot record the canvas: it needs MediaRecorder with WebM.", zh: "此浏览器无法录制画布：需要支持 WebM 的 MediaRecorder。" },
 
+  // Twin runs (web/twin.js).
+  "twin.title": { en: "Twin run", zh: "对照运行" },
+  "twin.with": { en: "Compare with", zh: "对照" },
+  "twin.open": { en: "Open twin", zh: "打开对照" },
+  "twin.close": { en: "Close twin", zh: "关闭对照" },
+  "twin.preset": { en: "the scene {scene}", zh: "场景 {scene}" },
+  "twin.failed": { en: "The twin could not be opened:", zh: "无法打开对照：" },
+  "twin.notMade": { en: "not made:", zh: "未施加：" },
+  "twin.same": { en: "So far every message has the same fate in both runs.", zh: "到目前为止，两次运行中每条消息的结局都相同。" },
+  "twin.canvasTitle": { en: "Twin canvas", zh: "对照画布" },
+
   // Offsets over time (web/chart.js).
   "chart.title": { en: "Offsets over time", zh: "偏移量随时间变化" },
   "chart.leo": { en: "log end (LEO)", zh: "日志末端（LEO）" },

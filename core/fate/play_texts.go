@@ -20,6 +20,8 @@ const (
 	RefusedPartition   Code = "refused-partition"    // every link it cuts is cut
 	RefusedNoCut       Code = "refused-no-cut"       // healing all with no link cut
 	RefusedNotInFlight Code = "refused-not-inflight" // {id}
+	// A twin's fault on a message this run has no copy of on the wire now.
+	TwinNoCounterpart Code = "twin-no-counterpart" // {kind} {from} {to} {label}
 
 	// Opening a scene or a share link, changing a setting, moving in time.
 	NoScene        Code = "no-scene"        // {name}: quoted, as Go's %q does

@@ -188,6 +188,7 @@ var english = map[Code]string{
 	RefusedPartition:   "every link this partition cuts is already cut",
 	RefusedNoCut:       "no link is cut",
 	RefusedNotInFlight: "no message #{id} is in flight now",
+	TwinNoCounterpart:  "this run has no {kind} {label} from {from} to {to} on the wire now: the fault is not made here",
 	NoScene:            "no scene named {name}",
 	LinkDamaged:        "this link is damaged (checksum): open the scene from the list instead",
 	LinkNewer:          "this link is from a newer version of Delivery Lab ({version}); this page reads v1 links",

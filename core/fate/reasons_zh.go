@@ -189,6 +189,7 @@ var chinese = map[Code]string{
 	RefusedPartition:   "这次分区要切断的链路都已经切断了",
 	RefusedNoCut:       "没有被切断的链路",
 	RefusedNotInFlight: "现在线路上没有消息 #{id}",
+	TwinNoCounterpart:  "这次运行现在线路上没有从 {from} 到 {to} 的 {kind} {label}：故障不在这里施加",
 	NoScene:            "没有名为 {name} 的场景",
 	LinkDamaged:        "这个链接已损坏（校验和不符）：请从列表中打开场景",
 	LinkNewer:          "这个链接来自更新版本的 Delivery Lab（{version}）；本页面只能读取 v1 链接",

@@ -29,6 +29,9 @@ func (s *Session) Inject(text string) error {
 		inj.Desc = triggerText(trigger)
 	} else {
 		inj.Desc = faultText(w, f)
+		if isWireFault(f) {
+			inj.Wire = wireMatchOf(w, f.WireID)
+		}
 	}
 	s.addInjected(inj) // records, applies and relearns the timeline
 	return nil
@@ -123,6 +126,9 @@ type FaultEntry struct {
 	AtMs   int64  `json:"atMs"`
 	Text   Text   `json:"text"`
 	Syntax string `json:"syntax"`
+	// Wire: the message a fault on a message hit, by what it is, for a twin run to find
+	// its own copy (InjectLike); nil for other faults.
+	Wire *WireMatch `json:"wire,omitempty"`
 	// Future: it lies after the current time (the user scrubbed back); it happens again
 	// when time passes it.
 	Future bool `json:"future"`
@@ -150,7 +156,7 @@ func (s *Session) faultList() ([]FaultEntry, []ArmedEntry) {
 			}
 			at = firedAt
 		}
-		faults = append(faults, FaultEntry{AtMs: at, Text: inj.Desc, Syntax: inj.Text, Future: ahead})
+		faults = append(faults, FaultEntry{AtMs: at, Text: inj.Desc, Syntax: inj.Text, Wire: inj.Wire, Future: ahead})
 	}
 	sort.SliceStable(faults, func(i, j int) bool { return faults[i].AtMs < faults[j].AtMs })
 	return faults, armed

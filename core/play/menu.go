@@ -97,11 +97,8 @@ func (s *Session) Menu(t Target) []MenuItem {
 	case "message":
 		msg := messageText(w, t.ID)
 		for _, f := range []sim.Fault{{Kind: sim.FaultDrop}, {Kind: sim.FaultDuplicate}, {Kind: sim.FaultDelay, DelayMs: 500}, {Kind: sim.FaultDelay, DelayMs: 2000}} {
-			syntax := fmt.Sprintf("{%s: message, id: %d}", f.Kind, t.ID)
-			if f.DelayMs > 0 {
-				syntax = fmt.Sprintf("{delay: message, id: %d, delay.ms: %d}", t.ID, f.DelayMs)
-			}
-			add(wireFaultText(f, msg), syntax)
+			f.WireID = t.ID
+			add(wireFaultText(f, msg), wireSyntax(f))
 		}
 	case "link":
 		a, b := t.From, t.To

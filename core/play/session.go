@@ -50,6 +50,8 @@ type injected struct {
 	When  *sim.Trigger
 	Tag   string
 	Desc  Text // what it did or hit, said when it was made
+	// Wire: the message a fault on a message hit, by what it is (twin.go).
+	Wire *WireMatch
 }
 
 // Scenes lists the shipped scenes in display order.
