@@ -54,6 +54,7 @@ func TestTwinLockstepAfterAFaultAndAScrub(t *testing.T) {
 	p.waitJS(10*time.Second, `window.deliverylab.state().faultList.some(f => f.syntax.includes("broker-3"))`)
 
 	// Play and pause: one clock.
+	p.call(`setSpeed(10)`)
 	require.NoError(t, clickSelector(p, "#play"))
 	p.waitJS(20*time.Second, `window.deliverylab.state().nowMs > 600`)
 	require.NoError(t, clickSelector(p, "#play"))
@@ -72,6 +73,14 @@ func TestTwinLockstepAfterAFaultAndAScrub(t *testing.T) {
 	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
 	p.waitJS(5*time.Second, `document.getElementById("twin-h").textContent === "对照运行"`)
 	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+	// The share link carries the twin: opened in another tab, the run comes with it.
+	hash := eval[string](p, `location.hash`)
+	assert.Contains(t, hash, "~twin=scene%3Aacks-all-safe")
+	q := openEn(t)
+	q.goTo("/" + hash)
+	q.waitJS(60*time.Second, `(() => { try { return `+twinB(`ready && `)+twinB(`state().scene === "acks-all-safe"`)+`; } catch (e) { return false; } })()`)
+	assert.Equal(t, "acks-1-lost", q.state().Scene)
+
 	require.NoError(t, clickSelector(p, "#twin-close"))
-	p.waitJS(5*time.Second, `!document.querySelector(".canvas-wrap").classList.contains("twin")`)
+	p.waitJS(5*time.Second, `!document.querySelector(".canvas-wrap").classList.contains("twin") && !location.hash.includes("~twin=")`)
 }

@@ -472,29 +472,57 @@
   // bar works too: after a load, a fault or a setting, and whenever the run stops (not
   // on every frame of a playing run).
   let hashKey = "";
+  // A twin run (web/twin.js) rides on the link as "~twin=<its choice>" after the run's
+  // own link: "scene:NAME" or "set:KEY=VALUE".
+  const TWIN = "~twin=";
+  const twinChoice = () => (P.twinChoice ? P.twinChoice() : "");
+  function splitTwin(hash) {
+    const i = hash.indexOf(TWIN);
+    if (i < 0) return [hash, ""];
+    let choice = "";
+    try {
+      choice = decodeURIComponent(hash.slice(i + TWIN.length));
+    } catch {
+      choice = ""; // a damaged twin part: the run opens without its twin
+    }
+    return [hash.slice(0, i), choice];
+  }
+  P.syncLink = () => syncHash(true);
+
   function syncHash(arg) {
     const force = arg === true;
     const s = force ? P.call("state") : arg;
     if (!s || s.error || !s.loaded) return;
-    const what = JSON.stringify([s.faultList || s.faults, s.armedList || null, s.settings || null, s.source || s.scene, s.seed]);
+    const what = JSON.stringify([s.faultList || s.faults, s.armedList || null, s.settings || null, s.source || s.scene, s.seed, twinChoice()]);
     // A playing run writes when what it plays changes (a fault, a setting); a stopped
     // one also when its time moved.
     const key = s.playing ? what : `${what}|${s.nowMs}`;
     if (!force && (key === hashKey || (s.playing && hashKey.startsWith(what)))) return;
     hashKey = key;
     const r = P.call("shareLink");
-    if (failed(r) || !r.hash || r.hash === written) return;
-    written = r.hash;
-    history.replaceState(null, "", `#${r.hash}`);
-    if (!shareURL.hidden) shareURL.value = linkURL(r.hash);
+    if (failed(r) || !r.hash) return;
+    const twin = twinChoice();
+    const hash = twin ? `${r.hash}${TWIN}${encodeURIComponent(twin)}` : r.hash;
+    if (hash === written) return;
+    written = hash;
+    history.replaceState(null, "", `#${hash}`);
+    if (!shareURL.hidden) shareURL.value = linkURL(hash);
   }
 
   // openFromHash opens a link (a v1. share link, or a shipped scene's name). A damaged
   // link says so and opens the first shipped scene: the page must not load another.
-  P.openFromHash = (hash) => {
-    hash = hash || "";
-    if (!hash) return false;
-    if (hash === written) return true; // the page's own hash coming back
+  P.openFromHash = (full) => {
+    full = full || "";
+    if (!full) return false;
+    if (full === written) return true; // the page's own hash coming back
+    const [hash, twin] = splitTwin(full);
+    const opened = openRun(hash);
+    if (opened && twin && !linkFailure && P.openTwin) P.openTwin(twin);
+    return opened;
+  };
+
+  // openRun opens a run's link without its twin part.
+  function openRun(hash) {
     let name = hash;
     try {
       name = decodeURIComponent(hash);
@@ -527,7 +555,7 @@
     renderLinkError();
     P.notice(t("tools.badLink"));
     return true;
-  };
+  }
 
   // ---- the configuration panel --------------------------------------------------------
   const config = $("config-panel");

@@ -94,6 +94,7 @@
   }
 
   function close() {
+    const was = twin !== null;
     twin = null;
     wrap.classList.remove("twin");
     $("pane-a").hidden = $("pane-b").hidden = true;
@@ -102,6 +103,7 @@
     $("twin-status").hidden = true;
     select.disabled = false;
     callB("pause");
+    if (was && P.syncLink) P.syncLink();
   }
 
   function waitForB() {
@@ -137,6 +139,7 @@
     }
     callB("pause");
     twin.ready = true;
+    if (P.syncLink) P.syncLink(); // the share link carries the twin
     for (const f of [...(s.faultList || [])].filter((f) => !f.future).sort((a, b) => a.atMs - b.atMs)) {
       twin.seenA.add(faultKey(f));
       callB("seek", f.atMs);
@@ -251,6 +254,28 @@
       }),
     );
   }
+
+  // The share link's part (web/tools.js): what the twin is, and opening one from a link
+  // once the run it belongs to has loaded.
+  P.twinChoice = () => (twin && twin.ready ? twin.choice : "");
+  P.openTwin = (choice) => {
+    const started = Date.now();
+    const tryOpen = () => {
+      const s = api.state();
+      if (!s || s.error || !s.loaded) {
+        if (Date.now() - started < 30000) setTimeout(tryOpen, 50);
+        return;
+      }
+      options(s);
+      if (![...select.options].some((o) => o.value === choice)) {
+        P.notice(`${t("twin.failed")} ${choice}`);
+        return;
+      }
+      select.value = choice;
+      open();
+    };
+    setTimeout(tryOpen, 0);
+  };
 
   $("twin-open").addEventListener("click", open);
   $("twin-close").addEventListener("click", close);
