@@ -147,6 +147,14 @@ func TestFindAFailureFindsLoadsAndPlays(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, f.Kind, "acks-1-lost's claim (at-most-once) is broken: a duplicate")
+
+	// It opens as a twin of the scene: the scene as it is beside the run with its faults.
+	require.NoError(t, clickSelector(p, fmt.Sprintf(`#explore-findings button.finding-twin[data-kind=%q]`, f.Kind)))
+	p.waitJS(60*time.Second, `(() => { try { return `+twinB(`ready && `)+twinB(`state().source.name === "acks-1-lost-found.yaml"`)+`; } catch (e) { return false; } })()`)
+	assert.Equal(t, "acks-1-lost", p.state().Scene, "A stays the scene")
+	assert.Equal(t, "B · acks-1-lost-found.yaml", eval[string](p, `document.getElementById("pane-b").textContent`))
+	require.NoError(t, clickSelector(p, "#twin-close"))
+
 	require.NoError(t, clickSelector(p, fmt.Sprintf(`#explore-findings button.finding[data-kind=%q]`, f.Kind)))
 	p.waitJS(10*time.Second, `window.deliverylab.state().source.name === "acks-1-lost-found.yaml"`)
 	s := p.tools()

@@ -327,6 +327,14 @@
     b.append(head, faults);
     b.addEventListener("click", () => load(f));
     li.append(b);
+    // A counterexample beside the scene it breaks: the scene as it is (A) and the run with
+    // the found faults (B), in lockstep (web/twin.js).
+    if (P.openTwinSource) {
+      const twin = el("button", { type: "button", class: "finding-twin", text: t("explore.asTwin"), title: t("explore.asTwinTitle") });
+      twin.dataset.kind = f.kind;
+      twin.addEventListener("click", () => P.openTwinSource(f.scene, f.file, (search && search.job.changes) || []));
+      li.append(twin);
+    }
     return li;
   }
 

@@ -76,12 +76,16 @@
   }
 
   // ---- opening and closing -------------------------------------------------------------
-  function open() {
-    const choice = select.value;
+  // open opens the twin chosen in the list, or source, a scene file ({text, file,
+  // changes}: a counterexample Find a failure found).
+  function open(source) {
+    const choice = source ? "source" : select.value;
     if (!choice) return;
     const s = api.state();
     if (!s || s.error || !s.loaded) return;
-    twin = { choice, label: select.selectedOptions[0].textContent, ready: false, followed: -1, seenA: new Set(), seenB: new Set(), notes: [] };
+    if (twin) close();
+    const label = source ? source.file : select.selectedOptions[0].textContent;
+    twin = { choice, source, label, ready: false, followed: -1, seenA: new Set(), seenB: new Set(), notes: [] };
     wrap.classList.add("twin");
     $("pane-a").hidden = $("pane-b").hidden = false;
     $("pane-a").textContent = `A · ${s.scene}`;
@@ -124,6 +128,9 @@
     let r;
     if (twin.choice.startsWith("scene:")) {
       r = callB("load", twin.choice.slice("scene:".length));
+    } else if (twin.source) {
+      r = callB("loadSource", twin.source.text, twin.source.file);
+      for (const [k, v] of twin.source.changes) if (!failed(r)) r = callB("setSetting", k, v);
     } else {
       r = src.shipped ? callB("load", s.scene) : callB("loadSource", src.text, src.file);
       for (const [k, v] of src.changes || []) if (!failed(r)) r = callB("setSetting", k, v);
@@ -257,7 +264,12 @@
 
   // The share link's part (web/tools.js): what the twin is, and opening one from a link
   // once the run it belongs to has loaded.
-  P.twinChoice = () => (twin && twin.ready ? twin.choice : "");
+  P.twinChoice = () => (twin && twin.ready && !twin.source ? twin.choice : ""); // a file does not fit in a link
+  P.openTwinSource = (text, file, changes) => {
+    open({ text, file, changes: changes || [] });
+    const stage = document.querySelector(".stage");
+    if (stage) stage.scrollIntoView({ block: "start" });
+  };
   P.openTwin = (choice) => {
     const started = Date.now();
     const tryOpen = () => {
@@ -277,7 +289,7 @@
     setTimeout(tryOpen, 0);
   };
 
-  $("twin-open").addEventListener("click", open);
+  $("twin-open").addEventListener("click", () => open());
   $("twin-close").addEventListener("click", close);
   // B's own changes (a fault clicked on its canvas) come as its "changed" messages.
   window.addEventListener("message", (e) => {

@@ -344,6 +344,8 @@ window.deliverylabWords = {
   "explore.loadedNotice": { en: "Counterexample loaded:", zh: "已载入反例：" },
   "explore.loadFailed": { en: "Could not load it: ", zh: "无法载入：" },
   "explore.save": { en: "Save as scene", zh: "另存为场景" },
+  "explore.asTwin": { en: "Open as twin", zh: "作为对照打开" },
+  "explore.asTwinTitle": { en: "This run beside the scene as it is, in lockstep: the differences listed", zh: "把这次运行放在原场景旁边同步运行，并列出差异" },
   "explore.saveTitle": { en: "Download this run as a scene file (YAML)", zh: "把这次运行下载为场景文件（YAML）" },
   "explore.savedChanges": {
     en: "Found with these settings changed in the page: {changes}. Set them again in Settings after opening this file.",
