@@ -37,7 +37,7 @@ func TestChartFollowsTheScrubberAndSeeks(t *testing.T) {
 	// A click at a quarter of the plot seeks to a quarter of the run.
 	require.NoError(t, chromedp.Do(p.ctx, chromedp.ScrollIntoView(chromedp.CSS(chart))))
 	box := eval[map[string]float64](p, `(() => { const r = document.querySelector('`+chart+`').getBoundingClientRect(); return {left: r.left, top: r.top, width: r.width, height: r.height}; })()`)
-	scale := box["width"] / 800
+	scale := box["width"] / eval[float64](p, `document.querySelector('`+chart+`').viewBox.baseVal.width`)
 	x := box["left"] + (plotX+plotW/4)*scale
 	y := box["top"] + box["height"]/2
 	ctx, done := context.WithTimeout(p.ctx, 10*time.Second)

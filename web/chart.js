@@ -14,9 +14,11 @@
   const panel = $("chart-panel");
   if (!panel) return;
   const SVG = "http://www.w3.org/2000/svg";
-  const W = 800; // the viewBox's width: the chart scales with the page, its text too
-  const H = 120;
-  const PAD = { left: 44, right: 10, top: 14, bottom: 18 };
+  // The chart is as wide as its panel, in CSS pixels, so its text keeps its size (the
+  // style sheet's, larger in projector mode) at any width; it is drawn again on a resize.
+  let W = 800;
+  const H = 130;
+  const PAD = { left: 48, right: 10, top: 20, bottom: 20 };
   const COLOR = { leo: "#94a3b8", hw: "#fbbf24", lso: "#4ade80", committed: "#a78bfa", position: "#22d3ee" };
 
   let chart = null;
@@ -77,7 +79,7 @@
     root.append(svg("rect", { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom, class: "chart-plot" }));
     const label = svg("text", { x: PAD.left, y: PAD.top - 3, class: "chart-label" });
     label.textContent = p.partition;
-    const topLabel = svg("text", { x: PAD.left - 4, y: PAD.top + 8, class: "chart-axis", "text-anchor": "end" });
+    const topLabel = svg("text", { x: PAD.left - 4, y: PAD.top + 10, class: "chart-axis", "text-anchor": "end" });
     topLabel.textContent = String(top);
     const zero = svg("text", { x: PAD.left - 4, y: H - PAD.bottom, class: "chart-axis", "text-anchor": "end" });
     zero.textContent = "0";
@@ -159,9 +161,13 @@
   }
 
   function draw() {
-    const key = `${chartKey}|${P.lang()}`;
-    if (key === drawnKey || !chart) return;
+    if (!chart) return;
+    const width = Math.max(480, Math.round($("chart-list").clientWidth || panel.clientWidth || 800));
+    const projector = document.body.classList.contains("projector");
+    const key = `${chartKey}|${P.lang()}|${width}|${projector}`;
+    if (key === drawnKey) return;
     drawnKey = key;
+    W = width;
     $("chart-h").textContent = t("chart.title");
     $("chart-legend").replaceChildren(...legend());
     $("chart-list").replaceChildren(...chart.partitions.map(drawPartition));
@@ -188,6 +194,7 @@
     }
     panel.hidden = !chart || chart.partitions.length === 0;
     draw();
+    lastNow = s.nowMs;
     moveCursor(s.nowMs);
   }
 
@@ -200,4 +207,12 @@
     drawnKey = "";
     draw();
   });
+  // A new width (the window, projector mode) or projector mode's type: drawn again.
+  let lastNow = 0;
+  const redraw = () => {
+    draw();
+    moveCursor(lastNow);
+  };
+  if (window.ResizeObserver) new ResizeObserver(redraw).observe($("chart-list"));
+  new MutationObserver(redraw).observe(document.body, { attributes: true, attributeFilter: ["class"] });
 })();

@@ -43,6 +43,7 @@
     svg = document.importNode(doc.documentElement, true);
     knots = (svg.getAttribute("data-axis") || "").split(";").filter(Boolean).map((k) => k.split(",").map(Number));
     const width = Number(svg.getAttribute("width")) || 0;
+    scaleForMode();
     line = document.createElementNS(SVG, "line");
     line.setAttribute("class", "now");
     line.setAttribute("x1", "0");
@@ -57,6 +58,19 @@
     box.replaceChildren(svg);
     moveLine(s, true);
   }
+
+  // scaleForMode draws the picture at its own size, larger in projector mode (its text is
+  // 12 px at its own size); the box scrolls both ways.
+  function scaleForMode() {
+    if (!svg) return;
+    const k = document.body.classList.contains("projector") ? 1.5 : 1;
+    svg.style.width = `${Number(svg.getAttribute("width")) * k}px`;
+    svg.style.height = `${Number(svg.getAttribute("height")) * k}px`;
+  }
+  new MutationObserver(() => {
+    scaleForMode();
+    if (last) moveLine(last, true);
+  }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
 
   // moveLine puts the red line at the run's moment, scrolling it into view when asked
   // (a seek) or when the playing run has moved it out of view.
