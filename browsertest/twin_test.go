@@ -3,6 +3,8 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -83,4 +85,36 @@ func TestTwinLockstepAfterAFaultAndAScrub(t *testing.T) {
 
 	require.NoError(t, clickSelector(p, "#twin-close"))
 	p.waitJS(5*time.Second, `!document.querySelector(".canvas-wrap").classList.contains("twin") && !location.hash.includes("~twin=")`)
+}
+
+// A twin with more than one setting changed (Change on B too), which the share link
+// carries; and a twin from a scene file of the user's own.
+func TestTwinWithTwoSettingsAndFromAFile(t *testing.T) {
+	p := openEn(t)
+	p.call(`load("acks-1-lost")`)
+	choose := func(v string) {
+		p.waitJS(10*time.Second, fmt.Sprintf(`[...document.getElementById("twin-with").options].some(o => o.value === %q)`, v))
+		eval[bool](p, fmt.Sprintf(`(() => { document.getElementById("twin-with").value = %q; return true; })()`, v))
+	}
+	choose("set:producers.p1.config.acks=all")
+	require.NoError(t, clickSelector(p, "#twin-open"))
+	p.waitJS(60*time.Second, `(() => { try { return `+twinB(`ready && `)+twinB(`state().settings.some(s => s.key === "producers.p1.config.acks" && s.value === "all")`)+`; } catch (e) { return false; } })()`)
+	choose("set:producers.p1.config.enable.idempotence=true")
+	require.NoError(t, clickSelector(p, "#twin-add"))
+	p.waitJS(10*time.Second, twinB(`state().settings.some(s => s.key === "producers.p1.config.enable.idempotence" && s.value === "true")`))
+	assert.True(t, eval[bool](p, twinB(`state().settings.some(s => s.key === "producers.p1.config.acks" && s.value === "all")`)), "both changes")
+	assert.Contains(t, eval[string](p, `document.getElementById("pane-b").textContent`), "enable.idempotence = true")
+	p.waitJS(10*time.Second, `decodeURIComponent(location.hash).includes("~twin=set:producers.p1.config.acks=all;producers.p1.config.enable.idempotence=true")`)
+	assert.Equal(t, "1", eval[string](p, `window.deliverylab.state().settings.find(s => s.key === "producers.p1.config.acks").value`), "A keeps its own settings")
+	require.NoError(t, clickSelector(p, "#twin-close"))
+
+	// A scene file of one's own as the twin.
+	data, err := os.ReadFile(filepath.Join("..", "scenes", "acks-all-safe.yaml"))
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "my-twin.yaml")
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	require.NoError(t, p.do(chromedp.SetUploadFiles(chromedp.CSS("#twin-file-input"), []string{file})))
+	p.waitJS(60*time.Second, `(() => { try { return `+twinB(`ready && `)+twinB(`state().source.name === "my-twin.yaml"`)+`; } catch (e) { return false; } })()`)
+	assert.Equal(t, "acks-1-lost", p.state().Scene)
+	assert.Equal(t, "B · my-twin.yaml", eval[string](p, `document.getElementById("pane-b").textContent`))
 }

@@ -78,21 +78,26 @@
   // ---- opening and closing -------------------------------------------------------------
   // open opens the twin chosen in the list, or source, a scene file ({text, file,
   // changes}: a counterexample Find a failure found).
-  function open(source) {
-    const choice = source ? "source" : select.value;
+  function open(source, chosen) {
+    const choice = source ? "source" : chosen || select.value;
     if (!choice) return;
     const s = api.state();
     if (!s || s.error || !s.loaded) return;
     if (twin) close();
-    const label = source ? source.file : select.selectedOptions[0].textContent;
-    twin = { choice, source, label, ready: false, followed: -1, seenA: new Set(), seenB: new Set(), notes: [] };
+    const option = [...select.options].find((o) => o.value === choice);
+    const label = source ? source.file : option ? option.textContent : choice.slice("set:".length).replaceAll(";", ", ");
+    // changes: a twin of the scene with its settings changed, each [key, value] ("set:"
+    // choices say them as "set:KEY=VALUE;KEY=VALUE").
+    const changes = choice.startsWith("set:") ? choice.slice("set:".length).split(";").map((kv) => kv.split("=")) : [];
+    twin = { choice, source, label, changes, ready: false, followed: -1, seenA: new Set(), seenB: new Set(), notes: [] };
     wrap.classList.add("twin");
     $("pane-a").hidden = $("pane-b").hidden = false;
     $("pane-a").textContent = `A · ${s.scene}`;
     $("pane-b").textContent = `B · ${twin.label}`;
     $("twin-open").hidden = true;
+    $("twin-file").hidden = true;
     $("twin-close").hidden = false;
-    select.disabled = true;
+    $("twin-add").hidden = !!source || choice.startsWith("scene:");
     if (!frameB.src) frameB.src = "game.html";
     waitForB();
   }
@@ -103,9 +108,10 @@
     wrap.classList.remove("twin");
     $("pane-a").hidden = $("pane-b").hidden = true;
     $("twin-open").hidden = false;
+    $("twin-file").hidden = false;
     $("twin-close").hidden = true;
+    $("twin-add").hidden = true;
     $("twin-status").hidden = true;
-    select.disabled = false;
     callB("pause");
     if (was && P.syncLink) P.syncLink();
   }
@@ -136,8 +142,7 @@
       for (const [k, v] of src.changes || []) if (!failed(r)) r = callB("setSetting", k, v);
       const bs = callB("state");
       if (!failed(r) && src.seed !== undefined && bs && bs.seed !== src.seed) r = callB("setSeed", src.seed);
-      const [k, v] = twin.choice.slice("set:".length).split("=");
-      if (!failed(r)) r = callB("setSetting", k, v);
+      for (const [k, v] of twin.changes) if (!failed(r)) r = callB("setSetting", k, v);
     }
     if (failed(r)) {
       P.notice(`${t("twin.failed")} ${errText(r)}`);
@@ -279,17 +284,47 @@
         return;
       }
       options(s);
-      if (![...select.options].some((o) => o.value === choice)) {
+      const known = [...select.options].some((o) => o.value === choice);
+      if (!known && !choice.startsWith("set:")) {
         P.notice(`${t("twin.failed")} ${choice}`);
         return;
       }
-      select.value = choice;
-      open();
+      if (known) select.value = choice;
+      open(undefined, choice);
     };
     setTimeout(tryOpen, 0);
   };
 
   $("twin-open").addEventListener("click", () => open());
+  // Another setting changed on B (a twin of the scene with its settings): B has then
+  // more than one change, and is brought back to A's moment.
+  $("twin-add").addEventListener("click", () => {
+    if (!twin || !twin.ready || !select.value.startsWith("set:")) return;
+    const [k, v] = select.value.slice("set:".length).split("=");
+    const r = callB("setSetting", k, v);
+    if (failed(r)) {
+      twin.notes.push(`B: ${errText(r)}`);
+    } else {
+      twin.changes = [...twin.changes.filter(([a]) => a !== k), [k, v]];
+      twin.choice = `set:${twin.changes.map(([a, b]) => `${a}=${b}`).join(";")}`;
+      twin.label = twin.changes.map(([a, b]) => `${a} = ${b}`).join(", ");
+      $("pane-b").textContent = `B · ${twin.label}`;
+      twin.followed = -1;
+      if (P.syncLink) P.syncLink();
+    }
+    const s = api.state();
+    follow(s);
+    render(s);
+  });
+  // A scene file of the user's own as the twin.
+  const fileInput = $("twin-file-input");
+  $("twin-file").addEventListener("click", () => fileInput.click());
+  fileInput.addEventListener("change", () => {
+    const f = fileInput.files && fileInput.files[0];
+    fileInput.value = "";
+    if (!f) return;
+    f.text().then((text) => P.openTwinSource(text, f.name, []));
+  });
   $("twin-close").addEventListener("click", close);
   // B's own changes (a fault clicked on its canvas) come as its "changed" messages.
   window.addEventListener("message", (e) => {

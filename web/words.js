@@ -381,6 +381,10 @@ window.deliverylabWords = {
   "twin.notMade": { en: "not made:", zh: "未施加：" },
   "twin.same": { en: "So far every message has the same fate in both runs.", zh: "到目前为止，两次运行中每条消息的结局都相同。" },
   "twin.canvasTitle": { en: "Twin canvas", zh: "对照画布" },
+  "twin.add": { en: "Change on B too", zh: "也在 B 上修改" },
+  "twin.addTitle": { en: "Change this setting on the twin as well: B then differs from A in more than one setting", zh: "在对照运行上也修改这个设置：B 与 A 的差别就不止一个设置" },
+  "twin.file": { en: "Twin from a file…", zh: "用文件作对照…" },
+  "twin.fileTitle": { en: "Open a scene file of your own as the twin", zh: "打开你自己的场景文件作为对照" },
 
   // Offsets over time (web/chart.js).
   "chart.title": { en: "Offsets over time", zh: "偏移量随时间变化" },
