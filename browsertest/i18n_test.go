@@ -13,10 +13,11 @@ import (
 )
 
 // kafkaWords stay as Kafka spells them in Chinese too, as do the verdicts' terms (shown
-// beside their Chinese names), node names and message ids.
+// beside their Chinese names), node names, partition names (a topic and a number:
+// orders-0, the chart's) and message ids.
 var kafkaWords = regexp.MustCompile(`\b(Kafka|Flink|Delivery Lab|leader|follower|ISR|isr|acks|hw|leo|lso|offsets?|broker(-\d+)?|` +
 	`controller|exactly-once|at-least-once|at-most-once|none|English|Esc|ms|p\d+(#\d+)?|c\d+|db|sink|epoch|Produce|Fetch|` +
-	`txn|eN|e\d+|Streams|Jepsen|[A-Z]{2,}|[A-Z][a-z]+[A-Z][A-Za-z]+)\b|\w*_\w+|[a-z]+(\.[a-z]+)+|send\(\)`)
+	`txn|eN|e\d+|Streams|Jepsen|[A-Z]{2,}|[A-Z][a-z]+[A-Z][A-Za-z]+|[a-z]+-\d+)\b|\w*_\w+|[a-z]+(\.[a-z]+)+|send\(\)`)
 
 var latinWord = regexp.MustCompile(`[A-Za-z]{2,}`)
 
