@@ -45,10 +45,11 @@ func TestTwinLockstepAfterAFaultAndAScrub(t *testing.T) {
 		const f = document.getElementById("game-b").getBoundingClientRect();
 		const n = `+twinB(`state().nodes.find(n => n.name === "broker-3")`)+`;
 		return {x: f.left + n.rect.x + n.rect.w / 2, y: f.top + n.rect.y + n.rect.h / 2}; })()`)
-	ticks := eval[float64](p, twinB(`state().ticks`))
 	ctx, done := context.WithTimeout(p.ctx, 20*time.Second)
 	defer done()
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, box["x"], box["y"])))
+	p.waitJS(10*time.Second, twinB(`state().hover.node === "broker-3"`)) // the twin's canvas sees the pointer on the box
+	ticks := eval[float64](p, twinB(`state().ticks`))
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, box["x"], box["y"], chromedp.ButtonLeft, chromedp.ClickCount(1))))
 	p.waitJS(10*time.Second, fmt.Sprintf(twinB(`state().ticks >= %d`), int64(ticks)+2))
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, box["x"], box["y"], chromedp.ButtonLeft, chromedp.ClickCount(1))))
