@@ -1,5 +1,7 @@
 package sim
 
+import "strconv"
+
 // Payload is the content of a message or a timer. Payloads are immutable values once
 // handed to the kernel.
 type Payload interface {
@@ -88,9 +90,20 @@ type Message struct {
 	HeldFromMs int64
 }
 
-// Describe is the message's stable text form.
-func (m Message) Describe() string {
-	return "#" + itoa(m.ID) + " " + m.From + "->" + m.To + " " + m.Payload.Describe()
+// Describe is the message's stable text form: "#7 p1->broker-1 Produce …".
+func (m Message) Describe() string { return string(m.appendDescribe(nil)) }
+
+// appendDescribe appends Describe's text to b: the trace writes it straight into its
+// line (traceMessage), so the one form is written in one place.
+func (m Message) appendDescribe(b []byte) []byte {
+	b = append(b, '#')
+	b = strconv.AppendInt(b, m.ID, 10)
+	b = append(b, ' ')
+	b = append(b, m.From...)
+	b = append(b, "->"...)
+	b = append(b, m.To...)
+	b = append(b, ' ')
+	return append(b, m.Payload.Describe()...)
 }
 
 // Env is what a node sees of the world while it handles one event.

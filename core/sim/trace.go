@@ -68,11 +68,20 @@ func (w *World) traceLine(background bool, parts ...string) {
 	if w.trace.Off {
 		return
 	}
-	b := strconv.AppendInt(w.lineBuf[:0], w.nowMs, 10)
-	b = append(b, ' ')
+	b := w.lineStart()
 	for _, p := range parts {
 		b = append(b, p...)
 	}
+	w.lineEnd(b, background)
+}
+
+// lineStart begins a trace line in the reused buffer: "<now> ".
+func (w *World) lineStart() []byte {
+	return append(strconv.AppendInt(w.lineBuf[:0], w.nowMs, 10), ' ')
+}
+
+// lineEnd hashes (and keeps, if asked) the line b, keeping its buffer for the next.
+func (w *World) lineEnd(b []byte, background bool) {
 	w.lineBuf = b
 	w.trace.add(b, background)
 }
@@ -83,7 +92,8 @@ func (w *World) traceMessage(verb string, m Message) {
 	if w.trace.Off {
 		return
 	}
-	w.traceLine(IsBackground(m.Payload), verb, " #", itoa(m.ID), " ", m.From, "->", m.To, " ", m.Payload.Describe())
+	b := append(append(w.lineStart(), verb...), ' ')
+	w.lineEnd(m.appendDescribe(b), IsBackground(m.Payload))
 }
 
 // Texts lists the text of the lines kept, oldest first; background lines are left out
