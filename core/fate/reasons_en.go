@@ -202,4 +202,14 @@ var english = map[Code]string{
 	Branched:           "{count} later fault(s) were discarded: this is a new branch from {ms} ms.",
 	Unreplayed:         "The changed run cannot replay {count} recorded fault(s), so they were dropped: {faults}.",
 	UnreplayedOne:      "{fault} at {ms} ms (message #{id} is not on the wire then)",
+
+	// A scene's quiz (quiz_texts.go).
+	QuizVerdict:     "What will the verdict be for {output}?",
+	QuizSent:        "How many messages will the producers send?",
+	QuizAcked:       "How many messages will be acknowledged?",
+	QuizDelivered:   "How many messages will reach {output} exactly once?",
+	QuizDuplicated:  "How many messages will reach {output} more than once?",
+	QuizLost:        "How many acknowledged messages will {output} never get?",
+	QuizUnavailable: "How many messages will be stuck where {output} cannot read them?",
+	QuizFailed:      "How many sends will fail with an error the producer is told of?",
 }

@@ -203,4 +203,14 @@ var chinese = map[Code]string{
 	Branched:           "之后的 {count} 个故障已被丢弃：这是从 {ms} 毫秒开始的新分支。",
 	Unreplayed:         "改动后的运行无法重放 {count} 个已记录的故障，已将其删除：{faults}。",
 	UnreplayedOne:      "{ms} 毫秒时的 {fault}（那时线路上没有消息 #{id}）",
+
+	// A scene's quiz (quiz_texts.go).
+	QuizVerdict:     "{output} 的判定会是什么？",
+	QuizSent:        "生产者会发送多少条消息？",
+	QuizAcked:       "会有多少条消息被确认？",
+	QuizDelivered:   "有多少条消息会恰好一次到达 {output}？",
+	QuizDuplicated:  "有多少条消息会不止一次到达 {output}？",
+	QuizLost:        "{output} 会有多少条已确认的消息永远收不到？",
+	QuizUnavailable: "有多少条消息会困在 {output} 读不到的地方？",
+	QuizFailed:      "有多少次发送会失败并告知生产者？",
 }

@@ -1,6 +1,9 @@
 package play
 
-import "deliverylab/core/scene"
+import (
+	"deliverylab/core/fate"
+	"deliverylab/core/scene"
+)
 
 // QuizItem is one of the scene's questions (quiz:) as the page asks it: the question
 // and the choices before the run, and once the run has ended its answer — taken from
@@ -16,11 +19,18 @@ type QuizItem struct {
 	Why Text `json:"why"`
 }
 
+// quizQuestions words each question a quiz may ask (scene.QuizAsks), in fate's tables.
+var quizQuestions = map[string]fate.Code{
+	scene.QuizVerdict: fate.QuizVerdict, "sent": fate.QuizSent, "acked": fate.QuizAcked,
+	"delivered": fate.QuizDelivered, "duplicated": fate.QuizDuplicated, "lost": fate.QuizLost,
+	"unavailable": fate.QuizUnavailable, "failed": fate.QuizFailed,
+}
+
 // quizState is the scene's quiz as of rep; captions are those reached so far.
 func (s *Session) quizState(rep scene.Report, captions []Caption) []QuizItem {
 	var out []QuizItem
 	for _, q := range s.sc.Quiz {
-		item := QuizItem{Ask: q.Ask, Question: Text(q.Question(rep.Output)), Choices: q.Choices}
+		item := QuizItem{Ask: q.Ask, Question: say(quizQuestions[q.Ask], "output", rep.Output), Choices: q.Choices}
 		if s.run.Ended {
 			item.Answer = q.Answer(rep)
 			item.Why = Text(q.Why)

@@ -3,6 +3,8 @@ package play
 import (
 	"testing"
 
+	"deliverylab/core/scene"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,4 +51,21 @@ func TestQuizIsAskedThenAnsweredByTheRun(t *testing.T) {
 	s3.RunToEnd()
 	assert.NotEqual(t, s2.State().Ledger.Counts, s3.State().Ledger.Counts, "the fault changed the run")
 	assert.Equal(t, s3.State().Ledger.Verdict, s3.State().Quiz[0].Answer)
+}
+
+// TestEveryQuizQuestionIsWorded: each thing a question may ask has its own words in both
+// languages, naming the output where it is about one.
+func TestEveryQuizQuestionIsWorded(t *testing.T) {
+	seen := map[string]bool{}
+	for _, ask := range scene.QuizAsks() {
+		code, ok := quizQuestions[ask]
+		require.True(t, ok, "no words for %s", ask)
+		q := say(code, "output", "db")
+		assert.NotEmpty(t, q.En)
+		assert.NotEmpty(t, q.Zh)
+		assert.NotContains(t, q.En+q.Zh, "{", "every argument filled")
+		assert.False(t, seen[q.En], "each question its own words: %s", q.En)
+		seen[q.En] = true
+	}
+	assert.Contains(t, say(quizQuestions["lost"], "output", "db").Zh, "db")
 }

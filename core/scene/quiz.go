@@ -43,29 +43,6 @@ func (q QuizQuestion) Answer(rep Report) string {
 	return strconv.Itoa(rep.Messages[q.Ask])
 }
 
-// Question is the question in both languages, about the output the verdict is about.
-func (q QuizQuestion) Question(output string) Text {
-	switch q.Ask {
-	case QuizVerdict:
-		return Text{En: "What will the verdict be for " + output + "?", Zh: output + " 的判定会是什么？"}
-	case "sent":
-		return Text{En: "How many messages will the producers send?", Zh: "生产者会发送多少条消息？"}
-	case "acked":
-		return Text{En: "How many messages will be acknowledged?", Zh: "会有多少条消息被确认？"}
-	case "delivered":
-		return Text{En: "How many messages will reach " + output + " exactly once?", Zh: "有多少条消息会恰好一次到达 " + output + "？"}
-	case "duplicated":
-		return Text{En: "How many messages will reach " + output + " more than once?", Zh: "有多少条消息会不止一次到达 " + output + "？"}
-	case "lost":
-		return Text{En: "How many acknowledged messages will " + output + " never get?", Zh: output + " 会有多少条已确认的消息永远收不到？"}
-	case "unavailable":
-		return Text{En: "How many messages will be stuck where " + output + " cannot read them?", Zh: "有多少条消息会困在 " + output + " 读不到的地方？"}
-	case "failed":
-		return Text{En: "How many sends will fail with an error the producer is told of?", Zh: "有多少次发送会失败并告知生产者？"}
-	}
-	return Text{En: q.Ask, Zh: q.Ask}
-}
-
 // QuizProblems says which questions the run cannot answer from their choices (a quiz
 // whose right answer is not offered); `deliverylab check` reports them with the
 // expectations' (a run with the user's faults may of course answer otherwise).

@@ -61,14 +61,4 @@ func TestQuizIsAnsweredByTheRun(t *testing.T) {
 		"quiz[1] (delivered): the run's answer " + s.Quiz[1].Answer(rep) + " is not among the choices 0, 1",
 		"quiz[2] (sent): the run's answer " + s.Quiz[2].Answer(rep) + " is not among the choices 0, 1",
 	}, s.QuizProblems(rep))
-	assert.Contains(t, s.Quiz[1].Question("c1").En, "c1")
-	assert.Contains(t, s.Quiz[1].Question("c1").Zh, "c1")
-	seen := map[string]bool{}
-	for _, ask := range QuizAsks() {
-		q := QuizQuestion{Ask: ask}.Question("db")
-		assert.NotEqual(t, ask, q.En, "every question is worded")
-		assert.NotEmpty(t, q.Zh)
-		assert.False(t, seen[q.En], "each question its own words: %s", q.En)
-		seen[q.En] = true
-	}
 }
