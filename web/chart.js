@@ -22,6 +22,9 @@
   const COLOR = { leo: "#94a3b8", hw: "#fbbf24", lso: "#4ade80", committed: "#a78bfa", position: "#22d3ee" };
 
   let chart = null;
+  // listWidth is the charts' width, told by the ResizeObserver: reading it at every
+  // render would lay the page out again at every frame of a playing run.
+  let listWidth = 0;
   let chartKey = "";
   let drawnKey = "";
   let marks = [];
@@ -162,7 +165,7 @@
 
   function draw() {
     if (!chart) return;
-    const width = Math.max(480, Math.round($("chart-list").clientWidth || panel.clientWidth || 800));
+    const width = Math.max(480, listWidth || 800);
     const projector = document.body.classList.contains("projector");
     const key = `${chartKey}|${P.lang()}|${width}|${projector}`;
     if (key === drawnKey) return;
@@ -192,7 +195,9 @@
       chartKey = key;
       marks = (s.timeline && s.timeline.marks) || [];
     }
+    const wasHidden = panel.hidden;
     panel.hidden = !chart || chart.partitions.length === 0;
+    if (wasHidden && !panel.hidden) measure(); // its first width, once it is shown
     draw();
     lastNow = s.nowMs;
     moveCursor(s.nowMs);
@@ -213,6 +218,14 @@
     draw();
     moveCursor(lastNow);
   };
-  if (window.ResizeObserver) new ResizeObserver(redraw).observe($("chart-list"));
+  const measure = () => {
+    listWidth = Math.round($("chart-list").clientWidth || panel.clientWidth || 0);
+  };
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => {
+      measure();
+      redraw();
+    }).observe($("chart-list"));
+  }
   new MutationObserver(redraw).observe(document.body, { attributes: true, attributeFilter: ["class"] });
 })();

@@ -214,8 +214,15 @@
   function render(s) {
     options(s);
     if (!twin || !twin.ready) return;
-    const b = callB("state");
-    if (failed(b)) return;
+    // B's state is read when B changed (its version), not at every frame A draws.
+    const v = callB("version");
+    if (v !== twin.bVersion || !twin.b) {
+      const b = callB("state");
+      if (failed(b)) return;
+      twin.b = b;
+      twin.bVersion = v;
+    }
+    const b = twin.b;
     newFaults(s, "A");
     newFaults(b, "B");
     const la = s.ledger || {};
