@@ -32,6 +32,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 	dir := fl.String("dir", "conformance", "the conformance module (its pom.xml)")
 	work := fl.String("work", "", "where each run's logs, observations and facts are kept (default: a temporary directory)")
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
+	freshClusters := fl.Bool("fresh-clusters", false, "start a fresh cluster for every real run instead of keeping one for the next run that needs the same")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -56,19 +57,27 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 		*work = tmp
 	}
 	start := time.Now()
-	var rows []conformRow
+	var loaded []*scene.Scene
+	var keys []string
 	for _, f := range files {
 		s, err := loadScene(f)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		row := conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string) (realResult, error) {
-			return realRun(s, plan, *dir, runDir)
+		loaded = append(loaded, s)
+		keys = append(keys, sceneClusterKey(s))
+	}
+	server := newRunnerServer(*dir, *work)
+	defer server.stop()
+	rows := make([]conformRow, len(loaded))
+	for _, i := range runOrder(keys) {
+		s := loaded[i]
+		rows[i] = conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string, fresh bool) (realResult, error) {
+			return realRun(server, s, plan, runDir, fresh || *freshClusters)
 		})
-		rows = append(rows, row)
 		if !*asJSON {
-			fmt.Fprintf(stderr, "%-34s %s\n", s.Name, row.Result)
+			fmt.Fprintf(stderr, "%-34s %s\n", s.Name, rows[i].Result)
 		}
 	}
 	if *asJSON {
@@ -123,8 +132,9 @@ type conformRow struct {
 }
 
 // realRunner runs a scene's plan once against a real cluster, keeping its files in
-// runDir, and judges it.
-type realRunner func(plan scene.Plan, runDir string) (realResult, error)
+// runDir, and judges it. fresh asks for a fresh cluster rather than one kept from the last
+// run.
+type realRunner func(plan scene.Plan, runDir string, fresh bool) (realResult, error)
 
 // realResult is one real run: its report, how long after its protocol point each
 // triggered fault took effect, and where the run's wall time went.
@@ -148,14 +158,14 @@ func conformScene(s *scene.Scene, runs int, work string, real realRunner) confor
 	for i := 1; i <= runs; i++ {
 		runDir := filepath.Join(work, fmt.Sprintf("run-%d", i))
 		began := time.Now()
-		res, err := real(plan, runDir)
+		res, err := real(plan, runDir, false)
 		if err != nil {
 			// A run the harness could not make (a broker that did not start in time on a
-			// loaded machine) says nothing of Kafka: it is made once more, and the table
-			// says so.
+			// loaded machine) says nothing of Kafka: it is made once more, on a fresh
+			// cluster, and the table says so.
 			row.Retried = append(row.Retried, fmt.Sprintf("run %d: made again after: %v", i, err))
 			retryDir := runDir + "-again"
-			res, err = real(plan, retryDir)
+			res, err = real(plan, retryDir, true)
 			runDir = retryDir
 		}
 		// The referee's own speed (issue 22): a retried run counts its first attempt too.
@@ -268,29 +278,15 @@ func printFailedRows(w io.Writer, rows []conformRow) {
 	}
 }
 
-// realRun runs the plan once against a real cluster and judges what the runner saw with
-// the scene's own ledger.
-func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (realResult, error) {
-	if err := os.RemoveAll(runDir); err != nil {
-		return realResult{}, err
-	}
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
-		return realResult{}, err
-	}
-	planFile := filepath.Join(runDir, "plan.json")
-	data, _ := json.MarshalIndent(plan, "", "  ")
-	if err := os.WriteFile(planFile, data, 0o644); err != nil {
-		return realResult{}, err
-	}
-	cmd := exec.Command("java", runnerArgs(dir, "deliverylab.conformance.Main", "run", planFile, runDir)...)
-	log, err := os.Create(filepath.Join(runDir, "runner.out"))
+// realRun runs the plan once against a real cluster (through the runner server) and
+// judges what the runner saw with the scene's own ledger.
+func realRun(server *runnerServer, s *scene.Scene, plan scene.Plan, runDir string, fresh bool) (realResult, error) {
+	planFile, err := writePlan(plan, runDir)
 	if err != nil {
 		return realResult{}, err
 	}
-	defer log.Close()
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return realResult{}, fmt.Errorf("the runner failed: %w", err)
+	if err := server.run(planFile, runDir, fresh); err != nil {
+		return realResult{}, fmt.Errorf("%w (see %s)", err, filepath.Join(runDir, "runner.out"))
 	}
 	facts, rf, err := readFacts(s, runDir)
 	if err != nil {
@@ -298,8 +294,20 @@ func realRun(s *scene.Scene, plan scene.Plan, dir, runDir string) (realResult, e
 	}
 	res := realResult{Report: s.Judge(facts), Faulted: rf.faultedLines(), Phases: rf.phases()}
 	// The run's outcome in `deliverylab run --json`'s format, beside its facts.
-	data, _ = json.MarshalIndent(res.Report, "", "  ")
+	data, _ := json.MarshalIndent(res.Report, "", "  ")
 	return res, os.WriteFile(filepath.Join(runDir, "report.json"), data, 0o644)
+}
+
+// sceneClusterKey is the cluster the scene's real runs need (clusterKey), or "" for a
+// scene that makes none.
+func sceneClusterKey(s *scene.Scene) string {
+	r := s.NewRun()
+	r.ToEnd()
+	plan, err := s.Plan(r.Judge().EndMs)
+	if err != nil {
+		return ""
+	}
+	return clusterKey(plan)
 }
 
 // realFacts is facts.json as the runner writes it.
@@ -322,8 +330,11 @@ type realFacts struct {
 		AtMs      int64  `json:"atMs"`
 		LatencyMs int64  `json:"latencyMs"`
 	} `json:"faulted"`
-	// PhasesMs is when each phase of the run ended, in ms since the runner's JVM started.
+	// PhasesMs is when each phase of the run ended, in ms since the run began.
 	PhasesMs map[string]int64 `json:"phasesMs"`
+	// ClusterRun is the run's number on its cluster: 0 when the cluster was started for
+	// it, else the cluster was kept from an earlier run and put back as a fresh one.
+	ClusterRun int `json:"clusterRun"`
 }
 
 // faultedLines says, for each fault applied at a protocol point, how long it took to
@@ -345,7 +356,11 @@ func (rf realFacts) phases() string {
 		if !ok {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %.1f", p, float64(at-prev)/1000))
+		name := p
+		if p == "cluster" && rf.ClusterRun > 0 {
+			name = "cluster kept"
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f", name, float64(at-prev)/1000))
 		prev = at
 	}
 	if len(parts) == 0 {

@@ -64,7 +64,7 @@ func TestRealRunIsJudgedIntoTheRunJSONFormat(t *testing.T) {
 // replay is a real runner that answers with the recorded run, or with the reports given.
 func replay(t *testing.T, s *scene.Scene, reports ...scene.Report) realRunner {
 	i := 0
-	return func(scene.Plan, string) (realResult, error) {
+	return func(scene.Plan, string, bool) (realResult, error) {
 		if len(reports) > 0 {
 			i++
 			return realResult{Report: reports[(i-1)%len(reports)]}, nil
@@ -106,7 +106,7 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 	row := conformScene(s, 2, t.TempDir(), replay(t, s, one, other))
 	assert.Equal(t, resultTiming, row.Result)
 
-	failing := func(scene.Plan, string) (realResult, error) {
+	failing := func(scene.Plan, string, bool) (realResult, error) {
 		return realResult{}, errors.New("the runner failed")
 	}
 	row = conformScene(s, 1, t.TempDir(), failing)
@@ -116,10 +116,12 @@ func TestConformTellsTimingSensitiveAndFailedRuns(t *testing.T) {
 
 	// A run made the second time counts, and the table says it was made again.
 	tries := 0
-	flaky := func(plan scene.Plan, dir string) (realResult, error) {
+	flaky := func(plan scene.Plan, dir string, fresh bool) (realResult, error) {
 		if tries++; tries == 1 {
+			assert.False(t, fresh, "a first try may use a kept cluster")
 			return realResult{}, errors.New("the cluster did not start")
 		}
+		assert.True(t, fresh, "a run made again starts a fresh cluster")
 		return realResult{Report: one}, nil
 	}
 	row = conformScene(s, 1, t.TempDir(), flaky)
@@ -132,7 +134,7 @@ func TestConformSkipsSimulatorOnlyScenes(t *testing.T) {
 	s := edited(t, "historical.yaml", func(text string) string {
 		return "simulator-only: a pre-KIP-101 toggle\n" + text
 	})
-	never := func(scene.Plan, string) (realResult, error) {
+	never := func(scene.Plan, string, bool) (realResult, error) {
 		t.Fatal("a simulator-only scene must not run against a real cluster")
 		return realResult{}, nil
 	}

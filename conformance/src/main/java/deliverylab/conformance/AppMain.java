@@ -38,6 +38,15 @@ public final class AppMain {
         }
     }
 
+    /**
+     * The id the real client is given for a group, application or transactional id the
+     * scene names: prefixed with the run's namespace on a kept cluster (Namespace), which
+     * keeps its coordinator.
+     */
+    static String named(String id) {
+        return launch == null || id == null || id.isEmpty() ? id : launch.namespace + id;
+    }
+
     static long nowMs() { return System.currentTimeMillis() - launch.epochMs; }
 
     /**

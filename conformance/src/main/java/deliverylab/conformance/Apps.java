@@ -45,12 +45,14 @@ final class Apps implements AutoCloseable {
     private final Map<String, Integer> sinkPorts;
     private final Run.Recorder recorder;
     private final ClassArchives archives;
+    private final String namespace;
     private final Map<String, App> apps = new LinkedHashMap<>();
     private long epochMs;
 
     Apps(Plan plan, Path planFile, Path dir, String bootstrap, Map<String, Integer> sinkPorts, Run.Recorder recorder,
-        ClassArchives archives) {
+        ClassArchives archives, String namespace) {
         this.plan = plan;
+        this.namespace = namespace;
         this.archives = archives;
         this.planFile = planFile;
         this.dir = dir;
@@ -104,6 +106,7 @@ final class Apps implements AutoCloseable {
         l.sinkPorts = sinkPorts;
         l.stateFile = dir.resolve(name + ".state").toString();
         l.restarted = a.started;
+        l.namespace = namespace;
         l.selfCrash = recorder.selfCrashTriggers(name);
         l.jobFaults = recorder.jobFaults(name);
         Path launchFile = dir.resolve(name + ".launch.json");

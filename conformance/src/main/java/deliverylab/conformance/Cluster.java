@@ -137,6 +137,14 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /** Sends a node's process a signal ("STOP", "CONT"). */
+    void signal(String node, String sig) throws IOException, InterruptedException {
+        long pid = pid(node);
+        if (pid < 0) throw new IllegalStateException(node + " has no process to " + sig);
+        int rc = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
+        if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);
+    }
+
     synchronized boolean alive(String node) {
         Process p = processes.get(node);
         return p != null && p.isAlive();
@@ -156,6 +164,10 @@ public final class Cluster implements AutoCloseable {
         p.setProperty("transaction.state.log.replication.factor", String.valueOf(Math.min(3, brokers.size())));
         p.setProperty("transaction.state.log.min.isr", "1");
         p.setProperty("auto.create.topics.enable", "false");
+        // The simulated controller never moves a leader back to its preferred replica on its
+        // own; a real one checks every leader.imbalance.check.interval.seconds (300 s) from
+        // its start, which a cluster kept across runs (Stage) would reach within a scene.
+        p.setProperty("auto.leader.rebalance.enable", "false");
         p.setProperty("num.network.threads", "2");
         p.setProperty("num.io.threads", "2");
         p.setProperty("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));

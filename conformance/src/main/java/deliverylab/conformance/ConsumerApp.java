@@ -61,7 +61,7 @@ final class ConsumerApp {
         props.putAll(spec.properties);
         props.put("bootstrap.servers", AppMain.launch.bootstrap);
         props.put("client.id", spec.name);
-        props.put("group.id", spec.group);
+        props.put("group.id", AppMain.named(spec.group));
         props.put("key.deserializer", StringDeserializer.class.getName());
         props.put("value.deserializer", StringDeserializer.class.getName());
         props.put("interceptor.classes", CommitObserver.class.getName());

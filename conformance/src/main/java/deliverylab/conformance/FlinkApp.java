@@ -250,6 +250,7 @@ public final class FlinkApp {
     static KafkaSource<Rec> source(Plan.Job job, String bootstrap) {
         Properties srcProps = new Properties();
         srcProps.putAll(job.source.properties);
+        if (srcProps.getProperty("group.id") != null) srcProps.setProperty("group.id", AppMain.named(srcProps.getProperty("group.id")));
         return KafkaSource.<Rec>builder()
             .setBootstrapServers(bootstrap)
             .setTopics(job.source.topic)
@@ -310,7 +311,7 @@ public final class FlinkApp {
             .setKafkaProducerConfig(sinkProps)
             .setDeliveryGuarantee(g)
             .setRecordSerializer(new Serializer(job.sink.topic));
-        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(job.sink.transactionalIdPrefix);
+        if (job.sink.transactionalIdPrefix != null && !job.sink.transactionalIdPrefix.isEmpty()) b.setTransactionalIdPrefix(AppMain.named(job.sink.transactionalIdPrefix));
         return new ObservedSink(b.build(), job.name, g != DeliveryGuarantee.NONE);
     }
 

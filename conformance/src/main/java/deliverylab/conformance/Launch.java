@@ -14,6 +14,12 @@ public final class Launch {
     public Map<String, Integer> sinkPorts;
     public String stateFile;     // what the application remembers across a crash
     public boolean restarted;    // a restart, not the first start
+    /**
+     * The prefix of the run's group, application and transactional ids on a cluster kept
+     * from an earlier run (Namespace; empty on a fresh cluster): the application names its
+     * server-side state with it, and reports the scene's names.
+     */
+    public String namespace = "";
     /** The triggers that crash this application at one of its own protocol points. */
     public List<Plan.Trigger> selfCrash = new ArrayList<>();
     /** A Flink job's faults at its own protocol points (the job, or one of its subtasks, crashes there). */

@@ -246,6 +246,12 @@ public final class Plan {
         return out;
     }
 
+    /** Whether the scene runs transactions: a transactional producer, an exactly-once Streams application or Flink sink. */
+    public boolean transactional() {
+        return producers.stream().anyMatch(Producer::transactional) || streams.stream().anyMatch(Streams::exactlyOnce)
+            || jobs.stream().anyMatch(Job::exactlyOnceSink);
+    }
+
     public List<String> brokerNames() {
         List<String> out = new ArrayList<>();
         for (int i = 1; i <= brokers; i++) out.add("broker-" + i);

@@ -56,6 +56,7 @@ final class ProducerApp {
         }
         Properties props = new Properties();
         props.putAll(spec.properties);
+        if (spec.transactional()) props.put("transactional.id", AppMain.named(spec.properties.get("transactional.id")));
         props.put("bootstrap.servers", AppMain.launch.bootstrap);
         props.put("client.id", spec.name);
         props.put("key.serializer", StringSerializer.class.getName());

@@ -70,26 +70,42 @@ final class Proxy implements AutoCloseable {
         Action point(Observation o, boolean record);
     }
 
-    private final Network net;
-    private final Points points;
+    // The run's rules and harness: a cluster kept up across runs (Stage) keeps its proxy,
+    // and each run puts in its own (use). Connections read them at every frame.
+    private volatile Network net;
+    private volatile Points points;
     private final MetadataLog metadata;
     // The markers of one transaction's end go to each leader at once, and again on a
     // retry: the first request of them, per coordinator, producer, epoch and result
     // within this long, is the point.
-    private final Map<String, Long> preparedSeen = new ConcurrentHashMap<>();
+    private volatile Map<String, Long> preparedSeen = new ConcurrentHashMap<>();
     private static final long PREPARED_SAME_END_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private final List<String> streamsApps; // their clients are named after them (nodeOf)
+    private volatile List<String> streamsApps; // their clients are named after them (nodeOf)
     private volatile Map<org.apache.kafka.common.Uuid, String> topicNames = Map.of();
-    private final java.io.PrintWriter trace; // every frame, with DL_PROXY_TRACE set: for debugging a run
+    private volatile java.io.PrintWriter trace; // every frame, with DL_PROXY_TRACE set: for debugging a run
     private final List<ServerSocket> listeners = new CopyOnWriteArrayList<>();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     Proxy(Network net, Points points, java.nio.file.Path dir, List<String> streamsApps) throws IOException {
+        // The metadata log's records are seen once per cluster (a broker fetching them again
+        // after a restart is no new election), and reported to the run of the moment.
+        this.metadata = new MetadataLog((o, record) -> this.points.point(o, record));
+        use(net, points, dir, streamsApps);
+    }
+
+    /**
+     * Puts in a run's rules (its links' latencies, its cuts and crashes), the harness that
+     * records its points, and its applications' names, for every frame from now on,
+     * connections already open included: a cluster kept up from an earlier run keeps its
+     * brokers' connections to one another and to the controller.
+     */
+    synchronized void use(Network net, Points points, java.nio.file.Path dir, List<String> streamsApps) throws IOException {
         this.net = net;
         this.points = points;
-        this.metadata = new MetadataLog(points);
         this.streamsApps = List.copyOf(streamsApps);
+        this.preparedSeen = new ConcurrentHashMap<>();
+        if (trace != null) trace.close();
         this.trace = System.getenv("DL_PROXY_TRACE") == null ? null
             : new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(dir.resolve("proxy.trace")), true);
     }
@@ -98,9 +114,10 @@ final class Proxy implements AutoCloseable {
     void topicNames(Map<org.apache.kafka.common.Uuid, String> names) { topicNames = Map.copyOf(names); }
 
     private void trace(String what, Frame f, long nowNanos) {
-        if (trace == null) return;
-        synchronized (trace) {
-            trace.printf("%d %s %s->%s seq=%d size=%d%n", TimeUnit.NANOSECONDS.toMillis(nowNanos), what, f.from, f.to, f.seq, f.bytes.length);
+        java.io.PrintWriter t = trace;
+        if (t == null) return;
+        synchronized (t) {
+            t.printf("%d %s %s->%s seq=%d size=%d%n", TimeUnit.NANOSECONDS.toMillis(nowNanos), what, f.from, f.to, f.seq, f.bytes.length);
         }
     }
 

@@ -22,7 +22,6 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -52,40 +51,58 @@ public final class Run implements AutoCloseable {
     private final Network net;
     private final Recorder recorder;
     private final Cluster cluster;
-    private final Proxy proxy;
+    /** Where the cluster comes from, and whether it is this run's own (closed with it). */
+    private final Stage stage;
+    private final boolean ownStage;
+    /** The prefix of this run's group and transactional ids on a kept cluster (Namespace). */
+    private final String namespace;
     private final Map<String, Sink> sinks = new LinkedHashMap<>();
     private final Apps apps;
-    private final ClassArchives archives = ClassArchives.fromSystemProperties();
+    private final ClassArchives archives;
     /** Where the run's wall time went, in ms since the runner started: the referee's own speed. */
     private final Map<String, Long> phasesMs = new LinkedHashMap<>();
-    private final long runnerStartMs = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+    /** When the run began: the JVM's start for a run of its own, the moment it was asked for when served. */
+    private final long runnerStartMs;
     private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "faults");
         t.setDaemon(true);
         return t;
     });
-    private Admin admin;
     private volatile long epochMs;
     private final java.util.concurrent.atomic.AtomicInteger pendingFaults = new java.util.concurrent.atomic.AtomicInteger();
     private final Map<String, Long> brokerCrashedAtMs = new HashMap<>();
     /** Each fault applied at a protocol point: when the point was seen, and its latency. */
     private final List<Map<String, Object>> faulted = java.util.Collections.synchronizedList(new ArrayList<>());
 
+    /** A run on a fresh cluster of its own, stopped when the run is closed. */
     public Run(Plan plan, Path planFile, Path dir) throws IOException {
+        this(plan, planFile, dir, null);
+    }
+
+    /**
+     * A run on the stage's cluster: the one kept from the stage's last run when this plan
+     * needs the same cluster, else a fresh one (Stage.take). A null stage: a fresh cluster
+     * of the run's own.
+     */
+    public Run(Plan plan, Path planFile, Path dir, Stage stage) throws IOException {
         this.plan = plan;
         this.dir = dir;
         Files.createDirectories(dir);
+        this.runnerStartMs = stage == null ? java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime() : System.currentTimeMillis();
+        this.ownStage = stage == null;
+        this.stage = stage == null ? new Stage(ClassArchives.fromSystemProperties()) : stage;
+        this.archives = this.stage.archives();
         this.net = new Network(plan);
         this.recorder = new Recorder();
-        this.cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties, archives);
-        this.proxy = new Proxy(net, recorder, dir, concat(plan.streamsNames(), plan.jobNames()));
+        this.cluster = this.stage.take(plan, dir);
+        this.namespace = this.stage.namespace();
         Map<String, Integer> sinkPorts = new HashMap<>();
         for (Plan.Sink s : plan.sinks) {
             Sink sink = new Sink(s.name, s.kind, net, recorder::record);
             sinks.put(s.name, sink);
             sinkPorts.put(s.name, sink.port());
         }
-        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder, archives);
+        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder, archives, namespace);
     }
 
     /** Runs the scene and writes observations.jsonl and facts.json into the run's directory. */
@@ -115,49 +132,14 @@ public final class Run implements AutoCloseable {
     }
 
     private void startCluster() throws Exception {
-        cluster.format();
-        for (String b : cluster.brokers()) {
-            proxy.listen(cluster.advertisedPort(b), cluster.realAddress(b), b, null);
-            proxy.listen(cluster.controllerProxyPort(b), cluster.realAddress("controller"), "controller", b);
+        stage.ready(plan, net, recorder, dir, concat(plan.streamsNames(), plan.jobNames()));
+        if (stage.run() > 0) {
+            Files.writeString(dir.resolve("cluster.txt"), "run " + stage.run() + " on the cluster kept in " + stage.clusterDir()
+                + " (its nodes' logs and log directories); group and transactional ids prefixed with " + namespace + "\n");
         }
-        for (String node : cluster.nodes()) cluster.start(node);
-        admin = newAdmin();
-        waitFor(Duration.ofSeconds(120), "every broker registered", () -> admin.describeCluster().nodes().get().size() == plan.brokers);
-        List<NewTopic> topics = new ArrayList<>();
-        Map<String, Map<Integer, List<Integer>>> byTopic = new LinkedHashMap<>();
-        for (Plan.Partition pp : plan.partitions) {
-            List<Integer> ids = new ArrayList<>();
-            for (String r : pp.replicas) ids.add(Integer.parseInt(r.substring("broker-".length())));
-            byTopic.computeIfAbsent(pp.topic, t -> new LinkedHashMap<>()).put(pp.partition, ids);
-        }
-        for (var e : byTopic.entrySet()) {
-            NewTopic t = new NewTopic(e.getKey(), e.getValue());
-            if (e.getKey().equals("__consumer_offsets")) t.configs(Map.of("cleanup.policy", "compact"));
-            if (e.getKey().equals("__transaction_state")) {
-                // As the broker would create it (TransactionStateManager.transactionTopicConfigs).
-                t.configs(Map.of("cleanup.policy", "compact", "unclean.leader.election.enable", "false", "compression.type", "uncompressed",
-                    "min.insync.replicas", plan.brokerProperties.getOrDefault("transaction.state.log.min.isr", "1")));
-            }
-            topics.add(t);
-        }
-        admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-        waitFor(Duration.ofSeconds(60), "every partition led by its first replica", this::placementLed);
-        Map<org.apache.kafka.common.Uuid, String> ids = new HashMap<>();
-        for (TopicDescription d : admin.describeTopics(byTopic.keySet()).allTopicNames().get().values()) ids.put(d.topicId(), d.name());
-        proxy.topicNames(ids);
     }
 
-    private boolean placementLed() throws Exception {
-        Set<String> names = new HashSet<>();
-        for (Plan.Partition pp : plan.partitions) names.add(pp.topic);
-        Map<String, TopicDescription> d = admin.describeTopics(names).allTopicNames().get();
-        for (Plan.Partition pp : plan.partitions) {
-            TopicPartitionInfo info = d.get(pp.topic).partitions().get(pp.partition);
-            if (info.leader() == null || !brokerName(info.leader()).equals(pp.replicas.get(0))) return false;
-            if (info.isr().size() != pp.replicas.size()) return false;
-        }
-        return true;
-    }
+    private Admin admin() { return stage.admin(); }
 
     static List<String> concat(List<String> a, List<String> b) {
         List<String> out = new ArrayList<>(a);
@@ -261,7 +243,11 @@ public final class Run implements AutoCloseable {
      * sockets' buffers and the proxy's.
      */
     private void signal(String node, String sig) throws IOException, InterruptedException {
-        long pid = apps.has(node) ? apps.pid(node) : cluster.pid(node);
+        if (!apps.has(node)) {
+            cluster.signal(node, sig);
+            return;
+        }
+        long pid = apps.pid(node);
         if (pid < 0) throw new IllegalStateException(node + " has no process to " + sig);
         int rc = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
         if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);
@@ -374,16 +360,12 @@ public final class Run implements AutoCloseable {
             if (now - e.getValue() < session + 1000) return false;
         }
         try {
-            if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return false;
+            if (admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return false;
             return groupsSettled() && noTransactionInProgress();
         } catch (Exception e) {
             return false;
         }
     }
-
-    /** The states of a transaction that has not ended (the coordinator's TransactionState). */
-    private static final List<TransactionState> IN_PROGRESS =
-        List.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     /**
      * Whether no transaction is in progress on any coordinator, as a settled run needs:
@@ -393,12 +375,9 @@ public final class Run implements AutoCloseable {
      * transactional or a Streams application exactly-once (ListTransactions, KIP-664).
      */
     private boolean noTransactionInProgress() throws Exception {
-        if (plan.producers.stream().noneMatch(Plan.Producer::transactional) && plan.streams.stream().noneMatch(Plan.Streams::exactlyOnce)
-            && plan.jobs.stream().noneMatch(Plan.Job::exactlyOnceSink)) {
-            return true;
-        }
-        var options = new ListTransactionsOptions().filterStates(IN_PROGRESS);
-        return admin.listTransactions(options).all().get(5, TimeUnit.SECONDS).isEmpty();
+        if (!plan.transactional()) return true;
+        var options = new ListTransactionsOptions().filterStates(Stage.IN_PROGRESS);
+        return admin().listTransactions(options).all().get(5, TimeUnit.SECONDS).isEmpty();
     }
 
     private int liveBrokers() {
@@ -409,10 +388,11 @@ public final class Run implements AutoCloseable {
 
     private boolean groupsSettled() throws Exception {
         Set<String> groups = new HashSet<>();
-        for (Plan.Consumer c : plan.consumers) groups.add(c.group);
-        for (Plan.Streams st : plan.streams) groups.add(st.name); // application.id is the group's id
+        for (Plan.Consumer c : plan.consumers) groups.add(namespace + c.group);
+        for (Plan.Streams st : plan.streams) groups.add(namespace + st.name); // application.id is the group's id
         if (groups.isEmpty()) return true;
-        for (ConsumerGroupDescription g : admin.describeConsumerGroups(groups).all().get(5, TimeUnit.SECONDS).values()) {
+        for (ConsumerGroupDescription g : admin().describeConsumerGroups(groups).all().get(5, TimeUnit.SECONDS).values()) {
+            String group = Namespace.unprefixed(namespace, g.groupId());
             boolean anyUp = false, anyDown = false;
             for (MemberDescription m : g.members()) {
                 // A Streams member's client id is its main consumer's, "NAME-StreamThread-1-consumer".
@@ -420,8 +400,8 @@ public final class Run implements AutoCloseable {
                 if (apps.has(app) && apps.all().get(app).up()) anyUp = true;
                 else anyDown = true;
             }
-            boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(g.groupId()) && apps.all().get(c.name).up())
-                || plan.streams.stream().anyMatch(st -> st.name.equals(g.groupId()) && apps.all().get(st.name).up());
+            boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(group) && apps.all().get(c.name).up())
+                || plan.streams.stream().anyMatch(st -> st.name.equals(group) && apps.all().get(st.name).up());
             boolean rebalancing = g.state() == ConsumerGroupState.PREPARING_REBALANCE || g.state() == ConsumerGroupState.COMPLETING_REBALANCE;
             if (livePeer && (anyDown || rebalancing)) return false;
             if (livePeer && !anyUp) return false; // a live member has not joined yet
@@ -445,6 +425,7 @@ public final class Run implements AutoCloseable {
         }
         phase("facts");
         facts.put("phasesMs", phasesMs);
+        facts.put("clusterRun", stage.run()); // 0: the cluster was started for this run
         Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {
             for (Observation o : recorder.all()) w.println(o.line());
@@ -486,20 +467,9 @@ public final class Run implements AutoCloseable {
                 // A client that timed out waiting for a node assignment can stay stuck on
                 // the dead brokers it knew (a run of acks-all-isr-of-one missed all three
                 // tries): the next try bootstraps a new one from every broker's address.
-                admin.close(Duration.ofSeconds(2));
-                admin = newAdmin();
+                stage.renewAdmin();
             }
         }
-    }
-
-    /** The harness's admin client, bootstrapped from every broker's address. */
-    private Admin newAdmin() {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", cluster.bootstrap());
-        p.put("client.id", Network.HARNESS + "-admin");
-        p.put("request.timeout.ms", "5000");
-        p.put("default.api.timeout.ms", "10000");
-        return Admin.create(p);
     }
 
     /**
@@ -514,7 +484,7 @@ public final class Run implements AutoCloseable {
         Set<String> topics = new HashSet<>();
         for (Plan.Partition pp : plan.partitions) if (!pp.topic.startsWith("__")) topics.add(pp.topic);
         if (topics.isEmpty()) return List.of();
-        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
+        Map<String, TopicDescription> described = admin().describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
         java.util.TreeSet<String> out = new java.util.TreeSet<>();
         for (Plan.Partition pp : plan.partitions) {
             if (!topics.contains(pp.topic)) continue;
@@ -542,7 +512,7 @@ public final class Run implements AutoCloseable {
         }
         Set<String> topics = new HashSet<>();
         for (Plan.Partition pp : plan.partitions) topics.add(pp.topic);
-        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
+        Map<String, TopicDescription> described = admin().describeTopics(topics).allTopicNames().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
         for (var e : feeders.entrySet()) {
             List<Map<String, String>> list = new ArrayList<>();
             boolean down = e.getValue().stream().noneMatch(c -> apps.all().get(c.name).up());
@@ -565,7 +535,7 @@ public final class Run implements AutoCloseable {
                 // The end a consumer of the output reads to: the HW, or for read_committed the
                 // last stable offset (ListOffsets with its isolation level).
                 var isolation = readCommitted ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
-                long hw = admin.listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions(isolation)).partitionResult(tp)
+                long hw = admin().listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions(isolation)).partitionResult(tp)
                     .get(FACTS_TIMEOUT_S, TimeUnit.SECONDS).offset();
                 OffsetAndMetadata c = committed.get(tp);
                 long from = c == null ? 0 : c.offset();
@@ -594,31 +564,13 @@ public final class Run implements AutoCloseable {
     private Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) throws InterruptedException {
         try {
             Map<TopicPartition, OffsetAndMetadata> m =
-                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
+                admin().listConsumerGroupOffsets(namespace + group).partitionsToOffsetAndMetadata().get(FACTS_TIMEOUT_S, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
             for (var en : m.entrySet()) if (en.getValue() != null) out.put(en.getKey(), en.getValue());
             return out;
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return Map.of();
         }
-    }
-
-    private static void waitFor(Duration limit, String what, Condition c) throws Exception {
-        long until = System.nanoTime() + limit.toNanos();
-        Exception last = null;
-        while (System.nanoTime() < until) {
-            try {
-                if (c.holds()) return;
-            } catch (Exception e) {
-                last = e;
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("timed out waiting for " + what, last);
-    }
-
-    private interface Condition {
-        boolean holds() throws Exception;
     }
 
     private interface Check<T> {
@@ -629,10 +581,8 @@ public final class Run implements AutoCloseable {
     public void close() {
         clock.shutdownNow();
         apps.close();
-        if (admin != null) admin.close(Duration.ofSeconds(2));
-        proxy.close();
         for (Sink s : sinks.values()) s.close();
-        cluster.close();
+        if (ownStage) stage.close();
     }
 
     /**

@@ -95,7 +95,7 @@ final class StreamsApp {
      */
     static Properties config(Plan.Streams spec, String bootstrap, String stateDir) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, spec.name);
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, AppMain.named(spec.name));
         p.put(StreamsConfig.CLIENT_ID_CONFIG, spec.name);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, spec.processingGuarantee);

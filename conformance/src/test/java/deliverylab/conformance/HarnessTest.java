@@ -8,8 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +90,25 @@ class HarnessTest {
         return out;
     }
 
+    /** A run on the stage's cluster, in its own directory: its observations. */
+    private List<Observation> runOn(Stage stage, Plan plan, String name) throws Exception {
+        Path planFile = dir.resolve(name + ".json");
+        Plan.JSON.writeValue(planFile.toFile(), plan);
+        Path runDir = dir.resolve(name);
+        boolean ok = false;
+        try (Run r = new Run(plan, planFile, runDir, stage)) {
+            r.execute();
+            ok = true;
+        } finally {
+            stage.finished(plan, ok);
+        }
+        List<Observation> out = new ArrayList<>();
+        for (String line : Files.readAllLines(runDir.resolve("observations.jsonl"), StandardCharsets.UTF_8)) {
+            out.add(Observation.parse(line));
+        }
+        return out;
+    }
+
     private static int index(List<Observation> obs, String node, String event, String msg) {
         for (int i = 0; i < obs.size(); i++) {
             Observation o = obs.get(i);
@@ -96,9 +117,11 @@ class HarnessTest {
         return -1;
     }
 
-    private List<String> log(String broker) throws Exception {
+    private List<String> log(String broker) throws Exception { return log(dir.resolve("run"), broker); }
+
+    private static List<String> log(Path clusterDir, String broker) throws Exception {
         List<String> out = new ArrayList<>();
-        for (LogReader.Entry e : LogReader.read(dir.resolve("run").resolve(broker), "t-0")) out.add(e.msg());
+        for (LogReader.Entry e : LogReader.read(clusterDir.resolve(broker), "t-0")) out.add(e.msg());
         return out;
     }
 
@@ -236,5 +259,68 @@ class HarnessTest {
         List<String> visible = readCommittedLog();
         assertFalse(visible.contains("p1#3") || visible.contains("p1#4"), "nothing of the zombie's after the fence: " + visible);
         assertTrue(visible.containsAll(List.of("p1#1", "p1#2", "p2#1", "p2#2")), "both committed transactions: " + visible);
+    }
+
+    /** The plan on two brokers, its topic led by broker-1 and followed by broker-2. */
+    private static Plan onTwoBrokers(Plan p) {
+        p.brokers = 2;
+        p.partitions.get(0).replicas = List.of("broker-1", "broker-2");
+        return p;
+    }
+
+    /**
+     * A cluster kept from a run that left it in a mess — its broker crashed, a link cut, a
+     * transaction's producer gone — is put back as a fresh one would be (Stage): the next
+     * run with the same cluster has the outcome a fresh cluster gives (the tests above),
+     * only its own records in the topic, and its transactional id prefixed so that nothing
+     * of the earlier run's is its.
+     */
+    @Test
+    void aKeptClusterGivesTheOutcomesOfAFreshOne() throws Exception {
+        try (Stage stage = new Stage(ClassArchives.fromSystemProperties())) {
+            // Not transactional: a run that ends with a coordinator down could not say that it
+            // left no transaction in progress. Its follower is down at the end, its producer's
+            // link cut, on the cluster of the transactional runs below.
+            Plan mess = onTwoBrokers(transactional(4, 300));
+            mess.producers.get(0).properties.remove("transactional.id");
+            mess.producers.get(0).transactionSize = 0;
+            Plan.Fault cut = fault("cut", null, 1500);
+            cut.from = "p1";
+            cut.to = "broker-1";
+            mess.faults.add(cut);
+            mess.faults.add(fault("crash", "broker-2", 1000));
+            mess.stopMs = 3500;
+            runOn(stage, mess, "mess");
+            assertEquals(0, stage.run());
+
+            // Two runs on the kept cluster: each as its fresh-cluster test above says.
+            Plan abort = onTwoBrokers(transactional(4, 200));
+            abort.producers.get(0).abortTransactions = List.of(2);
+            List<Observation> obs = runOn(stage, abort, "abort");
+            assertEquals(1, stage.run(), "the cluster was kept");
+            assertTrue(index(obs, "p1", "txn-committed", "p1#1") >= 0, "the first transaction committed: " + obs);
+            assertTrue(index(obs, "p1", "txn-aborted", "p1#3") >= 0, "the second aborted: " + obs);
+            assertEquals(List.of("p1#1", "p1#2", "p1#3", "p1#4"), log(stage.clusterDir(), "broker-1"), "only this run's records");
+            Plan fence = onTwoBrokers(transactional(4, 3000));
+            Plan.Producer p2 = new Plan.Producer();
+            p2.name = "p2";
+            p2.topic = "t";
+            p2.intervalMs = 100;
+            p2.startMs = 7500;
+            p2.onRestart = "resend-unacknowledged";
+            p2.properties = new java.util.HashMap<>(fence.producers.get(0).properties);
+            p2.transactionSize = 2;
+            addMessages(p2, 2);
+            fence.producers.add(p2);
+            obs = runOn(stage, fence, "fence");
+            assertEquals(2, stage.run(), "the cluster was kept");
+            assertEquals("PRODUCER_FENCED", obs.get(index(obs, "p1", "failed", "p1#3")).err, "the zombie is fenced: " + obs);
+            assertTrue(index(obs, "p2", "txn-committed", "p2#1") >= 0, "the new instance commits: " + obs);
+
+            // Each run's transactional id had its own name, on one coordinator.
+            Set<String> ids = new HashSet<>();
+            stage.admin().listTransactions().all().get().forEach(t -> ids.add(t.transactionalId()));
+            assertEquals(Set.of(Namespace.prefix(1) + "tx", Namespace.prefix(2) + "tx"), ids);
+        }
     }
 }
