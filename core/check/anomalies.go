@@ -51,7 +51,7 @@ func Anomalies(obs sim.ObservationList, acked func(string) bool, aborted map[sim
 	highest := map[string]int64{}
 	ackAt := map[string]sim.Observation{}
 	var ackOrder []string
-	for _, o := range obs.All() {
+	for _, o := range obs.Of(apps.Polled, apps.Acked) {
 		switch o.Event {
 		case apps.Polled:
 			for _, m := range o.Msgs {
@@ -105,8 +105,8 @@ func Anomalies(obs sim.ObservationList, acked func(string) bool, aborted map[sim
 // transaction.
 func abortedReads(obs sim.ObservationList, aborted map[sim.RecordAt]bool) int {
 	read := map[string]bool{}
-	for _, o := range obs.All() {
-		if o.Event == apps.Polled && aborted[o.Record()] {
+	for _, o := range obs.Of(apps.Polled) {
+		if aborted[o.Record()] {
 			for _, m := range o.Msgs {
 				read[m] = true
 			}
@@ -169,7 +169,7 @@ func versionOrder(obs sim.ObservationList) partitionOrder {
 			held[p][off] = append(held[p][off], m)
 		}
 	}
-	for _, o := range obs.All() {
+	for _, o := range obs.Of(apps.Acked, apps.Polled) {
 		switch {
 		case o.Event == apps.Acked && o.Offset >= 0:
 			for i, m := range o.Msgs {
@@ -202,7 +202,7 @@ func (po partitionOrder) index(p string, off int64) (int, bool) {
 // polled before from it, forgetting the last reads where a jump is explained.
 func pollAnomalies(obs sim.ObservationList, order partitionOrder) (nonmonotonic, skips int) {
 	polls := map[string]map[string]int{} // consumer -> partition -> index of the last record polled
-	for _, o := range obs.All() {
+	for _, o := range obs.Of(sim.Crashed, sim.Restarted, protocol.Assigned, protocol.ClientError, protocol.TruncationDetected, apps.Polled) {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			delete(polls, o.Node)
@@ -250,7 +250,7 @@ type send struct {
 // new one), each acknowledged send placed at the offset its acknowledgement gave.
 func sendSequences(obs sim.ObservationList) map[string][][]*send {
 	sends := map[string][][]*send{} // producer -> its sequences of sends, one per incarnation
-	for _, o := range obs.All() {
+	for _, o := range obs.Of(sim.Crashed, sim.Restarted, protocol.Assigned, apps.Sent, apps.Acked) {
 		switch o.Event {
 		case sim.Crashed, sim.Restarted, protocol.Assigned:
 			if s := sends[o.Node]; len(s) > 0 {

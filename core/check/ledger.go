@@ -321,8 +321,8 @@ func joinPlaces(places []string) string { return strings.Join(places, ", ") }
 // Errors counts error observations by name (retried ones too).
 func Errors(obs sim.ObservationList) map[string]int {
 	out := map[string]int{}
-	for _, o := range obs.All() {
-		if o.Event == protocol.ClientError && o.Err != "" {
+	for _, o := range obs.Of(protocol.ClientError) {
+		if o.Err != "" {
 			out[o.Err]++
 		}
 	}
@@ -332,8 +332,8 @@ func Errors(obs sim.ObservationList) map[string]int {
 // ClientErrors counts error observations by the client that received them, then by name.
 func ClientErrors(obs sim.ObservationList) map[string]map[string]int {
 	out := map[string]map[string]int{}
-	for _, o := range obs.All() {
-		if o.Event != protocol.ClientError || o.Err == "" {
+	for _, o := range obs.Of(protocol.ClientError) {
+		if o.Err == "" {
 			continue
 		}
 		if out[o.Node] == nil {

@@ -114,8 +114,8 @@ func (s *Scene) output(name string, f Facts) check.Output {
 			out.Effects, out.Values, out.TotalsOf = lastTotals(name, f.Observations), s.foldedValues(job), job.Spec.Source.Topic
 			continue
 		}
-		for _, o := range f.Observations.All() {
-			if o.Event == apps.Processed && o.Node == name {
+		for _, o := range f.Observations.Of(apps.Processed) {
+			if o.Node == name {
 				for _, m := range o.Msgs {
 					out.Effects[m]++
 				}
@@ -196,8 +196,8 @@ func (s *Scene) readAborted(output string, f Facts) map[string]int {
 		readers[c.Name] = true
 	}
 	out := map[string]int{}
-	for _, o := range f.Observations.All() {
-		if o.Event == apps.Polled && readers[o.Node] && f.Aborted[o.Record()] {
+	for _, o := range f.Observations.Of(apps.Polled) {
+		if readers[o.Node] && f.Aborted[o.Record()] {
 			for _, m := range o.Msgs {
 				out[m]++
 			}
@@ -216,8 +216,8 @@ func (s *Scene) onlyAborted(output string, f Facts) map[string][]string {
 		}
 	}
 	places, committed := map[string][]string{}, map[string]bool{}
-	for _, o := range f.Observations.All() {
-		if o.Event != protocol.Appended || !topics[topicOf(o.Partition)] {
+	for _, o := range f.Observations.Of(protocol.Appended) {
+		if !topics[topicOf(o.Partition)] {
 			continue
 		}
 		for k, m := range o.Msgs {

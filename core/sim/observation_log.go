@@ -13,8 +13,8 @@ const obsChunk = 4096
 // copied its hundreds of megabytes over and over: a fifth of the CPU of a run to the
 // event limit), and a clone shares the full chunks, which are never written again.
 type observationLog struct {
-	full [][]Observation // chunks of obsChunk each, read-only
-	last []Observation   // the chunk being filled
+	full [][]keptObservation // chunks of obsChunk each, read-only
+	last []keptObservation   // the chunk being filled
 }
 
 func (l *observationLog) add(o Observation) {
@@ -24,7 +24,7 @@ func (l *observationLog) add(o Observation) {
 	}
 	// The chunk grows as a slice does: a whole chunk made at once (1.3 MB, zeroed) had
 	// been a tenth of the time of a short run, which never fills one.
-	l.last = append(l.last, o)
+	l.last = append(l.last, keep(o))
 }
 
 // list is the observations so far. It shares the log's chunks: later adds go past the
@@ -49,12 +49,16 @@ func (l *observationLog) clone() observationLog {
 // are never copied into one slice (that copy alone took 1.8 s of a run to the event
 // limit). It must not be changed.
 type ObservationList struct {
-	chunks [][]Observation
+	chunks [][]keptObservation
 }
 
 // ListOf is a list of obs (facts read from elsewhere, a test's).
 func ListOf(obs []Observation) ObservationList {
-	return ObservationList{chunks: [][]Observation{obs}}
+	kept := make([]keptObservation, len(obs))
+	for i, o := range obs {
+		kept[i] = keep(o)
+	}
+	return ObservationList{chunks: [][]keptObservation{kept}}
 }
 
 // Len is how many observations there are.
@@ -71,8 +75,25 @@ func (l ObservationList) All() iter.Seq2[int, Observation] {
 	return func(yield func(int, Observation) bool) {
 		i := 0
 		for _, c := range l.chunks {
-			for _, o := range c {
-				if !yield(i, o) {
+			for j := range c {
+				if !yield(i, c[j].observation()) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
+// Of yields, with their indexes, only the observations of the given events: the others
+// are skipped without being read out (a checker's pass over a long run's half a million
+// observations for the few hundred it looks at).
+func (l ObservationList) Of(events ...Event) iter.Seq2[int, Observation] {
+	return func(yield func(int, Observation) bool) {
+		i := 0
+		for _, c := range l.chunks {
+			for j := range c {
+				if slices.Contains(events, c[j].Event) && !yield(i, c[j].observation()) {
 					return
 				}
 				i++
@@ -85,7 +106,9 @@ func (l ObservationList) All() iter.Seq2[int, Observation] {
 func (l ObservationList) Slice() []Observation {
 	out := make([]Observation, 0, l.Len())
 	for _, c := range l.chunks {
-		out = append(out, c...)
+		for j := range c {
+			out = append(out, c[j].observation())
+		}
 	}
 	return out
 }
@@ -97,7 +120,7 @@ func (l ObservationList) Backward() iter.Seq2[int, Observation] {
 		for c := len(l.chunks) - 1; c >= 0; c-- {
 			for j := len(l.chunks[c]) - 1; j >= 0; j-- {
 				i--
-				if !yield(i, l.chunks[c][j]) {
+				if !yield(i, l.chunks[c][j].observation()) {
 					return
 				}
 			}

@@ -1,0 +1,65 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Every field of an Observation comes back as it was added, set alone or together, so a
+// field added to Observation and not to keptObservation fails here.
+func TestAKeptObservationIsTheObservationAdded(t *testing.T) {
+	full := Observation{}
+	v := reflect.ValueOf(&full).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		one := Observation{}
+		set(reflect.ValueOf(&one).Elem().Field(i), i)
+		set(v.Field(i), i)
+		k := keep(one)
+		assert.Equal(t, one, k.observation(), v.Type().Field(i).Name)
+	}
+	k := keep(full)
+	assert.Equal(t, full, k.observation())
+	assert.NotNil(t, k.rare)
+	assert.NotNil(t, k.group)
+
+	// A member assigned nothing says so: an empty list is kept as set.
+	k = keep(Observation{Event: "assigned", Assigned: []string{}})
+	assert.NotNil(t, k.observation().Assigned)
+	common := keep(Observation{Node: "p1", Event: "sent", Msgs: []string{"p1#1"}})
+	assert.True(t, common.rare == nil && common.group == nil, "a common point needs no rare fields")
+	commit := keep(Observation{Event: "offset-committed", Group: "g", Committed: []string{"orders-0=4"}})
+	assert.True(t, commit.rare == nil && commit.group != nil, "a commit needs only the group's")
+
+	// The list reads them back in order, both ways.
+	obs := []Observation{{AtMs: 1, Node: "a", Err: "X"}, {AtMs: 2, Node: "b"}, {AtMs: 3, Group: "g", Generation: 2}}
+	l := ListOf(obs)
+	assert.Equal(t, obs, l.Slice())
+	var back []Observation
+	for _, o := range l.Backward() {
+		back = append(back, o)
+	}
+	assert.Equal(t, []Observation{obs[2], obs[1], obs[0]}, back)
+
+	// Of yields only the events asked for, at their indexes in the whole list.
+	obs[1].Event, obs[2].Event = "sent", "acked"
+	idx := map[int]Observation{}
+	for i, o := range ListOf(obs).Of("acked", "polled") {
+		idx[i] = o
+	}
+	assert.Equal(t, map[int]Observation{2: obs[2]}, idx)
+}
+
+func set(f reflect.Value, i int) {
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString("v" + string(rune('a'+i)))
+	case reflect.Int64, reflect.Int32, reflect.Int:
+		f.SetInt(int64(i + 1))
+	case reflect.Slice:
+		f.Set(reflect.ValueOf([]string{"x", string(rune('a' + i))}))
+	default:
+		panic("a field of a kind this test does not set: " + f.Kind().String())
+	}
+}
