@@ -335,6 +335,12 @@ type realFacts struct {
 	// ClusterRun is the run's number on its cluster: 0 when the cluster was started for
 	// it, else the cluster was kept from an earlier run and put back as a fresh one.
 	ClusterRun int `json:"clusterRun"`
+	// Unsettled is what the run waited for last before it settled, and when: where a
+	// real run goes on past the simulator's end, what kept it going.
+	Unsettled struct {
+		AtMs int64  `json:"atMs"`
+		Why  string `json:"why"`
+	} `json:"unsettled"`
 }
 
 // faultedLines says, for each fault applied at a protocol point, how long it took to
@@ -366,7 +372,11 @@ func (rf realFacts) phases() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	waited := ""
+	if rf.Unsettled.Why != "" && rf.EndNote == string(scene.EndSettled) {
+		waited = fmt.Sprintf("; until %.1f s it waited for: %s", float64(rf.Unsettled.AtMs)/1000, rf.Unsettled.Why)
+	}
+	return " (" + strings.Join(parts, ", ") + waited + ")"
 }
 
 // readFacts reads a real run's observations and facts; a message held in several places

@@ -143,7 +143,7 @@ func (w *World) apply(f Fault) {
 		}
 	case FaultDrop:
 		if m, ok := w.inFlight[f.WireID]; ok {
-			delete(w.inFlight, f.WireID)
+			w.dropInFlight(f.WireID)
 			w.wireEnded(f.WireID, WireDropped)
 			w.traceMessage("dropped", m)
 		}
@@ -153,7 +153,7 @@ func (w *World) apply(f Fault) {
 				m.HeldFromMs = m.ArriveMs
 			}
 			m.ArriveMs += f.DelayMs
-			w.inFlight[f.WireID] = m
+			w.putInFlight(m)
 			w.push(event{AtMs: m.ArriveMs, Kind: evDeliver, MsgID: m.ID})
 		}
 	case FaultDuplicate:
@@ -161,7 +161,7 @@ func (w *World) apply(f Fault) {
 			w.nextMsgID++
 			c := m
 			c.ID = w.nextMsgID
-			w.inFlight[c.ID] = c
+			w.putInFlight(c)
 			w.wireSent(c)
 			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
 			w.traceLine(false, "duplicated ", m.Describe(), " as #", itoa(c.ID))

@@ -36,3 +36,27 @@ func TestAHeldMessageStopsKeepingTheWireBusyOnceItWouldHaveArrived(t *testing.T)
 	w.RunUntil(1006, nil)
 	assert.False(t, w.Quiet(), "delivered: the echo's answer is on the wire")
 }
+
+// Quiet answers from a count of the messages on the wire that are not background
+// traffic, kept through sends, arrivals, drops, delays and duplicates.
+func TestQuietKeepsCountOfTheForegroundMessages(t *testing.T) {
+	w := NewWorld(Config{Seed: 1, LatencyMs: 5})
+	w.Add(&oneShot{name: "a", peer: "b"}, 0)
+	w.Add(&echo{name: "b"}, 0)
+	w.RunUntil(0, nil)
+	in := w.InFlight()
+	if !assert.Len(t, in, 1) {
+		return
+	}
+	w.Inject(Fault{Kind: FaultDuplicate, WireID: in[0].ID})
+	assert.Equal(t, 2, w.foreground)
+	w.Inject(Fault{Kind: FaultDrop, WireID: in[0].ID})
+	assert.Equal(t, 1, w.foreground)
+	w.Inject(Fault{Kind: FaultDelay, WireID: w.InFlight()[0].ID, DelayMs: 10})
+	assert.Equal(t, 1, w.foreground, "a delayed message is replaced, counted once")
+	assert.False(t, w.Quiet())
+	w.RunUntil(100, nil)
+	assert.Empty(t, w.InFlight(), "the copy arrived, and the echo's answer")
+	assert.Equal(t, 0, w.foreground)
+	assert.True(t, w.Quiet())
+}

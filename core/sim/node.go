@@ -103,7 +103,18 @@ func (m Message) appendDescribe(b []byte) []byte {
 	b = append(b, "->"...)
 	b = append(b, m.To...)
 	b = append(b, ' ')
+	if ad, ok := m.Payload.(AppendDescriber); ok {
+		return ad.AppendDescribe(b)
+	}
 	return append(b, m.Payload.Describe()...)
+}
+
+// AppendDescriber is a payload that can write its Describe text into a buffer without
+// making a string of it: the kernel traces every message it delivers, and a few kinds
+// (fetches and their answers) are most of a run's messages. The text must be Describe's,
+// byte for byte: it is the trace the determinism check hashes.
+type AppendDescriber interface {
+	AppendDescribe(b []byte) []byte
 }
 
 // Env is what a node sees of the world while it handles one event.

@@ -28,13 +28,23 @@ func (w *World) Settled() bool {
 	if w.PendingFaults() || !w.Quiet() || len(w.PausedHolding()) > 0 {
 		return false
 	}
+	if w.unsettled != "" && !w.nodeSettled(w.unsettled) {
+		return false
+	}
 	for _, name := range w.order {
-		s := w.slots[name]
-		if st, ok := s.node.(Settler); ok && s.up && !st.Settled(w) {
+		if name != w.unsettled && !w.nodeSettled(name) {
+			w.unsettled = name
 			return false
 		}
 	}
 	return true
+}
+
+// nodeSettled: the node is down, or no Settler, or says it has settled.
+func (w *World) nodeSettled(name string) bool {
+	s := w.slots[name]
+	st, ok := s.node.(Settler)
+	return !ok || !s.up || st.Settled(w)
 }
 
 // Quiet reports whether everything on the wire is background traffic. A paused node
@@ -46,6 +56,9 @@ func (w *World) Settled() bool {
 // link, until it arrives and stops the hurry (a produce held 2 s would hold a class for
 // minutes).
 func (w *World) Quiet() bool {
+	if w.foreground == 0 {
+		return true // only background traffic on the wire: no need to look at each message
+	}
 	for _, m := range w.inFlight {
 		if m.HeldFromMs > 0 && w.nowMs >= m.HeldFromMs {
 			continue
@@ -55,4 +68,24 @@ func (w *World) Quiet() bool {
 		}
 	}
 	return true
+}
+
+// putInFlight puts a message on the wire, or replaces the one with its id (a delayed one),
+// keeping count of those that are not background traffic.
+func (w *World) putInFlight(m Message) {
+	w.dropInFlight(m.ID)
+	w.inFlight[m.ID] = m
+	if !IsBackground(m.Payload) {
+		w.foreground++
+	}
+}
+
+// dropInFlight takes a message off the wire (arrived, lost or dropped), if it is on it.
+func (w *World) dropInFlight(id int64) {
+	if m, ok := w.inFlight[id]; ok {
+		delete(w.inFlight, id)
+		if !IsBackground(m.Payload) {
+			w.foreground--
+		}
+	}
 }

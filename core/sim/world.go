@@ -54,8 +54,13 @@ type World struct {
 	nextMsgID    int64
 	queue        queue
 	order        []string // node names in registration order
+	// unsettled is the node that last said it had not settled: Settled asks it first, as
+	// it most likely has not yet (an application still sending, asked before every broker
+	// is asked about every partition it leads). Only the order of the questions changes.
+	unsettled string
 	slots        map[string]*nodeSlot
 	inFlight     map[int64]Message
+	foreground   int // how many of inFlight are not background traffic (Quiet's fast answer)
 	linkLastMs   map[[2]string]int64 // last arrival per directed link: links are FIFO, like TCP
 	blocked      map[[2]string]bool
 	netRand      Rand
@@ -186,7 +191,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	}
 	w.linkLastMs[link] = arrive
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
-	w.inFlight[id] = m
+	w.putInFlight(m)
 	w.wireSent(m)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
 	if w.Tracing() {
@@ -249,7 +254,7 @@ func (w *World) deliver(e event) {
 	if !ok || m.ArriveMs != e.AtMs {
 		return // dropped, or delayed to a later event
 	}
-	delete(w.inFlight, m.ID)
+	w.dropInFlight(m.ID)
 	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
 		w.wireEnded(m.ID, WireLostOnCut)
 		if w.Tracing() {

@@ -26,6 +26,17 @@ func (m FetchRequest) Describe() string {
 	// Written out, not through fmt: fetches and their answers are most of a run's events.
 	return "Fetch req=" + i64(m.ReqID) + " " + m.TP.String() + " from=" + i64(m.FetchOffset) + m.Isolation.suffix()
 }
+// AppendDescribe implements sim.AppendDescriber: Describe's text, written into b.
+func (m FetchRequest) AppendDescribe(b []byte) []byte {
+	b = append(b, "Fetch req="...)
+	b = strconv.AppendInt(b, m.ReqID, 10)
+	b = append(b, ' ')
+	b = m.TP.appendTo(b)
+	b = append(b, " from="...)
+	b = strconv.AppendInt(b, m.FetchOffset, 10)
+	return append(b, m.Isolation.suffix()...)
+}
+
 func (m FetchRequest) Label() string { return fmt.Sprintf("fetch @%d", m.FetchOffset) }
 
 // FetchResponse carries the batches from the fetch offset on and the leader's high
@@ -61,6 +72,33 @@ func (m FetchResponse) Describe() string {
 	}
 	return "FetchResponse req=" + i64(m.ReqID) + " " + m.TP.String() + " [" + rangeText(m.Batches) + "] @" +
 		i64(m.Batches[0].BaseOffset) + " hw=" + i64(m.HW) + m.committedText()
+}
+
+// AppendDescribe implements sim.AppendDescriber: Describe's text, written into b (an
+// error or a divergence, rare, through Describe itself).
+func (m FetchResponse) AppendDescribe(b []byte) []byte {
+	if m.Err != "" || m.Diverging || (m.Isolation == ReadCommitted && len(m.Aborted) > 0) {
+		return append(b, m.Describe()...)
+	}
+	b = append(b, "FetchResponse req="...)
+	b = strconv.AppendInt(b, m.ReqID, 10)
+	b = append(b, ' ')
+	b = m.TP.appendTo(b)
+	if len(m.Batches) == 0 {
+		b = append(b, " empty hw="...)
+	} else {
+		b = append(b, " ["...)
+		b = append(b, rangeText(m.Batches)...)
+		b = append(b, "] @"...)
+		b = strconv.AppendInt(b, m.Batches[0].BaseOffset, 10)
+		b = append(b, " hw="...)
+	}
+	b = strconv.AppendInt(b, m.HW, 10)
+	if m.Isolation == ReadCommitted {
+		b = append(b, " lso="...)
+		b = strconv.AppendInt(b, m.LastStable, 10)
+	}
+	return b
 }
 
 func i64(v int64) string { return strconv.FormatInt(v, 10) }

@@ -18,6 +18,13 @@ type TP struct {
 // String is "orders-0". (Written out, not through fmt: it is in every fetch's trace line.)
 func (tp TP) String() string { return tp.Topic + "-" + strconv.Itoa(int(tp.Partition)) }
 
+// appendTo writes String's text into b.
+func (tp TP) appendTo(b []byte) []byte {
+	b = append(b, tp.Topic...)
+	b = append(b, '-')
+	return strconv.AppendInt(b, int64(tp.Partition), 10)
+}
+
 // CompareTP orders partitions by topic, then number.
 func CompareTP(a, b TP) int {
 	return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))

@@ -319,6 +319,13 @@ public final class Run implements AutoCloseable {
 
     long nowMs() { return System.currentTimeMillis() - epochMs; }
 
+    /**
+     * What kept the run from settling last, and when (facts.json's unsettled): where a real
+     * run goes on past the simulator's end, this says what it waited for.
+     */
+    private volatile String lastUnsettled = "";
+    private volatile long lastUnsettledAtMs = -1;
+
     /** Waits until the run has settled, or stop.ms, or the limit; returns why it ended. */
     private String waitForEnd() throws Exception {
         long settledSince = -1;
@@ -328,7 +335,10 @@ public final class Run implements AutoCloseable {
             if (plan.stopMs > 0 && now >= plan.stopMs) return "stop.ms";
             if (now >= plan.limitMs) return plan.stopMs > 0 ? "stop.ms" : "time limit";
             if (plan.stopMs > 0) continue;
-            if (!settled(now)) {
+            String why = unsettled(now);
+            if (why != null) {
+                lastUnsettled = why;
+                lastUnsettledAtMs = now;
                 settledSince = -1;
                 continue;
             }
@@ -343,27 +353,33 @@ public final class Run implements AutoCloseable {
      * Streams application that is up caught up with nothing in hand (nor, for Streams, a
      * transaction open), no group waiting for a member that is down,
      * and every broker that is down fenced (its session over) while every broker that is
-     * up is registered.
+     * up is registered. Null when it has settled, else what it waits for.
      */
-    private boolean settled(long now) {
-        if (pendingFaults.get() > 0) return false;
+    private String unsettled(long now) {
+        if (pendingFaults.get() > 0) return "a fault ahead";
         for (Apps.App a : apps.all().values()) {
             if (!a.up()) continue;
-            if (a.role.equals("producer") && !a.done) return false;
+            if (a.role.equals("producer") && !a.done) return a.name + " not told how every send ended";
             // A Streams application is a consumer here: its main consumer, in its group (its name).
             // A Flink job: running, and everything it processed in a completed checkpoint (FlinkApp's STATUS).
             boolean consuming = a.role.equals("consumer") || a.role.equals("streams") || a.role.equals("job");
-            if (consuming && (!a.joined || !a.idle || a.lag != 0 || now - a.statusAtMs > 1000)) return false;
+            if (!consuming) continue;
+            if (!a.joined) return a.name + " not joined";
+            if (!a.idle) return a.name + " has work in hand";
+            if (a.lag != 0) return a.name + " lag " + a.lag;
+            if (now - a.statusAtMs > 1000) return a.name + " status older than 1 s";
         }
         long session = Long.parseLong(plan.brokerProperties.getOrDefault("broker.session.timeout.ms", "9000"));
         for (var e : brokerCrashedAtMs.entrySet()) {
-            if (now - e.getValue() < session + 1000) return false;
+            if (now - e.getValue() < session + 1000) return e.getKey() + " not fenced yet";
         }
         try {
-            if (admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return false;
-            return groupsSettled() && noTransactionInProgress();
+            if (admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() != liveBrokers()) return "brokers registered != brokers up";
+            if (!groupsSettled()) return "a group rebalancing or waiting for a member";
+            if (!noTransactionInProgress()) return "a transaction in progress";
+            return null;
         } catch (Exception e) {
-            return false;
+            return "the cluster did not answer: " + e;
         }
     }
 
@@ -425,6 +441,7 @@ public final class Run implements AutoCloseable {
         }
         phase("facts");
         facts.put("phasesMs", phasesMs);
+        facts.put("unsettled", Map.of("atMs", lastUnsettledAtMs, "why", lastUnsettled));
         facts.put("clusterRun", stage.run()); // 0: the cluster was started for this run
         Plan.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("facts.json").toFile(), facts);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("observations.jsonl"), StandardCharsets.UTF_8))) {

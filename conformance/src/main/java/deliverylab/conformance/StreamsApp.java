@@ -150,23 +150,45 @@ final class StreamsApp {
 
     /**
      * The input records the application has polled that no commit covers yet, in poll
-     * order, each marked once processed; and whether a transaction is open. The stream
-     * thread adds and commits, the producer's thread ends transactions: synchronized.
+     * order, each marked once processed; the outputs sent and not yet acknowledged, and
+     * the inputs whose output failed; and whether a transaction is open. The stream thread
+     * adds and commits, the producer's thread acknowledges and ends transactions:
+     * synchronized.
      */
     static final class Inputs {
         private record Input(String partition, long offset, List<String> ids, boolean processed) {}
 
         private final Map<String, Input> uncommitted = new LinkedHashMap<>(); // "orders-0@5" -> the record
+        private int unacknowledged; // outputs sent, not yet acknowledged nor failed
+        private final java.util.Set<String> failed = new java.util.HashSet<>(); // inputs whose output failed
         private boolean transactionOpen;
 
         synchronized void polled(String partition, long offset, List<String> ids) {
             // polled again after a rewind (a dirty close re-reads from the committed offset): one entry
-            uncommitted.remove(partition + "@" + offset);
-            uncommitted.put(partition + "@" + offset, new Input(partition, offset, ids, false));
+            String key = partition + "@" + offset;
+            uncommitted.remove(key);
+            uncommitted.put(key, new Input(partition, offset, ids, false));
+            failed.remove(key);
         }
 
         synchronized void processed(String partition, long offset) {
             uncommitted.computeIfPresent(partition + "@" + offset, (k, in) -> new Input(in.partition, in.offset, in.ids, true));
+        }
+
+        /** An output record handed to the producer. */
+        synchronized void sending() { unacknowledged++; }
+
+        /**
+         * An output's send ended: acknowledged, or failed (Streams keeps the error, and the
+         * next commit throws it and the task reads its input again: until then the inputs
+         * the output came from are in hand).
+         */
+        synchronized void sent(List<String> ids, boolean ok) {
+            unacknowledged = Math.max(0, unacknowledged - 1);
+            if (ok) return;
+            uncommitted.forEach((key, in) -> {
+                if (in.ids.stream().anyMatch(ids::contains)) failed.add(key);
+            });
         }
 
         /** The identities the committed offsets cover (an offset is the next record to read), no longer uncommitted. */
@@ -174,10 +196,12 @@ final class StreamsApp {
             Map<String, Long> next = new LinkedHashMap<>();
             offsets.forEach((tp, om) -> next.put(tp.topic() + "-" + tp.partition(), om.offset()));
             List<String> covered = new ArrayList<>();
-            uncommitted.values().removeIf(in -> {
+            uncommitted.entrySet().removeIf(e -> {
+                Input in = e.getValue();
                 Long c = next.get(in.partition);
                 if (c == null || in.offset >= c) return false;
                 covered.addAll(in.ids);
+                failed.remove(e.getKey());
                 return true;
             });
             return covered;
@@ -192,13 +216,22 @@ final class StreamsApp {
             List<String> out = new ArrayList<>();
             for (Input in : uncommitted.values()) if (in.processed) out.addAll(in.ids);
             uncommitted.clear();
+            failed.clear();
             transactionOpen = false;
             return out;
         }
 
         synchronized void transactionOpen(boolean open) { transactionOpen = open; }
 
-        /** Nothing polled that is not committed, and no transaction open: the settle check's idle. */
-        synchronized boolean idle() { return uncommitted.isEmpty() && !transactionOpen; }
+        /**
+         * The settle check's idle, as the simulated Streams thread's (core/apps' Streams.idle):
+         * every record polled processed, every output acknowledged, no output's error kept,
+         * no transaction open. Processed inputs whose offsets no commit covers yet are not in
+         * hand: under at_least_once the commit interval (30 s by default) may be far off, and
+         * the simulated run settles without waiting for it.
+         */
+        synchronized boolean idle() {
+            return !transactionOpen && unacknowledged == 0 && failed.isEmpty() && uncommitted.values().stream().allMatch(Input::processed);
+        }
     }
 }

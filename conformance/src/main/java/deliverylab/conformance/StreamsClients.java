@@ -189,7 +189,18 @@ final class StreamsClients implements KafkaClientSupplier {
         @Override
         public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
             List<String> ids = ConsumerApp.ids(record.headers());
+            inputs.sending();
+            try {
+                return sendObserved(record, callback, ids);
+            } catch (RuntimeException e) {
+                inputs.sent(ids, false); // refused at once (a closed or fenced producer): no callback comes
+                throw e;
+            }
+        }
+
+        private Future<RecordMetadata> sendObserved(ProducerRecord<byte[], byte[]> record, Callback callback, List<String> ids) {
             return super.send(record, (md, e) -> {
+                inputs.sent(ids, e == null || e instanceof TransactionAbortedException);
                 if (e == null) {
                     Observation o = new Observation("", "written").msgs(ids).at(md.topic() + "-" + md.partition(), md.offset());
                     o.output = record.topic();

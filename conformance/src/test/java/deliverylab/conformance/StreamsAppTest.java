@@ -83,14 +83,44 @@ class StreamsAppTest {
         in.polled("orders-0", 4, List.of("p1#5"));
         in.polled("orders-0", 5, List.of("p1#6"));
         in.processed("orders-0", 4);
-        assertFalse(in.idle());
         assertEquals(List.of("p1#5"), in.committed(Map.of(new TopicPartition("orders", 0), new OffsetAndMetadata(5))));
-        assertFalse(in.idle()); // p1#6 polled, not committed
         in.polled("orders-0", 5, List.of("p1#6")); // polled again after a rewind: still one
         assertEquals(List.of("p1#6"), in.committed(Map.of(new TopicPartition("orders", 0), new OffsetAndMetadata(6))));
+        assertEquals(List.of(), in.committed(Map.of(new TopicPartition("orders", 0), new OffsetAndMetadata(6))));
+    }
+
+    /**
+     * Idle as the simulated Streams thread is: everything polled processed, every output
+     * acknowledged, no output's error kept, no transaction open; an input processed and
+     * written waits for no commit (at_least_once commits every 30 s).
+     */
+    @Test
+    void idleIsTheSimulatedThreadsIdle() {
+        StreamsApp.Inputs in = new StreamsApp.Inputs();
         assertTrue(in.idle());
+        in.polled("orders-0", 4, List.of("p1#5"));
+        assertFalse(in.idle(), "polled, not processed");
+        in.processed("orders-0", 4);
+        in.sending();
+        assertFalse(in.idle(), "its output not acknowledged");
+        in.sent(List.of("p1#5"), true);
+        assertTrue(in.idle(), "processed and written: no commit waited for");
+
+        in.polled("orders-0", 5, List.of("p1#6"));
+        in.processed("orders-0", 5);
+        in.sending();
+        in.sent(List.of("p1#6"), false);
+        assertFalse(in.idle(), "its output failed: the next commit throws, and the task reads it again");
+        in.polled("orders-0", 5, List.of("p1#6"));
+        in.processed("orders-0", 5);
+        in.sending();
+        in.sent(List.of("p1#6"), true);
+        assertTrue(in.idle(), "read again and written");
+
         in.transactionOpen(true);
-        assertFalse(in.idle());
+        assertFalse(in.idle(), "a transaction open");
+        in.transactionOpen(false);
+        assertTrue(in.idle());
     }
 
     @Test
