@@ -48,19 +48,19 @@ type nodeSlot struct {
 // World is the whole simulated system: nodes, the wire, the clock and the trace. It is
 // plain data; Clone copies it.
 type World struct {
-	cfg          Config
-	nowMs        int64
-	seq          int64
-	nextMsgID    int64
-	queue        queue
-	order        []string // node names in registration order
+	cfg       Config
+	nowMs     int64
+	seq       int64
+	nextMsgID int64
+	queue     queue
+	order     []string // node names in registration order
 	// unsettled is the node that last said it had not settled: Settled asks it first, as
 	// it most likely has not yet (an application still sending, asked before every broker
 	// is asked about every partition it leads). Only the order of the questions changes.
-	unsettled string
+	unsettled    string
 	slots        map[string]*nodeSlot
 	inFlight     map[int64]Message
-	foreground   int // how many of inFlight are not background traffic (Quiet's fast answer)
+	foreground   int                 // how many of inFlight are not background traffic (Quiet's fast answer)
 	linkLastMs   map[[2]string]int64 // last arrival per directed link: links are FIFO, like TCP
 	blocked      map[[2]string]bool
 	netRand      Rand

@@ -26,6 +26,7 @@ func (m FetchRequest) Describe() string {
 	// Written out, not through fmt: fetches and their answers are most of a run's events.
 	return "Fetch req=" + i64(m.ReqID) + " " + m.TP.String() + " from=" + i64(m.FetchOffset) + m.Isolation.suffix()
 }
+
 // AppendDescribe implements sim.AppendDescriber: Describe's text, written into b.
 func (m FetchRequest) AppendDescribe(b []byte) []byte {
 	b = append(b, "Fetch req="...)
