@@ -22,6 +22,7 @@ func (w *World) pause(name string) {
 		return
 	}
 	s.paused = true
+	w.pausedNodes++
 }
 
 // resume lets a paused node run again: what it held is queued at the current time, in
@@ -36,6 +37,7 @@ func (w *World) resume(name string) {
 		return
 	}
 	s.paused = false
+	w.pausedNodes--
 	held := s.stalled
 	s.stalled = nil
 	for _, e := range held {
@@ -85,6 +87,9 @@ func (w *World) endPause(s *nodeSlot) {
 			w.wireEnded(m.ID, WireLostInCrash)
 			w.traceMessage("lost in the crash", m)
 		}
+	}
+	if s.paused {
+		w.pausedNodes--
 	}
 	s.paused, s.stalled, s.arrived = false, nil, nil
 }

@@ -87,8 +87,10 @@ func TestAPausedNodesTimersWaitForTheEndOfForMs(t *testing.T) {
 // connections are reset, and the restarted node starts afresh, not paused.
 func TestACrashOfAPausedNodeLosesWhatItHeld(t *testing.T) {
 	w, held := pausedEcho(t)
+	assert.Equal(t, 1, w.pausedNodes)
 	w.Inject(Fault{Kind: FaultCrash, Node: "b"})
 	assert.False(t, w.Paused("b"))
+	assert.Zero(t, w.pausedNodes, "a crash ends the pause: Settled looks for paused nodes no more")
 	assert.Zero(t, w.Held("b"))
 	assert.Len(t, traceWith(w, "lost in the crash"), held)
 	w.Inject(Fault{Kind: FaultRestart, Node: "b"})
@@ -126,9 +128,11 @@ func TestPausingTwiceOrResumingARunningNodeChangesNothing(t *testing.T) {
 	a.Inject(Fault{Kind: FaultPause, Node: "b"})
 	a.Inject(Fault{Kind: FaultResume, Node: "a"})
 	b.Inject(Fault{Kind: FaultPause, Node: "b"})
+	assert.Equal(t, 1, a.pausedNodes, "paused twice: one paused node")
 	for _, w := range []*World{a, b} {
 		w.Schedule(80, Fault{Kind: FaultResume, Node: "b"})
 		runAll(w)
+		assert.Zero(t, w.pausedNodes)
 	}
 	assert.Equal(t, pingerOf(a).Pongs, pingerOf(b).Pongs)
 }

@@ -25,7 +25,7 @@ type Settler interface {
 // scripted fault, undo, narration step or node start is ahead, only background traffic
 // is on the wire, and every node that is up says it has settled.
 func (w *World) Settled() bool {
-	if w.PendingFaults() || !w.Quiet() || len(w.PausedHolding()) > 0 {
+	if w.PendingFaults() || !w.Quiet() || (w.pausedNodes > 0 && len(w.PausedHolding()) > 0) {
 		return false
 	}
 	if w.unsettled != "" && !w.nodeSettled(w.unsettled) {

@@ -61,6 +61,7 @@ type World struct {
 	slots        map[string]*nodeSlot
 	inFlight     map[int64]Message
 	foreground   int                 // how many of inFlight are not background traffic (Quiet's fast answer)
+	pausedNodes  int                 // how many slots are paused (Settled asks which hold work only if any)
 	linkLastMs   map[[2]string]int64 // last arrival per directed link: links are FIFO, like TCP
 	blocked      map[[2]string]bool
 	netRand      Rand
