@@ -16,15 +16,25 @@ func (o *oneShot) Fire(*Env, Payload)    {}
 func (o *oneShot) Crash()                {}
 func (o *oneShot) Clone() Node           { c := *o; return &c }
 
-// A message a delay fault holds keeps the wire busy until it would have arrived; after
-// that it only waits, and the page may hurry (Quiet), until it arrives.
-func TestAHeldMessageStopsKeepingTheWireBusyOnceItWouldHaveArrived(t *testing.T) {
+// onePingOnTheWire: a's ping to b (an echo) just sent, and the wire's messages (nil
+// unless that is all there is).
+func onePingOnTheWire(t *testing.T) (*World, []Message) {
 	w := NewWorld(Config{Seed: 1, LatencyMs: 5})
 	w.Add(&oneShot{name: "a", peer: "b"}, 0)
 	w.Add(&echo{name: "b"}, 0)
 	w.RunUntil(0, nil)
 	in := w.InFlight()
 	if !assert.Len(t, in, 1) {
+		return w, nil
+	}
+	return w, in
+}
+
+// A message a delay fault holds keeps the wire busy until it would have arrived; after
+// that it only waits, and the page may hurry (Quiet), until it arrives.
+func TestAHeldMessageStopsKeepingTheWireBusyOnceItWouldHaveArrived(t *testing.T) {
+	w, in := onePingOnTheWire(t)
+	if in == nil {
 		return
 	}
 	w.Inject(Fault{Kind: FaultDelay, WireID: in[0].ID, DelayMs: 1000})
@@ -40,12 +50,8 @@ func TestAHeldMessageStopsKeepingTheWireBusyOnceItWouldHaveArrived(t *testing.T)
 // Quiet answers from a count of the messages on the wire that are not background
 // traffic, kept through sends, arrivals, drops, delays and duplicates.
 func TestQuietKeepsCountOfTheForegroundMessages(t *testing.T) {
-	w := NewWorld(Config{Seed: 1, LatencyMs: 5})
-	w.Add(&oneShot{name: "a", peer: "b"}, 0)
-	w.Add(&echo{name: "b"}, 0)
-	w.RunUntil(0, nil)
-	in := w.InFlight()
-	if !assert.Len(t, in, 1) {
+	w, in := onePingOnTheWire(t)
+	if in == nil {
 		return
 	}
 	w.Inject(Fault{Kind: FaultDuplicate, WireID: in[0].ID})

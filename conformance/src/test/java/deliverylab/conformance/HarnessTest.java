@@ -235,17 +235,7 @@ class HarnessTest {
      */
     @Test
     void aNewInstanceFencesTheZombie() throws Exception {
-        Plan p = transactional(4, 3000);
-        Plan.Producer p2 = new Plan.Producer();
-        p2.name = "p2";
-        p2.topic = "t";
-        p2.intervalMs = 100;
-        p2.startMs = 7500;
-        p2.onRestart = "resend-unacknowledged";
-        p2.properties = new java.util.HashMap<>(p.producers.get(0).properties);
-        p2.transactionSize = 2;
-        addMessages(p2, 2);
-        p.producers.add(p2);
+        Plan p = withASecondInstance(transactional(4, 3000));
         List<Observation> obs = run(p);
 
         assertTrue(index(obs, "p1", "acked", "p1#2") >= 0, "the first transaction committed before p2 started: " + obs);
@@ -259,6 +249,21 @@ class HarnessTest {
         List<String> visible = readCommittedLog();
         assertFalse(visible.contains("p1#3") || visible.contains("p1#4"), "nothing of the zombie's after the fence: " + visible);
         assertTrue(visible.containsAll(List.of("p1#1", "p1#2", "p2#1", "p2#2")), "both committed transactions: " + visible);
+    }
+
+    /** The plan with p2, a second instance of p1's transactional id, starting at 7.5 s with its two messages in one transaction. */
+    private static Plan withASecondInstance(Plan p) {
+        Plan.Producer p2 = new Plan.Producer();
+        p2.name = "p2";
+        p2.topic = "t";
+        p2.intervalMs = 100;
+        p2.startMs = 7500;
+        p2.onRestart = "resend-unacknowledged";
+        p2.properties = new java.util.HashMap<>(p.producers.get(0).properties);
+        p2.transactionSize = 2;
+        addMessages(p2, 2);
+        p.producers.add(p2);
+        return p;
     }
 
     /** The plan on two brokers, its topic led by broker-1 and followed by broker-2. */
@@ -301,17 +306,7 @@ class HarnessTest {
             assertTrue(index(obs, "p1", "txn-committed", "p1#1") >= 0, "the first transaction committed: " + obs);
             assertTrue(index(obs, "p1", "txn-aborted", "p1#3") >= 0, "the second aborted: " + obs);
             assertEquals(List.of("p1#1", "p1#2", "p1#3", "p1#4"), log(stage.clusterDir(), "broker-1"), "only this run's records");
-            Plan fence = onTwoBrokers(transactional(4, 3000));
-            Plan.Producer p2 = new Plan.Producer();
-            p2.name = "p2";
-            p2.topic = "t";
-            p2.intervalMs = 100;
-            p2.startMs = 7500;
-            p2.onRestart = "resend-unacknowledged";
-            p2.properties = new java.util.HashMap<>(fence.producers.get(0).properties);
-            p2.transactionSize = 2;
-            addMessages(p2, 2);
-            fence.producers.add(p2);
+            Plan fence = withASecondInstance(onTwoBrokers(transactional(4, 3000)));
             obs = runOn(stage, fence, "fence");
             assertEquals(2, stage.run(), "the cluster was kept");
             assertEquals("PRODUCER_FENCED", obs.get(index(obs, "p1", "failed", "p1#3")).err, "the zombie is fenced: " + obs);
