@@ -3,13 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,6 +29,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 	dir := fl.String("dir", "conformance", "the conformance module (its pom.xml)")
 	work := fl.String("work", "", "where each run's logs, observations and facts are kept (default: a temporary directory)")
 	asJSON := fl.Bool("json", false, "print the rows as JSON")
+	kafka := fl.String("kafka", "3.9", "the Kafka release of the real clusters: 3.9 (the playground's reference) or 4.4 (Kafka 4, issue 24)")
 	freshClusters := fl.Bool("fresh-clusters", false, "start a fresh cluster for every real run instead of keeping one for the next run that needs the same")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -44,7 +42,12 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		files = scenes.Names()
 	}
-	if err := buildRunner(*dir, stderr); err != nil {
+	build, err := runnerFor(*kafka)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2
+	}
+	if err := build.build(*dir, stderr); err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
 	}
@@ -68,12 +71,13 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 		loaded = append(loaded, s)
 		keys = append(keys, sceneClusterKey(s))
 	}
-	server := newRunnerServer(*dir, *work)
+	server := newRunnerServer(build, *dir, *work)
 	defer server.stop()
 	rows := make([]conformRow, len(loaded))
 	for _, i := range runOrder(keys) {
 		s := loaded[i]
 		rows[i] = conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string, fresh bool) (realResult, error) {
+			plan.KafkaVersion = build.kafka
 			return realRun(server, s, plan, runDir, fresh || *freshClusters)
 		})
 		if !*asJSON {
@@ -86,8 +90,8 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 		_ = enc.Encode(rows)
 	} else {
 		printConformTable(stdout, rows, *runs)
-		fmt.Fprintf(stdout, "\n%d scenes, %d real run(s) each, in %s; runs kept in %s\n", len(rows), *runs,
-			time.Since(start).Round(time.Second), *work)
+		fmt.Fprintf(stdout, "\n%d scenes, %d real run(s) each against Kafka %s, in %s; runs kept in %s\n", len(rows), *runs,
+			build.kafka, time.Since(start).Round(time.Second), *work)
 		printRefereeSpeed(stdout, rows)
 		printFailedRows(stdout, rows)
 	}
@@ -427,66 +431,4 @@ func readFacts(s *scene.Scene, runDir string) (scene.Facts, realFacts, error) {
 		f.Held[output] = held
 	}
 	return f, rf, sc.Err()
-}
-
-// buildRunner builds the Java runner with Maven unless it is built and newer than its
-// sources.
-func buildRunner(dir string, stderr io.Writer) error {
-	if _, err := exec.LookPath("java"); err != nil {
-		return errors.New("no java on PATH: the conformance suite needs a JDK 17 and Maven")
-	}
-	built := runnerJar(dir)
-	if fresh(built, dir) {
-		return nil
-	}
-	if _, err := exec.LookPath("mvn"); err != nil {
-		return errors.New("no mvn on PATH: the conformance suite is built with Maven")
-	}
-	cmd := exec.Command("mvn", "-q", "-B", "-f", filepath.Join(dir, "pom.xml"), "package", "-DskipTests")
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building the Java runner: %w", err)
-	}
-	return nil
-}
-
-// fresh reports whether built exists and is newer than every source file of the module.
-func fresh(built, dir string) bool {
-	bi, err := os.Stat(built)
-	if err != nil {
-		return false
-	}
-	newer := false
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && d.Name() == "target":
-			return filepath.SkipDir
-		case d.IsDir():
-			return nil
-		}
-		if info, err := d.Info(); err == nil && info.ModTime().After(bi.ModTime()) {
-			newer = true
-		}
-		return nil
-	})
-	return !newer
-}
-
-// runnerJar is the runner as Maven packages it. The JVMs run it from the jar, not from
-// target/classes: class-data sharing archives only classes that come from jars.
-func runnerJar(dir string) string { return filepath.Join(dir, "target", "conformance-1.jar") }
-
-// runnerArgs is java's command line for one of the runner's entry points: its class
-// path, and where the class-data sharing archives of the JVMs it starts are kept
-// (ClassArchives.java: each kind of JVM starts about twice as fast from one).
-func runnerArgs(dir string, mainAndArgs ...string) []string {
-	// Absolute: an archive names the class path it was made from, and a JVM started from
-	// another directory must find the same files.
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	cp := runnerJar(dir) + string(os.PathListSeparator) + filepath.Join(dir, "target", "lib", "*")
-	return append([]string{"-cp", cp, "-Ddeliverylab.cds=" + filepath.Join(dir, "target", "cds")}, mainAndArgs...)
 }

@@ -20,15 +20,16 @@ import (
 // when they need the same one (Stage.java) instead of starting a controller and brokers
 // for each. It is started at the first run and again after it died.
 type runnerServer struct {
-	dir string // the conformance module
-	log string // where the runner's own output goes
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
+	build runnerBuild
+	dir   string // the conformance module
+	log   string // where the runner's own output goes
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
 }
 
-func newRunnerServer(dir, work string) *runnerServer {
-	return &runnerServer{dir: dir, log: filepath.Join(work, "runner.log")}
+func newRunnerServer(build runnerBuild, dir, work string) *runnerServer {
+	return &runnerServer{build: build, dir: dir, log: filepath.Join(work, "runner.log")}
 }
 
 func (r *runnerServer) start() error {
@@ -36,7 +37,7 @@ func (r *runnerServer) start() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("java", runnerArgs(r.dir, "deliverylab.conformance.Main", "serve")...)
+	cmd := exec.Command("java", r.build.args(r.dir, "deliverylab.conformance.Main", "serve")...)
 	cmd.Stderr = log
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -35,6 +35,9 @@ type Plan struct {
 	StopMs           int64             `json:"stopMs"` // 0: until settled
 	// LimitMs is when the real run stops at the latest when it has not settled.
 	LimitMs int64 `json:"limitMs"`
+	// KafkaVersion is the Kafka release of the real cluster, as kafka-storage's
+	// --release-version names it: "" is the reference, 3.9 (the runner's default).
+	KafkaVersion string `json:"kafkaVersion,omitempty"`
 }
 
 // PlanPartition is one partition and its replicas, the first its initial leader.

@@ -46,12 +46,14 @@ final class Apps implements AutoCloseable {
     private final Run.Recorder recorder;
     private final ClassArchives archives;
     private final String namespace;
+    private final Path logConfigs; // where the cluster keeps log4j.properties and log4j2.properties
     private final Map<String, App> apps = new LinkedHashMap<>();
     private long epochMs;
 
     Apps(Plan plan, Path planFile, Path dir, String bootstrap, Map<String, Integer> sinkPorts, Run.Recorder recorder,
-        ClassArchives archives, String namespace) {
+        ClassArchives archives, String namespace, Path logConfigs) {
         this.plan = plan;
+        this.logConfigs = logConfigs;
         this.namespace = namespace;
         this.archives = archives;
         this.planFile = planFile;
@@ -115,7 +117,8 @@ final class Apps implements AutoCloseable {
         String heap = a.role.equals("job") ? "-Xmx1g" : "-Xmx256m";
         List<String> cmd = new ArrayList<>(List.of(Cluster.javaBin(), "-Xms32m", heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(archives.options(a.role));
-        cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
+        cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + logConfigs.resolve("log4j.properties"),
+            "-Dlog4j2.configurationFile=" + logConfigs.resolve("log4j2.properties"),
             "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", System.getProperty("java.class.path"),
             AppMain.class.getName(), launchFile.toString()));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".err").toFile())).start();

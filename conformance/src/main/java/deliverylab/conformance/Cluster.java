@@ -41,10 +41,14 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, Integer> controllerProxyPorts = new LinkedHashMap<>();
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final Map<String, String> brokerProperties;
+    /** The metadata version the cluster is formatted with: the plan's Kafka release. */
+    private final String release;
     private final ClassArchives archives;
 
-    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties, ClassArchives archives) throws IOException {
+    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties, String release, ClassArchives archives)
+        throws IOException {
         this.dir = dir;
+        this.release = release;
         this.archives = archives;
         this.brokers = brokers;
         this.brokerProperties = brokerProperties;
@@ -92,7 +96,7 @@ public final class Cluster implements AutoCloseable {
             try (PrintStream ps = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
                 try {
                     rc = kafka.tools.StorageTool.execute(new String[] {"format", "-t", clusterId, "-c", props.toString(),
-                        "--release-version", "3.9"}, ps);
+                        "--release-version", release}, ps);
                 } catch (RuntimeException e) {
                     e.printStackTrace(ps);
                     rc = -1;
@@ -198,7 +202,8 @@ public final class Cluster implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(sharing);
         cmd.addAll(List.of("-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=file:" + dir.resolve("log4j.properties"),
-            "-Dkafka.logfile=" + dir.resolve(name + ".log"), "-cp", classpath, mainClass));
+            "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties"), "-Dkafka.logfile=" + dir.resolve(name + ".log"),
+            "-cp", classpath, mainClass));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".out").toFile()));
@@ -218,6 +223,18 @@ public final class Cluster implements AutoCloseable {
             "log4j.appender.F.layout=org.apache.log4j.PatternLayout",
             "log4j.appender.F.layout.ConversionPattern=[%d] %p %m (%c)%n",
             "log4j.logger.org.apache.kafka.clients=WARN",
+            ""));
+        // Kafka 4 logs through Log4j 2: the same, in its words.
+        Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
+            "appender.f.type=File",
+            "appender.f.name=F",
+            "appender.f.fileName=${sys:kafka.logfile}",
+            "appender.f.layout.type=PatternLayout",
+            "appender.f.layout.pattern=[%d] %p %m (%c)%n",
+            "rootLogger.level=INFO",
+            "rootLogger.appenderRef.f.ref=F",
+            "logger.clients.name=org.apache.kafka.clients",
+            "logger.clients.level=WARN",
             ""));
     }
 

@@ -9,10 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.FileRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Reads a replica's log from a broker's log directory, with Kafka's own FileRecords, as
@@ -66,16 +62,16 @@ final class LogReader {
         }
         Map<Long, List<Entry>> open = new HashMap<>(); // producer id -> its transaction's records so far
         for (Path seg : segments) {
-            try (FileRecords records = FileRecords.open(seg.toFile(), false)) {
-                for (RecordBatch batch : records.batches()) {
+            try (var records = Wire.openSegment(seg.toFile())) {
+                for (var batch : records.batches()) {
                     if (batch.isControlBatch()) {
                         List<Entry> txn = open.remove(batch.producerId());
-                        if (txn != null) (aborts(batch) ? out.aborted : out.kept).addAll(txn);
+                        if (txn != null) (Wire.aborts(batch) ? out.aborted : out.kept).addAll(txn);
                         continue;
                     }
                     List<Entry> into = batch.isTransactional() ? open.computeIfAbsent(batch.producerId(), k -> new ArrayList<>()) : out.kept;
-                    for (Record r : batch) {
-                        String msg = Proxy.msgOf(r);
+                    for (var r : batch) {
+                        String msg = Proxy.msgOf(r.headers());
                         if (msg != null) into.add(new Entry(r.offset(), msg));
                     }
                 }
@@ -87,11 +83,5 @@ final class LogReader {
         out.kept.sort(Comparator.comparingLong(Entry::offset));
         out.aborted.sort(Comparator.comparingLong(Entry::offset));
         return out;
-    }
-
-    /** Whether a control batch is an ABORT marker (its one record's key says which). */
-    private static boolean aborts(RecordBatch control) {
-        for (Record r : control) return ControlRecordType.parse(r.key()) == ControlRecordType.ABORT;
-        return false;
     }
 }

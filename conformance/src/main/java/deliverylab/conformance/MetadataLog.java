@@ -11,9 +11,6 @@ import org.apache.kafka.common.metadata.PartitionRecord;
 import org.apache.kafka.common.metadata.TopicRecord;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.metadata.LeaderRecoveryState;
 import org.apache.kafka.metadata.MetadataRecordSerde;
@@ -45,18 +42,18 @@ final class MetadataLog {
     void read(FetchResponse resp) {
         for (var topic : resp.data().responses()) {
             for (var p : topic.partitions()) {
-                if (!(p.records() instanceof MemoryRecords records)) continue;
-                for (RecordBatch batch : records.batches()) {
+                for (var batch : Wire.batches(p.records())) {
                     if (batch.isControlBatch()) continue; // KRaft's own (LeaderChange, snapshot markers)
-                    for (Record r : batch) record(r);
+                    for (var r : batch) {
+                        if (r.hasValue()) record(r.offset(), r.value());
+                    }
                 }
             }
         }
     }
 
-    private synchronized void record(Record r) {
-        if (!seen.add(r.offset()) || !r.hasValue()) return;
-        ByteBuffer value = r.value();
+    private synchronized void record(long offset, ByteBuffer value) {
+        if (!seen.add(offset)) return;
         ApiMessage m;
         try {
             m = MetadataRecordSerde.INSTANCE.read(new ByteBufferAccessor(value), value.remaining()).message();

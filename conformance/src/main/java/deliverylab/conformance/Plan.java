@@ -31,6 +31,12 @@ public final class Plan {
     public List<Fault> faults = new ArrayList<>();
     public long stopMs;
     public long limitMs;
+    /**
+     * The Kafka release the real cluster runs, as kafka-storage's --release-version names
+     * its metadata version: "3.9" (the reference), or a Kafka 4 release ("4.4") that the
+     * runner built against Kafka 4 runs (kafka-4/pom.xml).
+     */
+    public String kafkaVersion = "3.9";
 
     public static final class Partition {
         public String topic;

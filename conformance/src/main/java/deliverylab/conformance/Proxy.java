@@ -19,10 +19,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
@@ -255,14 +251,14 @@ final class Proxy implements AutoCloseable {
                 Map<String, List<String>> msgs = Map.of();
                 boolean expectsResponse = true;
                 if (h.apiKey() == ApiKeys.PRODUCE) {
-                    ProduceRequest req = (ProduceRequest) AbstractRequest.parseRequest(h.apiKey(), h.apiVersion(), b).request;
+                    ProduceRequest req = (ProduceRequest) Wire.request(h.apiKey(), h.apiVersion(), b);
                     msgs = messages(req);
                     expectsResponse = req.acks() != 0;
                     delivered = delivery(msgs, req.acks());
                     action = requested(msgs);
                 }
                 if (h.apiKey() == ApiKeys.WRITE_TXN_MARKERS && source != null && source.startsWith("broker-")) {
-                    WriteTxnMarkersRequest req = (WriteTxnMarkersRequest) AbstractRequest.parseRequest(h.apiKey(), h.apiVersion(), b).request;
+                    WriteTxnMarkersRequest req = (WriteTxnMarkersRequest) Wire.request(h.apiKey(), h.apiVersion(), b);
                     if (markersPrepared(req).drop) return; // the coordinator crashed as it sent them: they never leave
                 }
                 if (expectsResponse) pending.put(h.correlationId(), new Sent(h.apiKey(), h.apiVersion(), msgs, System.nanoTime()));
@@ -331,7 +327,7 @@ final class Proxy implements AutoCloseable {
             if (sent != null && sent.api == ApiKeys.PRODUCE) {
                 try {
                     ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
-                    ProduceResponse resp = (ProduceResponse) AbstractResponse.parseResponse(sent.api, b, sent.version);
+                    ProduceResponse resp = (ProduceResponse) Wire.response(sent.api, sent.version, b);
                     action = onProduceResponse(resp, sent);
                 } catch (RuntimeException e) {
                     // not decodable: forward it as it is
@@ -341,7 +337,7 @@ final class Proxy implements AutoCloseable {
             if (sent != null && TXN_APIS.contains(sent.api) && !to.equals(Network.HARNESS) && !to.startsWith("broker-")) {
                 try {
                     ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
-                    coordinatorErrors(AbstractResponse.parseResponse(sent.api, b, sent.version), to);
+                    coordinatorErrors(Wire.response(sent.api, sent.version, b), to);
                 } catch (RuntimeException e) {
                     // not decodable: forward it as it is
                 }
@@ -350,14 +346,14 @@ final class Proxy implements AutoCloseable {
             if (sent != null && sent.api == ApiKeys.FETCH && target.equals("controller")) {
                 try {
                     ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
-                    metadata.read((FetchResponse) AbstractResponse.parseResponse(sent.api, b, sent.version));
+                    metadata.read((FetchResponse) Wire.response(sent.api, sent.version, b));
                 } catch (RuntimeException e) {
                     // not decodable: forward it as it is
                 }
             } else if (sent != null && sent.api == ApiKeys.FETCH && to.startsWith("broker-")) {
                 try {
                     ResponseHeader.parse(b, sent.api.responseHeaderVersion(sent.version));
-                    FetchResponse resp = (FetchResponse) AbstractResponse.parseResponse(sent.api, b, sent.version);
+                    FetchResponse resp = (FetchResponse) Wire.response(sent.api, sent.version, b);
                     delivered = replication(resp, to);
                 } catch (RuntimeException e) {
                     // not decodable: forward it as it is
@@ -383,14 +379,13 @@ final class Proxy implements AutoCloseable {
                 String name = topic.topic() != null && !topic.topic().isEmpty() ? topic.topic() : topicNames.get(topic.topicId());
                 if (name == null) continue;
                 for (var p : topic.partitions()) {
-                    if (!(p.records() instanceof MemoryRecords records)) continue;
                     List<String> ids = new ArrayList<>();
                     long first = -1;
-                    for (RecordBatch batch : records.batches()) {
+                    for (var batch : Wire.batches(p.records())) {
                         if (batch.isControlBatch()) continue; // a transaction's marker carries no message
-                        for (Record r : batch) {
+                        for (var r : batch) {
                             if (first < 0) first = r.offset();
-                            String id = msgOf(r);
+                            String id = msgOf(r.headers());
                             if (id != null) ids.add(id);
                         }
                     }
@@ -501,10 +496,8 @@ final class Proxy implements AutoCloseable {
         for (var topic : req.data().topicData()) {
             for (var p : topic.partitionData()) {
                 List<String> ids = new ArrayList<>();
-                if (p.records() instanceof MemoryRecords records) {
-                    for (RecordBatch batch : records.batches()) {
-                        for (Record r : batch) ids.add(msgOf(r));
-                    }
+                for (var batch : Wire.batches(p.records())) {
+                    for (var r : batch) ids.add(msgOf(r.headers()));
                 }
                 ids.removeIf(s -> s == null);
                 out.put(topic.name() + "-" + p.index(), ids);
@@ -516,8 +509,9 @@ final class Proxy implements AutoCloseable {
     private static final String TXN_MARKER_SENDER = "-txn-marker-sender";
     private static final String TXN_VERIFIER = "AddPartitionsManager-client-";
 
-    static String msgOf(Record r) {
-        for (Header h : r.headers()) {
+    /** The message identity among a record's headers, or null. */
+    static String msgOf(Header[] headers) {
+        for (Header h : headers) {
             if (h.key().equals(MSG_HEADER)) return new String(h.value(), StandardCharsets.UTF_8);
         }
         return null;

@@ -102,7 +102,8 @@ public final class Run implements AutoCloseable {
             sinks.put(s.name, sink);
             sinkPorts.put(s.name, sink.port());
         }
-        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder, archives, namespace);
+        this.apps = new Apps(plan, planFile, dir, cluster.bootstrap(), sinkPorts, recorder, archives, namespace,
+            cluster.dir().toPath());
     }
 
     /** Runs the scene and writes observations.jsonl and facts.json into the run's directory. */
