@@ -325,6 +325,7 @@ public final class Run implements AutoCloseable {
      * run goes on past the simulator's end, this says what it waited for.
      */
     private volatile String lastUnsettled = "";
+    private static final String NO_ANSWER = "the cluster did not answer: ";
     private volatile long lastUnsettledAtMs = -1;
 
     /** Waits until the run has settled, or stop.ms, or the limit; returns why it ended. */
@@ -337,6 +338,13 @@ public final class Run implements AutoCloseable {
             if (now >= plan.limitMs) return plan.stopMs > 0 ? "stop.ms" : "time limit";
             if (plan.stopMs > 0) continue;
             String why = unsettled(now);
+            if (why != null && why.startsWith(NO_ANSWER) && lastUnsettled.startsWith(NO_ANSWER)) {
+                // An admin client that timed out waiting for a node can stay stuck on the
+                // dead brokers it knew (two of three brokers down in kip-101-leader-epochs
+                // kept one from answering for the rest of a run): ask with a new one,
+                // bootstrapped from every broker's address.
+                stage.renewAdmin();
+            }
             if (why != null) {
                 lastUnsettled = why;
                 lastUnsettledAtMs = now;
@@ -380,7 +388,7 @@ public final class Run implements AutoCloseable {
             if (!noTransactionInProgress()) return "a transaction in progress";
             return null;
         } catch (Exception e) {
-            return "the cluster did not answer: " + e;
+            return NO_ANSWER + e;
         }
     }
 
