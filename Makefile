@@ -127,6 +127,8 @@ conformance: SHELL := bash
 conformance:
 	@command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 || { echo "make conformance needs a JDK 17 and Maven (Debian: openjdk-17-jdk-headless maven)"; exit 1; }
 	mvn -q -B -f conformance/pom.xml package
+	@# The runner's Kafka 4 build (make conformance-kafka4) compiles from the same sources: keep it compiling.
+	mvn -q -B -f conformance/kafka-4/pom.xml package -DskipTests
 	@mkdir -p out
 	set -o pipefail; $(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES) | tee $(CONFORM_TABLE)
 
