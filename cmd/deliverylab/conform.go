@@ -61,6 +61,7 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	var loaded []*scene.Scene
+	var sims []simulated
 	var keys []string
 	for _, f := range files {
 		s, err := loadScene(f)
@@ -68,15 +69,15 @@ func conformCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		loaded = append(loaded, s)
-		keys = append(keys, sceneClusterKey(s))
+		sim := simulate(s)
+		loaded, sims, keys = append(loaded, s), append(sims, sim), append(keys, sim.clusterKey())
 	}
 	server := newRunnerServer(build, *dir, *work)
 	defer server.stop()
 	rows := make([]conformRow, len(loaded))
 	for _, i := range runOrder(keys) {
 		s := loaded[i]
-		rows[i] = conformScene(s, *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string, fresh bool) (realResult, error) {
+		rows[i] = conformSimulated(s, sims[i], *runs, filepath.Join(*work, s.Name), func(plan scene.Plan, runDir string, fresh bool) (realResult, error) {
 			plan.KafkaVersion = build.kafka
 			return realRun(server, s, plan, runDir, fresh || *freshClusters)
 		})
@@ -148,15 +149,42 @@ type realResult struct {
 	Phases  string
 }
 
-// conformScene runs a scene in the simulator and then runs times with real.
-func conformScene(s *scene.Scene, runs int, work string, real realRunner) conformRow {
+// simulated is a scene's simulated run: its report, and the plan of its real runs (or
+// why it has none).
+type simulated struct {
+	report  scene.Report
+	plan    scene.Plan
+	planErr error
+}
+
+func simulate(s *scene.Scene) simulated {
 	r := s.NewRun()
 	r.ToEnd()
-	simRep := r.Judge()
+	sim := simulated{report: r.Judge()}
+	sim.plan, sim.planErr = s.Plan(sim.report.EndMs)
+	return sim
+}
+
+// clusterKey is the cluster the scene's real runs need (clusterKey), or "" for a scene
+// that makes none.
+func (sim simulated) clusterKey() string {
+	if sim.planErr != nil {
+		return ""
+	}
+	return clusterKey(sim.plan)
+}
+
+// conformScene runs a scene in the simulator and then runs times with real.
+func conformScene(s *scene.Scene, runs int, work string, real realRunner) conformRow {
+	return conformSimulated(s, simulate(s), runs, work, real)
+}
+
+// conformSimulated runs the simulated scene times with real.
+func conformSimulated(s *scene.Scene, sim simulated, runs int, work string, real realRunner) conformRow {
+	simRep, plan := sim.report, sim.plan
 	row := conformRow{Scene: s.Name, Simulator: outcome(simRep), Faults: s.FaultTiming()}
-	plan, err := s.Plan(simRep.EndMs)
-	if err != nil {
-		row.Result, row.Why = resultSkipped, []string{err.Error()}
+	if sim.planErr != nil {
+		row.Result, row.Why = resultSkipped, []string{sim.planErr.Error()}
 		return row
 	}
 	for i := 1; i <= runs; i++ {
@@ -300,18 +328,6 @@ func realRun(server *runnerServer, s *scene.Scene, plan scene.Plan, runDir strin
 	// The run's outcome in `deliverylab run --json`'s format, beside its facts.
 	data, _ := json.MarshalIndent(res.Report, "", "  ")
 	return res, os.WriteFile(filepath.Join(runDir, "report.json"), data, 0o644)
-}
-
-// sceneClusterKey is the cluster the scene's real runs need (clusterKey), or "" for a
-// scene that makes none.
-func sceneClusterKey(s *scene.Scene) string {
-	r := s.NewRun()
-	r.ToEnd()
-	plan, err := s.Plan(r.Judge().EndMs)
-	if err != nil {
-		return ""
-	}
-	return clusterKey(plan)
 }
 
 // realFacts is facts.json as the runner writes it.

@@ -28,3 +28,9 @@ func TestEachKafkaReleaseRunsFromItsOwnBuild(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "3.9 or 4.4"), err.Error())
 }
+
+// Scenes that need the same cluster run one after another, each group where its first
+// scene was; a scene that makes no real run stays where it is.
+func TestScenesOnOneClusterRunOneAfterAnother(t *testing.T) {
+	assert.Equal(t, []int{0, 2, 4, 1, 5, 3}, runOrder([]string{"a", "b", "a", "", "a", "b"}))
+}

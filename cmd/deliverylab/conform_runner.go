@@ -131,7 +131,7 @@ func clusterKey(plan scene.Plan) string {
 func runOrder(keys []string) []int {
 	first := map[string]int{}
 	for i, k := range keys {
-		if _, seen := first[k]; !seen || k == "" {
+		if _, seen := first[k]; !seen && k != "" {
 			first[k] = i
 		}
 	}
@@ -139,15 +139,12 @@ func runOrder(keys []string) []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ka, kb := first[keys[a]], first[keys[b]]
-		if keys[a] == "" {
-			ka = a
+	place := func(i int) int {
+		if keys[i] == "" {
+			return i
 		}
-		if keys[b] == "" {
-			kb = b
-		}
-		return ka - kb
-	})
+		return first[keys[i]]
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return place(a) - place(b) })
 	return order
 }

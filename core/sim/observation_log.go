@@ -71,29 +71,20 @@ func (l ObservationList) Len() int {
 }
 
 // All yields each observation with its index.
-func (l ObservationList) All() iter.Seq2[int, Observation] {
-	return func(yield func(int, Observation) bool) {
-		i := 0
-		for _, c := range l.chunks {
-			for j := range c {
-				if !yield(i, c[j].observation()) {
-					return
-				}
-				i++
-			}
-		}
-	}
-}
+func (l ObservationList) All() iter.Seq2[int, Observation] { return l.of(nil) }
 
 // Of yields, with their indexes, only the observations of the given events: the others
 // are skipped without being read out (a checker's pass over a long run's half a million
 // observations for the few hundred it looks at).
-func (l ObservationList) Of(events ...Event) iter.Seq2[int, Observation] {
+func (l ObservationList) Of(events ...Event) iter.Seq2[int, Observation] { return l.of(events) }
+
+// of yields the observations of the events, or every one for nil.
+func (l ObservationList) of(events []Event) iter.Seq2[int, Observation] {
 	return func(yield func(int, Observation) bool) {
 		i := 0
 		for _, c := range l.chunks {
 			for j := range c {
-				if slices.Contains(events, c[j].Event) && !yield(i, c[j].observation()) {
+				if (events == nil || slices.Contains(events, c[j].Event)) && !yield(i, c[j].observation()) {
 					return
 				}
 				i++

@@ -142,8 +142,10 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** Sends a node's process a signal ("STOP", "CONT"). */
-    void signal(String node, String sig) throws IOException, InterruptedException {
-        long pid = pid(node);
+    void signal(String node, String sig) throws IOException, InterruptedException { signal(node, pid(node), sig); }
+
+    /** Sends the process of a node (a broker's, the controller's, an application's) a signal. */
+    static void signal(String node, long pid, String sig) throws IOException, InterruptedException {
         if (pid < 0) throw new IllegalStateException(node + " has no process to " + sig);
         int rc = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
         if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);

@@ -244,14 +244,7 @@ public final class Run implements AutoCloseable {
      * sockets' buffers and the proxy's.
      */
     private void signal(String node, String sig) throws IOException, InterruptedException {
-        if (!apps.has(node)) {
-            cluster.signal(node, sig);
-            return;
-        }
-        long pid = apps.pid(node);
-        if (pid < 0) throw new IllegalStateException(node + " has no process to " + sig);
-        int rc = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
-        if (rc != 0) throw new IOException("kill -" + sig + " " + pid + " exited " + rc);
+        Cluster.signal(node, apps.has(node) ? apps.pid(node) : cluster.pid(node), sig);
     }
 
     /** The Flink job a subtask's node ("totals/map-0") belongs to, or null. */

@@ -113,15 +113,18 @@ final class Stage implements AutoCloseable {
      * each partition led by its first replica with all its replicas in sync.
      */
     void ready(Plan plan, Network net, Proxy.Points points, Path runDir, List<String> namedApps) throws Exception {
-        if (proxy == null) {
-            start(net, points, runDir, namedApps);
-        } else {
+        boolean kept = proxy != null;
+        if (kept) {
             proxy.use(net, points, runDir, namedApps);
             for (String node : cluster.nodes()) {
                 if (cluster.alive(node)) cluster.signal(node, "CONT");
                 else cluster.start(node);
             }
-            waitFor(Duration.ofSeconds(120), "every broker registered again", () -> registered(plan));
+        } else {
+            start(net, points, runDir, namedApps);
+        }
+        waitFor(Duration.ofSeconds(120), "every broker registered", () -> registered(plan));
+        if (kept) { // the last run's topics go: the plan's are made afresh
             Set<String> old = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             if (!old.isEmpty()) {
                 admin.deleteTopics(old).all().get(30, TimeUnit.SECONDS);
@@ -163,7 +166,6 @@ final class Stage implements AutoCloseable {
 
     /** Creates the plan's topics the cluster does not have (a kept cluster has its internal ones). */
     private void createTopics(Plan plan) throws Exception {
-        waitFor(Duration.ofSeconds(120), "every broker registered", () -> registered(plan));
         Set<String> have = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS);
         List<NewTopic> topics = new ArrayList<>();
         for (var e : topics(plan).entrySet()) {
