@@ -32,6 +32,14 @@ func TestLessonsOpenFromThePageAndOpenTheirScenes(t *testing.T) {
 	waitAcrossNavigation(t, p, `window.deliverylab && window.deliverylab.ready && window.deliverylab.state().scene === "commit-before-processing"`)
 }
 
+// navigationInterrupted says whether err is the protocol's way of saying the
+// document it asked went away mid-question (its context destroyed, or the
+// target navigating), which the next question to the new document answers.
+func navigationInterrupted(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "Inspected target navigated or closed")
+}
+
 // waitAcrossNavigation waits for expr in a tab that a click is taking to another
 // document: until the new one is there, the old one's context may be gone.
 func waitAcrossNavigation(t *testing.T, p *page, expr string) {
@@ -40,7 +48,7 @@ func waitAcrossNavigation(t *testing.T, p *page, expr string) {
 	defer done()
 	for {
 		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(20*time.Millisecond)))
-		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+		if err == nil || !navigationInterrupted(err) {
 			require.NoError(t, err, "waiting for %s\nconsole:\n%s", expr, p.consoleText())
 			return
 		}

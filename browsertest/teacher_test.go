@@ -95,7 +95,7 @@ func (p *page) goTo(path string) {
 	for {
 		// The new document may still be replacing about:blank's: its context is then gone.
 		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](ready, chromedp.WithPollingInterval(20*time.Millisecond)))
-		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+		if err == nil || !navigationInterrupted(err) {
 			require.NoError(p.t, err, "waiting for the page at %s\nconsole:\n%s", path, p.consoleText())
 			break
 		}
