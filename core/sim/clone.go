@@ -27,7 +27,8 @@ func (w *World) Clone() *World {
 	c.observations = w.observations.clone()
 	c.narrated = slices.Clone(w.narrated)
 	c.trace.Lines = slices.Clone(w.trace.Lines)
-	c.lineBuf = nil // a buffer of its own: clones may run on other goroutines
+	c.lineBuf = nil     // a buffer of its own: clones may run on other goroutines
+	c.envs = envStack{} // so are its handlers' Envs
 	c.instant.tally = maps.Clone(w.instant.tally)
 	c.wire = w.wire.clone()
 	return &c

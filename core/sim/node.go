@@ -120,6 +120,7 @@ type AppendDescriber interface {
 // Env is what a node sees of the world while it handles one event.
 type Env struct {
 	w           *World
+	s           *nodeSlot // the node's slot: Alive and Rand without a lookup by name
 	node        string
 	port        string // the node's port the event is for (see Port)
 	incarnation int
@@ -134,8 +135,7 @@ func (e *Env) Name() string { return e.node }
 // Alive reports whether the node is still up in the incarnation that is handling the
 // event: false once a triggered fault crashed it mid-handler.
 func (e *Env) Alive() bool {
-	s := e.w.slot(e.node)
-	return s != nil && s.up && s.incarnation == e.incarnation
+	return e.s.up && e.s.incarnation == e.incarnation
 }
 
 // Send puts a message on the wire and returns its id, or 0 when the node was crashed
@@ -159,7 +159,7 @@ func (e *Env) After(delayMs int64, t Payload) {
 }
 
 // Rand is the node's own random stream.
-func (e *Env) Rand() *Rand { return e.w.nodeRand(e.node) }
+func (e *Env) Rand() *Rand { return &e.s.rand }
 
 // Observe reports a protocol point (see Observation). Triggered faults run at once.
 func (e *Env) Observe(o Observation) {

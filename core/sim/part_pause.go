@@ -12,7 +12,7 @@ type PartPauser interface {
 // pausePart pauses or resumes one part of a running node; a node that is down, or whose
 // parts do not pause, is left alone.
 func (w *World) pausePart(addr string, pause bool) {
-	s, env := w.partEnv(addr)
+	s := w.partSlot(addr)
 	if s == nil {
 		return
 	}
@@ -20,20 +20,20 @@ func (w *World) pausePart(addr string, pause bool) {
 	if !ok {
 		return
 	}
+	env := w.enter(s, NodeOf(addr), PortOf(addr))
 	if pause {
 		pp.PausePart(env, PortOf(addr))
 	} else {
 		pp.ResumePart(env, PortOf(addr))
 	}
-	w.settleCrash(s, env)
+	w.leave(s, env)
 }
 
-// partEnv is the running node of a part ("node/part") and an Env at that part, or nil
-// when the node is down.
-func (w *World) partEnv(addr string) (*nodeSlot, *Env) {
+// partSlot is the slot of a part's ("node/part") node, or nil when the node is down.
+func (w *World) partSlot(addr string) *nodeSlot {
 	s := w.slots[NodeOf(addr)]
 	if s == nil || !s.up {
-		return nil, nil
+		return nil
 	}
-	return s, &Env{w: w, node: NodeOf(addr), port: PortOf(addr), incarnation: s.incarnation}
+	return s
 }

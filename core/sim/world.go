@@ -71,6 +71,7 @@ type World struct {
 	trace        Trace
 	lineBuf      []byte // the trace line being written (traceLine), reused
 	eventsRun    int64
+	envs         envStack
 	scheduled    int // fault, narration and start events in the queue
 	instant      instant
 	frozen       *Frozen  // set when one instant ran MaxEventsPerInstant events: the run stops
@@ -102,8 +103,6 @@ func (w *World) Add(n Node, startMs int64) {
 func (w *World) Rand(stream string) Rand { return NewRand(w.cfg.Seed, stream) }
 
 func (w *World) slot(name string) *nodeSlot { return w.slots[name] }
-
-func (w *World) nodeRand(name string) *Rand { return &w.slots[name].rand }
 
 // Node returns a node and whether it is up.
 func (w *World) Node(name string) (Node, bool) {
@@ -228,9 +227,9 @@ func (w *World) Step() bool {
 				s.hold(e)
 				break
 			}
-			env := &Env{w: w, node: e.Node, port: e.Port, incarnation: s.incarnation}
+			env := w.enter(s, e.Node, e.Port)
 			s.node.Fire(env, e.Timer)
-			w.settleCrash(s, env)
+			w.leave(s, env)
 		}
 	case evFault:
 		w.apply(*e.Fault)
@@ -290,9 +289,9 @@ func (w *World) handOver(s *nodeSlot, m Message) {
 		w.traceMessage("recv", m)
 	}
 	s.addClient(m)
-	env := &Env{w: w, node: NodeOf(m.To), port: PortOf(m.To), incarnation: s.incarnation}
+	env := w.enter(s, NodeOf(m.To), PortOf(m.To))
 	s.node.Receive(env, m)
-	w.settleCrash(s, env)
+	w.leave(s, env)
 }
 
 // settleCrash wipes the volatile state again when a node was crashed by a triggered fault
@@ -323,10 +322,10 @@ func (w *World) boot(name string, event Event) {
 	}
 	s.up, s.started, s.held = true, true, false
 	s.incarnation++
-	env := &Env{w: w, node: name, incarnation: s.incarnation}
+	env := w.enter(s, name, "")
 	env.Observe(Observation{Event: event})
 	s.node.Start(env)
-	w.settleCrash(s, env)
+	w.leave(s, env)
 }
 
 func (w *World) crash(name string) {
@@ -378,7 +377,7 @@ type PartFailer interface {
 // failPart fails one part of a running node: the part's crash is a protocol point of its
 // own ("node/part crashed"), and the node decides what it means.
 func (w *World) failPart(addr string) {
-	s, env := w.partEnv(addr)
+	s := w.partSlot(addr)
 	if s == nil {
 		return
 	}
@@ -386,10 +385,12 @@ func (w *World) failPart(addr string) {
 	if !ok {
 		return
 	}
+	env := w.enter(s, NodeOf(addr), PortOf(addr))
 	env.Observe(Observation{Node: addr, Event: Crashed})
 	if env.Alive() {
 		pf.FailPart(env, PortOf(addr))
 	}
+	w.envs.depth--
 }
 
 // RunUntil runs every event up to and including atMs, then sets the clock to atMs.
@@ -434,7 +435,7 @@ func (w *World) Act(name string, f func(env *Env)) {
 	if s == nil || !s.up {
 		return
 	}
-	env := &Env{w: w, node: name, incarnation: s.incarnation}
+	env := w.enter(s, name, "")
 	f(env)
-	w.settleCrash(s, env)
+	w.leave(s, env)
 }
