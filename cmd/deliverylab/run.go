@@ -24,23 +24,33 @@ import (
 // slash and without .yaml, such as acks-1-lost) when no file of that name exists. A
 // path that does not exist is an error, never the shipped scene of the same name.
 func loadScene(arg string) (*scene.Scene, error) {
+	name, data, err := loadSceneData(arg)
+	if err != nil {
+		return nil, err
+	}
+	return scene.Parse(name, data)
+}
+
+// loadSceneData reads a scene file, or a shipped scene by its bare name: the name to
+// parse it as, and its text.
+func loadSceneData(arg string) (string, []byte, error) {
 	data, err := readSceneFile(arg)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".yaml") {
 		if embedded, embErr := scenes.Read(arg); embErr == nil {
-			return scene.Parse(arg, embedded)
+			return arg, embedded, nil
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		base := strings.TrimSuffix(filepath.Base(arg), ".yaml")
 		if _, embErr := scenes.Read(base); embErr == nil {
-			return nil, fmt.Errorf("%s: no such file; the shipped scene of that name is run by its bare name: %s", arg, base)
+			return "", nil, fmt.Errorf("%s: no such file; the shipped scene of that name is run by its bare name: %s", arg, base)
 		}
-		return nil, fmt.Errorf("%s: no such file; expected a scene file, or the bare name of a shipped scene (%s)", arg, strings.Join(scenes.Names(), ", "))
+		return "", nil, fmt.Errorf("%s: no such file; expected a scene file, or the bare name of a shipped scene (%s)", arg, strings.Join(scenes.Names(), ", "))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", arg, err)
+		return "", nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	return scene.Parse(arg, data)
+	return arg, data, nil
 }
 
 // readSceneFile reads at most one byte more than a scene file may have, so that a huge

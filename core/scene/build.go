@@ -23,7 +23,9 @@ func (s *Scene) Build() *sim.World {
 	brokers := cluster.BrokerNames()
 	w.Add(cluster.NewController(), 0)
 	for _, p := range s.Producers {
-		cl := clients.NewProducer(p.Config, brokers, []string{p.Work.Topic})
+		cfg := p.Config
+		cfg.Client = s.KafkaVersion
+		cl := clients.NewProducer(cfg, brokers, []string{p.Work.Topic})
 		if p.TransactionSize > 0 {
 			w.Add(apps.NewTxnProducer(p.Name, p.Work, apps.TxnWork{Size: p.TransactionSize, Abort: p.AbortTransactions}, p.OnRestart, cl), p.StartMs)
 			continue
@@ -136,6 +138,7 @@ func (s *Scene) newJob(js JobSpec, brokers []string) *flink.Job {
 	newProducer := func(clientID, transactionalID string) *clients.Producer {
 		c := spec.Sink.Producer
 		c.TransactionalID = transactionalID
+		c.Client = s.KafkaVersion
 		return clients.NewProducer(c, brokers, []string{spec.Sink.Topic})
 	}
 	return flink.NewJob(js.Name, spec, partitions, newConsumer, newProducer)
@@ -168,6 +171,7 @@ func (s *Scene) newStreams(ss StreamsSpec, brokers []string) *apps.Streams {
 	newProducer := func(transactionalID string) *clients.Producer {
 		c := cfg
 		c.TransactionalID = transactionalID
+		c.Client = s.KafkaVersion
 		return clients.NewProducer(c, brokers, []string{ss.Spec.To})
 	}
 	partitionOf := s.Cluster.TransactionPartition

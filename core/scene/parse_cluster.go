@@ -3,10 +3,12 @@ package scene
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
 	"deliverylab/core/props"
 	"deliverylab/core/sinks"
@@ -30,7 +32,11 @@ func (p *parser) cluster(s *Scene, f field) {
 			return server.ConfigKeys.Set(&s.Cluster.Config, key, v)
 		})
 		if err := s.Cluster.Config.Validate(); err != nil && p.err == nil {
-			p.fail(configKeyNode(c, "replica.fetch.wait.max.ms", c.value), "cluster.config.replica.fetch.wait.max.ms", "%s", err.Error())
+			key := "replica.fetch.wait.max.ms"
+			if strings.HasPrefix(err.Error(), server.TransactionVersionKey) {
+				key = server.TransactionVersionKey
+			}
+			p.fail(configKeyNode(c, key, c.value), "cluster.config."+key, "%s", err.Error())
 		}
 	}
 	for i, tn := range p.list(m["topics"], "cluster") {
@@ -326,3 +332,45 @@ func sentBy(ps []ProducerSpec) int {
 	}
 	return n
 }
+
+// kafkaVersion reads a Kafka release (kafka.version, an entry of holds.for). A number as
+// YAML reads it (3.9 unquoted) is taken as its text.
+func (p *parser) kafkaVersion(n *yaml.Node, path string) protocol.Version {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		p.fail(n, path, "expected one of %s", strings.Join(protocol.VersionChoices(), ", "))
+		return protocol.Kafka39
+	}
+	v, ok := protocol.ParseVersion(n.Value)
+	if !ok {
+		p.fail(n, path, "expected %s (Kafka 4.4, the newest Kafka 4 release the playground follows), got %q",
+			strings.Join(protocol.VersionChoices(), " or "), n.Value)
+	}
+	return v
+}
+
+// holdsFor reads holds.for: the releases the scene's expect holds for; without the key,
+// its own kafka.version only. The scene's own need not be among them: the page's toggle
+// plays a scene under another release than its expect describes (ExpectApplies).
+func (p *parser) holdsFor(m map[string]field, own protocol.Version) []protocol.Version {
+	f, ok := m[HoldsForKey]
+	if !ok {
+		return []protocol.Version{own}
+	}
+	if f.value == nil || f.value.Kind != yaml.SequenceNode || len(f.value.Content) == 0 {
+		p.fail(f.value, HoldsForKey, "expected a list of Kafka releases (%s) the scene's expect holds for", strings.Join(protocol.VersionChoices(), ", "))
+		return []protocol.Version{own}
+	}
+	var out []protocol.Version
+	for i, n := range f.value.Content {
+		v := p.kafkaVersion(n, fmt.Sprintf("%s[%d]", HoldsForKey, i))
+		if slices.Contains(out, v) && p.err == nil {
+			p.fail(n, fmt.Sprintf("%s[%d]", HoldsForKey, i), "%s is listed twice", v)
+		}
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// HoldsForKey is the scene's top-level key for the releases its expect holds for.
+const HoldsForKey = "holds.for"

@@ -38,6 +38,10 @@ type Plan struct {
 	// KafkaVersion is the Kafka release of the real cluster, as kafka-storage's
 	// --release-version names it: "" is the reference, 3.9 (the runner's default).
 	KafkaVersion string `json:"kafkaVersion,omitempty"`
+	// Features are the feature levels the cluster is formatted with (kafka-storage
+	// format --feature NAME=LEVEL) where the scene's release does not leave them to its
+	// defaults: transaction.version on Kafka 4.
+	Features map[string]int `json:"features,omitempty"`
 }
 
 // PlanPartition is one partition and its replicas, the first its initial leader.
@@ -275,6 +279,11 @@ func (s *Scene) Plan(simEndMs int64) (Plan, error) {
 	}
 	p := Plan{Scene: s.Name, Brokers: cluster.Brokers, BrokerProperties: props, LatencyMs: s.LatencyMs,
 		JitterMs: s.JitterMs, Sinks: s.Sinks, StopMs: s.StopMs, LimitMs: s.StopMs}
+	if s.KafkaVersion != protocol.Kafka39 {
+		// 3.9's plans stay as they were: the runner's default release and features.
+		p.KafkaVersion = s.KafkaVersion.Release()
+		p.Features = cluster.Config.Features()
+	}
 	if p.LimitMs == 0 {
 		// Real processes start, fail over and catch up more slowly than the simulated
 		// ones: give the run room, but not for ever.

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"deliverylab/core/check"
+	"deliverylab/core/kafka/protocol"
 )
 
 // Report is the outcome of a run, in the CLI's JSON contract.
@@ -80,6 +82,10 @@ func (s *Scene) Check(rep Report) []string {
 	case EndFrozen:
 		bad = append(bad, "the run never ended an instant"+detail(rep.EndDetail))
 	}
+	if !s.ExpectApplies() {
+		// The expect describes another release's runs: it is not this run's to meet.
+		return append(bad, fmt.Sprintf("expect describes Kafka %s (holds.for), and this scene follows %s", versionsText(s.HoldsFor), s.KafkaVersion))
+	}
 	if e.Verdict != "" && rep.Verdict != e.Verdict {
 		bad = append(bad, fmt.Sprintf("verdict: expected %s, got %s", e.Verdict, rep.Verdict))
 	}
@@ -129,4 +135,12 @@ func detail(d string) string {
 		return ""
 	}
 	return ": " + d
+}
+
+func versionsText(vs []protocol.Version) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return strings.Join(out, " and ")
 }

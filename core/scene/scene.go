@@ -4,11 +4,13 @@ package scene
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"deliverylab/core/apps"
 	"deliverylab/core/kafka"
 	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
 	"deliverylab/core/sim"
 	"deliverylab/core/sinks"
@@ -18,12 +20,18 @@ import (
 
 // Scene is a parsed, validated scene file.
 type Scene struct {
-	File      string
-	Name      string // file name without .yaml
-	Title     Text
-	Summary   Text
-	Seed      int64
-	StopMs    int64 // 0: run until settled
+	File    string
+	Name    string // file name without .yaml
+	Title   Text
+	Summary Text
+	Seed    int64
+	StopMs  int64 // 0: run until settled
+	// KafkaVersion is the Kafka release the brokers and clients follow (kafka.version):
+	// 3.9 unless the scene says 4.x.
+	KafkaVersion protocol.Version
+	// HoldsFor are the releases whose runs the scene's expect describes (holds.for): its
+	// own kafka.version unless it says more. make conformance runs it on each.
+	HoldsFor  []protocol.Version
 	Cluster   kafka.Cluster
 	LatencyMs int64
 	JitterMs  int64
@@ -128,7 +136,7 @@ func Parse(file string, data []byte) (*Scene, error) {
 	p := &parser{file: file, long: long, lines: len(lineStarts(data))}
 	s := &Scene{File: file, Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Seed: 1,
 		Cluster: kafka.Cluster{Config: server.DefaultConfig()}}
-	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", "cluster", "network", "apps", "sinks", "faults", "narration",
+	m := p.mapping(root, "", "title", "summary", "seed", "stop.ms", KafkaVersionKey, HoldsForKey, "cluster", "network", "apps", "sinks", "faults", "narration",
 		"quiz", "explore", "expect", "simulator-only")
 	if f, ok := m["title"]; ok {
 		s.Title = p.text(f, "")
@@ -149,6 +157,11 @@ func Parse(file string, data []byte) (*Scene, error) {
 	if f, ok := m["stop.ms"]; ok {
 		s.StopMs = p.integer(f, "", 1, MaxRunMs)
 	}
+	if f, ok := m[KafkaVersionKey]; ok {
+		s.KafkaVersion = p.kafkaVersion(f.value, KafkaVersionKey)
+		s.Cluster.Config = server.DefaultConfigFor(s.KafkaVersion)
+	}
+	s.HoldsFor = p.holdsFor(m, s.KafkaVersion)
 	for _, req := range []string{"cluster", "apps"} {
 		if _, ok := m[req]; !ok && p.err == nil {
 			p.fail(root, req, "missing; a scene needs cluster and apps")
@@ -172,3 +185,8 @@ func Parse(file string, data []byte) (*Scene, error) {
 
 // MaxRunMs is the longest run: ten minutes of virtual time.
 const MaxRunMs = 600000
+
+// ExpectApplies reports whether the scene's expect describes a run of the release it
+// follows: a scene switched to another Kafka release (the page's kafka.version toggle)
+// shows what that release does, which its expect need not say.
+func (s *Scene) ExpectApplies() bool { return slices.Contains(s.HoldsFor, s.KafkaVersion) }

@@ -51,6 +51,33 @@ func TestShippedScenesMeetTheirExpectations(t *testing.T) {
 	}
 }
 
+// A shipped scene that says it holds for another Kafka release (holds.for) meets its
+// expect there too: switched as the page's toggle switches it, its run has the same
+// outcome. make conformance runs it on each of those releases.
+func TestShippedScenesHoldForTheReleasesTheyName(t *testing.T) {
+	for _, name := range scenes.Names() {
+		data, err := scenes.Read(name)
+		require.NoError(t, err)
+		s, err := Parse(name+".yaml", data)
+		require.NoError(t, err)
+		assert.True(t, s.ExpectApplies(), "%s: its own kafka.version %s is not among holds.for", name, s.KafkaVersion)
+		for _, v := range s.HoldsFor {
+			if v == s.KafkaVersion {
+				continue
+			}
+			t.Run(name+"@"+v.String(), func(t *testing.T) {
+				sv, err := WithSettings(name+".yaml", data, [][2]string{{KafkaVersionKey, v.String()}})
+				require.NoError(t, err)
+				require.Equal(t, v, sv.KafkaVersion)
+				r := sv.NewRun()
+				r.ToEnd()
+				assert.Empty(t, sv.Check(r.Judge()))
+				assert.Equal(t, EndSettled, r.EndNote)
+			})
+		}
+	}
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1

@@ -12,6 +12,7 @@ import (
 	"deliverylab/core/fate"
 	"deliverylab/core/flink"
 	"deliverylab/core/kafka/clients"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/server"
 )
 
@@ -37,6 +38,8 @@ func (s *Scene) Settings() []Setting {
 		}
 		out = append(out, Setting{Key: key, Value: value, Choices: choices, Label: Text{En: label.Text(fate.En), Zh: label.Text(fate.Zh)}})
 	}
+	// The Kafka release first: one click shows what Kafka 4 changed.
+	add(KafkaVersionKey, "", KafkaVersionKey, s.KafkaVersion.String(), protocol.VersionChoices())
 	for _, p := range s.Producers {
 		props := p.Config.Properties()
 		add("producers."+p.Name+".config.acks", p.Name, "acks", props["acks"], clients.ProducerKeys.Choices("acks"))
@@ -64,6 +67,11 @@ func (s *Scene) Settings() []Setting {
 	}
 	add("cluster.config.min.insync.replicas", "", "min.insync.replicas", props["min.insync.replicas"], isr)
 	add("cluster.config.unclean.leader.election.enable", "", "unclean.leader.election.enable", props["unclean.leader.election.enable"], server.ConfigKeys.Choices("unclean.leader.election.enable"))
+	if s.KafkaVersion == protocol.Kafka4 {
+		// Kafka 3.9 runs transaction.version 0 only: the toggle is Kafka 4's.
+		add("cluster.config."+server.TransactionVersionKey, "", server.TransactionVersionKey,
+			strconv.Itoa(int(s.Cluster.Config.TransactionVersion)), server.ConfigKeys.Choices(server.TransactionVersionKey))
+	}
 	return out
 }
 
@@ -98,6 +106,20 @@ func WithSettings(file string, data []byte, changes [][2]string) (*Scene, error)
 func setKey(root *yaml.Node, key, value string) error {
 	var owner *yaml.Node
 	var prop string
+	if key == KafkaVersionKey {
+		if child(root, HoldsForKey) == nil {
+			// The expect describes the file's own release: say so before switching.
+			own := protocol.Kafka39
+			if n := child(root, KafkaVersionKey); n != nil {
+				own, _ = protocol.ParseVersion(n.Value)
+			}
+			list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle,
+				Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: own.String(), Style: yaml.DoubleQuotedStyle}}}
+			root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: HoldsForKey}, list)
+		}
+		// A top-level key, quoted: 3.9 unquoted would be read as a number.
+		return setIn(root, key, key, value, yaml.DoubleQuotedStyle)
+	}
 	kind, rest, _ := strings.Cut(key, ".")
 	switch kind {
 	case "cluster":
@@ -105,7 +127,7 @@ func setKey(root *yaml.Node, key, value string) error {
 		owner = child(root, "cluster")
 	case "jobs": // a Flink job's checkpointing mode, in its checkpointing mapping
 		name, p, _ := strings.Cut(rest, ".checkpointing.")
-		return setIn(child(appNode(child(root, "apps"), "job", name), "checkpointing"), key, p, value)
+		return setIn(child(appNode(child(root, "apps"), "job", name), "checkpointing"), key, p, value, 0)
 	case "producers", "consumers", "streams":
 		name, p, _ := strings.Cut(rest, ".config.")
 		prop = p
@@ -122,15 +144,16 @@ func setKey(root *yaml.Node, key, value string) error {
 	if cfg.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s: expected a mapping of Kafka properties", strings.TrimSuffix(key, "."+prop))
 	}
-	return setIn(cfg, key, prop, value)
+	return setIn(cfg, key, prop, value, 0)
 }
 
-// setIn sets prop to value in the mapping m (a setting's home in the file).
-func setIn(m *yaml.Node, key, prop, value string) error {
+// setIn sets prop to value in the mapping m (a setting's home in the file), written in
+// the given style.
+func setIn(m *yaml.Node, key, prop, value string, style yaml.Style) error {
 	if m == nil || m.Kind != yaml.MappingNode || prop == "" {
 		return fmt.Errorf("no setting %q in this scene", key)
 	}
-	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Style: style}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == prop {
 			m.Content[i+1] = v
@@ -169,3 +192,6 @@ func appNode(apps *yaml.Node, kind, name string) *yaml.Node {
 	}
 	return nil
 }
+
+// KafkaVersionKey is the scene's top-level key for the Kafka release it follows.
+const KafkaVersionKey = "kafka.version"

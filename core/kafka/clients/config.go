@@ -28,6 +28,11 @@ type ProducerConfig struct {
 	// transaction.timeout.ms, set by a scene's producer config (the table below).
 	TransactionalID      string
 	TransactionTimeoutMs int64
+	// Client is the Kafka release of the client library (the scene's kafka.version), not
+	// a property: Kafka 4's producer treats INVALID_PRODUCER_ID_MAPPING as fatal
+	// (TransactionManager.maybeTransitionToErrorState and the coordinator requests'
+	// handlers), where 3.9's aborts and asks for a new producer id.
+	Client protocol.Version
 }
 
 // DefaultProducerConfig is Kafka 3.9's producer defaults; Resolve settles idempotence.

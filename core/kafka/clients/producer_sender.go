@@ -151,6 +151,7 @@ func (s *sender) sendRequest(env *sim.Env, leader string, batches []*batch) []Co
 			rb.Transactional = s.tm.transactional()
 			if rb.Transactional {
 				req.TransactionalID = cfg.TransactionalID
+				req.TransactionV2 = s.tm.txn.V2
 			}
 		}
 		req.Partitions = append(req.Partitions, protocol.ProducePartition{TP: b.TP, Batch: rb})

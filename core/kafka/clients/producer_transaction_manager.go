@@ -102,6 +102,13 @@ type transactions struct {
 	Resumed          bool
 	GroupCoordinator string
 	GroupNext        int // the bootstrap broker the next group FindCoordinator goes to
+	// V2: the cluster runs transactions version 2 (its finalized transaction.version is
+	// 2, learned when initTransactions got its producer id:
+	// TransactionManager.maybeUpdateTransactionV2Enabled). The producer then sends no
+	// AddPartitionsToTxn and no AddOffsetsToTxn — the partitions' leaders and the group
+	// coordinator add them — and every EndTxn bumps the epoch and hands it back, so no
+	// failed send needs a bump of its own (needToTriggerEpochBumpFromClient).
+	V2 bool
 }
 
 // The transaction manager's timers.
@@ -228,6 +235,15 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 			add = append(add, tp)
 		}
 	}
+	if t.V2 && t.State != TxnAborting {
+		// Version 2: the partition is in the transaction as soon as a record for it is
+		// sent (maybeAddPartition: partitionsInTransaction, transactionStarted); its
+		// leader adds it at the coordinator.
+		for _, tp := range add {
+			t.Added[tp] = true
+		}
+		add = nil
+	}
 	if len(add) > 0 && t.State != TxnAborting {
 		t.Adding = add
 		tm.sendTxnRequest(env, txnAddPartitions)
@@ -242,6 +258,12 @@ func (tm *transactionManager) nextTransactional(env *sim.Env, acc *recordAccumul
 	if t.Offsets != nil {
 		// sendOffsetsToTransaction's requests come before an EndTxn (same priority as
 		// AddPartitionsToTxn, TransactionManager.Priority.ADD_PARTITIONS_OR_OFFSETS).
+		if t.V2 && !t.Offsets.Added {
+			// Version 2: no AddOffsetsToTxn; the group coordinator adds the offsets
+			// partition (sendOffsetsToTransaction's TxnOffsetCommit v5), and the
+			// transaction has started.
+			t.Offsets.Added, t.OffsetsAdded = true, true
+		}
 		switch {
 		case !t.Offsets.Added:
 			tm.sendTxnRequest(env, txnAddOffsets)
@@ -308,12 +330,12 @@ func (tm *transactionManager) failedTransactional(env *sim.Env, err protocol.Err
 	if t == nil || t.State == TxnFatalError {
 		return false
 	}
-	if err == protocol.ErrProducerFenced {
+	if err == protocol.ErrProducerFenced || err == protocol.ErrInvalidProducerIDMapping && tm.sh.cfg.Client == protocol.Kafka4 {
 		tm.fatal(env, err)
 		return true
 	}
-	if t.State != TxnCommitting && t.State != TxnAborting {
-		// (maybeTransitionToErrorState: not while completing)
+	if t.State != TxnCommitting && t.State != TxnAborting && !t.V2 {
+		// (maybeTransitionToErrorState: not while completing; version 2's EndTxn bumps)
 		t.EpochBumpRequired = true
 	}
 	t.becomeAbortable(err, false)
@@ -345,6 +367,12 @@ func (t *transactions) becomeAbortable(err protocol.Error, overwrite bool) {
 func (tm *transactionManager) abortable(env *sim.Env, err protocol.Error) {
 	t := tm.txn
 	if t == nil || t.State == TxnFatalError {
+		return
+	}
+	if t.V2 {
+		// version 2: the abort's EndTxn bumps the epoch (needToTriggerEpochBumpFromClient)
+		t.becomeAbortable(err, true)
+		env.Note("transaction manager " + t.ID + ": abortable " + err.String())
 		return
 	}
 	t.EpochBumpRequired = true

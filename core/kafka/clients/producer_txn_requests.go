@@ -96,7 +96,7 @@ func (tm *transactionManager) sendTxnRequest(env *sim.Env, kind txnRequestKind) 
 	case txnEndTxn:
 		t.ReqTo = t.Coordinator
 		msg = protocol.EndTxnRequest{ReqID: id, TransactionalID: t.ID, ProducerID: tm.PID, ProducerEpoch: tm.Epoch,
-			Commit: t.State == TxnCommitting}
+			Commit: t.State == TxnCommitting, TransactionV2: t.V2}
 	case txnAddOffsets:
 		t.ReqTo = t.Coordinator
 		msg = protocol.AddOffsetsToTxnRequest{ReqID: id, TransactionalID: t.ID, ProducerID: tm.PID,
@@ -113,7 +113,7 @@ func (tm *transactionManager) sendTxnRequest(env *sim.Env, kind txnRequestKind) 
 		t.ReqTo = t.GroupCoordinator
 		msg = protocol.TxnOffsetCommitRequest{ReqID: id, TransactionalID: t.ID, Group: o.Group.Group,
 			ProducerID: tm.PID, ProducerEpoch: tm.Epoch, Member: o.Group.Member, Generation: o.Group.Generation,
-			Offsets: slices.Clone(o.Offsets), Msgs: slices.Clone(o.Msgs)}
+			Offsets: slices.Clone(o.Offsets), Msgs: slices.Clone(o.Msgs), TransactionV2: t.V2}
 	}
 	env.Send(t.ReqTo, msg)
 	env.After(tm.sh.cfg.RequestTimeoutMs, txnTimeout{ReqID: id})
@@ -217,6 +217,9 @@ func (tm *transactionManager) onCoordinatorResponse(env *sim.Env, m sim.Payload)
 		}
 		bump := tm.bumping()
 		t.Req, t.State = 0, TxnReady
+		if !bump {
+			t.V2 = r.TransactionVersion >= 2 // (maybeUpdateTransactionV2Enabled(true), once initialized)
+		}
 		// A new epoch restarts every partition's sequences at 0 (the partitions'
 		// entries are of the old epoch: assignSequence starts them again).
 		tm.PID, tm.Epoch, tm.Init = r.ProducerID, r.ProducerEpoch, initDone
@@ -244,6 +247,13 @@ func (tm *transactionManager) onCoordinatorResponse(env *sim.Env, m sim.Payload)
 			return tm.txnError(env, txnEndTxn, r.Err)
 		}
 		t.Req = 0
+		if r.TransactionV2 && r.ProducerID != protocol.NoProducerID {
+			// Version 2: the epoch the coordinator bumped; every partition's sequence
+			// starts at 0 again (EndTxnHandler: setProducerIdAndEpoch, resetSequenceNumbers).
+			tm.PID, tm.Epoch = r.ProducerID, r.ProducerEpoch
+			tm.resetSequences()
+			env.Note(fmt.Sprintf("producer id %d epoch %d", tm.PID, tm.Epoch))
+		}
 		if t.State == TxnAborting && t.EpochBumpRequired {
 			tm.startBump(env)
 			return txnStep{}
@@ -364,7 +374,7 @@ func (tm *transactionManager) txnError(env *sim.Env, kind txnRequestKind, err pr
 	case protocol.ErrCoordinatorLoadInProgress:
 		tm.retryLater(env, false)
 	case protocol.ErrInvalidProducerIDMapping:
-		if kind != txnInitProducerID {
+		if kind != txnInitProducerID && tm.sh.cfg.Client != protocol.Kafka4 {
 			// AddPartitionsToTxn, EndTxn, AddOffsetsToTxn: the coordinator does not know
 			// this producer id for the transactional id (it expired, txn/expiration.go).
 			// The transaction can only be aborted, with an epoch bump

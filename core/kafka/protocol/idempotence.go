@@ -46,12 +46,24 @@ type InitProducerIdResponse struct {
 	Err           Error
 	ProducerID    int64
 	ProducerEpoch int16
+	// TransactionVersion is the cluster's finalized transaction.version as the answering
+	// broker has it: what the client learned from the ApiVersions exchange of the
+	// connection the answer came over (ApiVersionsResponse's finalized features, which
+	// the real client reads once initTransactions has its producer id:
+	// TransactionManager.maybeUpdateTransactionV2Enabled). Not a field of Kafka's
+	// InitProducerId response; the simulated coordinator's connections carry no
+	// ApiVersions of their own.
+	TransactionVersion int16
 }
 
 func (InitProducerIdResponse) Kind() string { return "InitProducerIdResponse" }
 func (m InitProducerIdResponse) Describe() string {
 	if m.Err != "" {
 		return fmt.Sprintf("InitProducerIdResponse req=%d %s", m.ReqID, m.Err)
+	}
+	if m.TransactionVersion > 0 {
+		return fmt.Sprintf("InitProducerIdResponse req=%d pid=%d epoch=%d transaction.version=%d", m.ReqID, m.ProducerID,
+			m.ProducerEpoch, m.TransactionVersion)
 	}
 	return fmt.Sprintf("InitProducerIdResponse req=%d pid=%d epoch=%d", m.ReqID, m.ProducerID, m.ProducerEpoch)
 }

@@ -35,9 +35,13 @@ type ProduceRequest struct {
 	// (ProduceRequest's TransactionalId, v3+): a leader verifying a transaction's first
 	// append (KIP-890) asks that id's coordinator.
 	TransactionalID string
-	Acks            Acks
-	TimeoutMs       int64
-	Partitions      []ProducePartition
+	// TransactionV2 is a transactional producer of transactions version 2 (produce v12+,
+	// KIP-890 part 2): the leader adds the partition to the transaction itself, whatever
+	// transaction.partition.verification.enable says (ProduceRequest.isTransactionV2Requested).
+	TransactionV2 bool
+	Acks          Acks
+	TimeoutMs     int64
+	Partitions    []ProducePartition
 }
 
 // ProducePartition is one partition's batch in a produce request.

@@ -152,6 +152,10 @@ type TxnOffsetCommitRequest struct {
 	Generation      int32
 	Offsets         []TPOffset
 	Msgs            []string // the identities the offsets cover (for the trace and the ledger)
+	// TransactionV2: TxnOffsetCommit v5, of a producer of transactions version 2, that
+	// sent no AddOffsetsToTxn: the group coordinator adds the offsets partition to the
+	// transaction itself before it writes.
+	TransactionV2 bool
 }
 
 func (TxnOffsetCommitRequest) Kind() string { return "TxnOffsetCommit" }
@@ -180,6 +184,9 @@ type EndTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	Commit          bool
+	// TransactionV2: EndTxn v5, of a producer of transactions version 2: the coordinator
+	// bumps the epoch and answers with it (TransactionVersion.transactionVersionForEndTxn).
+	TransactionV2 bool
 }
 
 func (EndTxnRequest) Kind() string { return "EndTxn" }
@@ -193,10 +200,19 @@ func (m EndTxnRequest) Label() string { return "end " + strings.ToLower(MarkerFo
 type EndTxnResponse struct {
 	ReqID int64
 	Err   Error
+	// TransactionV2: the answer to EndTxn v5, with the producer id and the epoch the
+	// transaction ended at, bumped (EndTxnResponse v5's ProducerId and ProducerEpoch):
+	// the producer's next transaction runs at them.
+	TransactionV2 bool
+	ProducerID    int64
+	ProducerEpoch int16
 }
 
 func (EndTxnResponse) Kind() string { return "EndTxnResponse" }
 func (m EndTxnResponse) Describe() string {
+	if m.TransactionV2 && m.Err == "" {
+		return fmt.Sprintf("EndTxnResponse req=%d NONE pid=%d e%d", m.ReqID, m.ProducerID, m.ProducerEpoch)
+	}
 	return fmt.Sprintf("EndTxnResponse req=%d %s", m.ReqID, m.Err.OrNone())
 }
 

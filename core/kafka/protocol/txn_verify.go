@@ -21,14 +21,30 @@ type VerifyPartitionsInTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	Partitions      []TP
+	// Add: verifyOnly false, for a producer of transactions version 2 (KIP-890 part 2):
+	// the coordinator adds the partitions to the transaction, as the producer's own
+	// AddPartitionsToTxn did before (AddPartitionsToTxnManager.addOrVerifyTransaction).
+	Add bool
 }
 
 func (VerifyPartitionsInTxnRequest) Kind() string { return "AddPartitionsToTxn" }
 func (m VerifyPartitionsInTxnRequest) Describe() string {
-	return fmt.Sprintf("AddPartitionsToTxn req=%d verifyOnly %s pid=%d e%d [%s]", m.ReqID, m.TransactionalID,
+	return fmt.Sprintf("AddPartitionsToTxn req=%d %s %s pid=%d e%d [%s]", m.ReqID, verifyOrAdd(m.Add), m.TransactionalID,
 		m.ProducerID, m.ProducerEpoch, TPsText(m.Partitions))
 }
-func (VerifyPartitionsInTxnRequest) Label() string { return "verify partitions" }
+
+func verifyOrAdd(add bool) string {
+	if add {
+		return "add"
+	}
+	return "verifyOnly"
+}
+func (m VerifyPartitionsInTxnRequest) Label() string {
+	if m.Add {
+		return "add partitions"
+	}
+	return "verify partitions"
+}
 
 // VerifyPartitionsInTxnResponse answers per partition
 // (AddPartitionsToTxnResponse.resultForTransaction): no error for a partition in the
@@ -38,9 +54,10 @@ func (VerifyPartitionsInTxnRequest) Label() string { return "verify partitions" 
 type VerifyPartitionsInTxnResponse struct {
 	ReqID   int64
 	Results []TPError
+	Add     bool // the answer to an add (verifyOnly false)
 }
 
 func (VerifyPartitionsInTxnResponse) Kind() string { return "AddPartitionsToTxnResponse" }
 func (m VerifyPartitionsInTxnResponse) Describe() string {
-	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d verifyOnly %s", m.ReqID, tpErrorsText(m.Results))
+	return fmt.Sprintf("AddPartitionsToTxnResponse req=%d %s %s", m.ReqID, verifyOrAdd(m.Add), tpErrorsText(m.Results))
 }

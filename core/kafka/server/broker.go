@@ -145,6 +145,10 @@ func (b *Broker) Receive(env *sim.Env, m sim.Message) {
 	if b.replicas.handle(env, b, m) || b.txns.Handle(env, b, m) {
 		return
 	}
+	if r, ok := m.Payload.(protocol.TxnOffsetCommitRequest); ok && r.TransactionV2 &&
+		b.replicas.startOffsetsAdd(env, b, m.From, r, b.groups.OffsetsPartition(r.Group)) {
+		return // offsetsAdded goes on
+	}
 	b.groups.Handle(env, b, m)
 	// A BrokerHeartbeatResponse needs nothing: a fenced broker goes on heartbeating, and
 	// the controller unfences it once it has read the metadata log.
@@ -202,6 +206,16 @@ func (b *Broker) resigned(env *sim.Env, tp protocol.TP) {
 	case protocol.TransactionStateTopic:
 		b.txns.OnResignation(tp)
 	}
+}
+
+// offsetsAdded goes on with a version 2 TxnOffsetCommit once the coordinator added its
+// offsets partition to the transaction, or answers it with the error.
+func (b *Broker) offsetsAdded(env *sim.Env, from string, req protocol.TxnOffsetCommitRequest, err protocol.Error) {
+	if err != "" {
+		env.Send(from, protocol.TxnOffsetCommitResponse{ReqID: req.ReqID, Err: err})
+		return
+	}
+	b.groups.Handle(env, b, sim.Message{From: from, To: b.name, Payload: req})
 }
 
 func (b *Broker) markerWritten(env *sim.Env, tp protocol.TP, pid int64, commit bool, wireID int64) {

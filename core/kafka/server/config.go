@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"deliverylab/core/kafka/group"
+	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/txn"
 	"deliverylab/core/props"
 )
@@ -13,6 +14,15 @@ import (
 // Config is the broker and topic configuration a scene may set under cluster.config
 // (Kafka's KafkaConfig and topic defaults), with Kafka 3.9's defaults.
 type Config struct {
+	// Version is the Kafka release the brokers run (the scene's kafka.version): the
+	// feature levels below default to what it ships.
+	Version protocol.Version
+	// TransactionVersion is the finalized feature transaction.version (KIP-1022): 0, as
+	// Kafka 3.9 runs, or 2, which Kafka 4 enables on a new cluster: transactions
+	// version 2 (KIP-890 part 2), the producer epoch bumped at every commit and abort
+	// and a transaction's partitions added by their leaders. A cluster-wide feature,
+	// not a broker property: a real cluster gets it at format (--feature).
+	TransactionVersion           int16
 	MinInsyncReplicas            int   // min.insync.replicas
 	UncleanLeaderElection        bool  // unclean.leader.election.enable
 	ReplicaLagTimeMaxMs          int64 // replica.lag.time.max.ms
@@ -46,8 +56,18 @@ type Config struct {
 }
 
 // DefaultConfig is Kafka 3.9's defaults.
-func DefaultConfig() Config {
+func DefaultConfig() Config { return DefaultConfigFor(protocol.Kafka39) }
+
+// DefaultConfigFor is a release's defaults: Kafka 4 formats a new cluster with
+// transaction.version 2 (its latest production features, kafka-storage format).
+func DefaultConfigFor(v protocol.Version) Config {
+	tv := int16(0)
+	if v == protocol.Kafka4 {
+		tv = 2
+	}
 	return Config{
+		Version:                      v,
+		TransactionVersion:           tv,
 		MinInsyncReplicas:            1,
 		ReplicaLagTimeMaxMs:          30000,
 		ReplicaFetchWaitMaxMs:        500,
@@ -123,7 +143,22 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("transaction.state.log.num.partitions", func(c *Config, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.TransactionStateLogNumPartitions)
 	}).
-	Flag(TransactionPartitionVerificationKey, func(c *Config) *bool { return &c.TransactionPartitionVerificationEnable })
+	Flag(TransactionPartitionVerificationKey, func(c *Config) *bool { return &c.TransactionPartitionVerificationEnable }).
+	Enum(TransactionVersionKey, []string{"0", "2"}, func(c *Config, v props.Value) error {
+		switch v.Text {
+		case "0":
+			c.TransactionVersion = 0
+		case "2":
+			c.TransactionVersion = 2
+		default:
+			return fmt.Errorf("expected 0 (transactions as Kafka 3.x runs them) or 2 (KIP-890's, Kafka 4's default), got %q; level 1 changes only how __transaction_state's records are written", v.Text)
+		}
+		return nil
+	})
+
+// TransactionVersionKey names the transaction.version feature. Level 1 is left out:
+// it changes only how __transaction_state's records are written, nothing a scene shows.
+const TransactionVersionKey = "transaction.version"
 
 // TransactionPartitionVerificationKey names KIP-890's switch.
 const TransactionPartitionVerificationKey = "transaction.partition.verification.enable"
@@ -139,10 +174,15 @@ func (c Config) txnConfig() txn.Config {
 	return txn.Config{LogPartitions: c.TransactionStateLogNumPartitions, MaxTimeoutMs: c.TransactionMaxTimeoutMs,
 		AbortIntervalMs: c.TransactionAbortIntervalMs, OffsetsPartitions: c.OffsetsTopicNumPartitions,
 		RequestTimeoutMs: BrokerRequestTimeoutMs, RetryBackoffMs: TxnMarkerRetryBackoffMs,
-		ExpirationMs: c.TransactionalIDExpirationMs, ExpireIntervalMs: c.TransactionRemoveExpiredIntervalMs}
+		ExpirationMs: c.TransactionalIDExpirationMs, ExpireIntervalMs: c.TransactionRemoveExpiredIntervalMs,
+		TransactionVersion: c.TransactionVersion}
 }
 
 func (c Config) Validate() error {
+	if c.TransactionVersion >= 2 && c.Version == protocol.Kafka39 {
+		return fmt.Errorf("%s %d needs kafka.version 4.x: Kafka 3.9 runs transactions version 0 (version 2 came with Kafka 4.0)",
+			TransactionVersionKey, c.TransactionVersion)
+	}
 	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
 		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
 			c.ReplicaFetchWaitMaxMs, c.ReplicaLagTimeMaxMs)
@@ -191,6 +231,16 @@ func (c Config) TransactionProperties() map[string]string {
 		TransactionalIDExpirationKey:                                  ms(c.TransactionalIDExpirationMs),
 		TransactionRemoveExpiredIntervalKey:                           ms(c.TransactionRemoveExpiredIntervalMs),
 	}
+}
+
+// Features are the feature levels a real cluster of the release is formatted with
+// (kafka-storage format --feature), for a release other than the reference: 3.9's
+// clusters keep the runner's defaults, which are the simulated ones.
+func (c Config) Features() map[string]int {
+	if c.Version == protocol.Kafka39 {
+		return nil
+	}
+	return map[string]int{TransactionVersionKey: int(c.TransactionVersion)}
 }
 
 func ms(v int64) string { return strconv.FormatInt(v, 10) }

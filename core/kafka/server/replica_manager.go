@@ -39,6 +39,10 @@ type hooks interface {
 	// markerWritten: a transaction marker this leader appended is replicated (wireID:
 	// the marker response's)
 	markerWritten(env *sim.Env, tp protocol.TP, pid int64, commit bool, wireID int64)
+	// offsetsAdded: the transaction coordinator answered the add of a TxnOffsetCommit's
+	// offsets partition (transactions version 2): on no error the group coordinator
+	// handles the request.
+	offsetsAdded(env *sim.Env, from string, req protocol.TxnOffsetCommitRequest, err protocol.Error)
 }
 
 func newReplicaManager(broker string, cfg Config) ReplicaManager {
@@ -179,6 +183,8 @@ func (rm *ReplicaManager) fire(env *sim.Env, h hooks, t sim.Payload) bool {
 		rm.expireFetches(env)
 	case verifyTimeout:
 		rm.verificationLost(env, h, t.ReqID)
+	case verifyRetry:
+		rm.retryVerification(env, t.ReqID)
 	case completeDelayed:
 		rm.completeDelayed(env, h, t.TP)
 	case fetchRetry:

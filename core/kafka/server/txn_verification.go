@@ -47,13 +47,43 @@ type pendingVerification struct {
 	Req         protocol.ProduceRequest
 	Coordinator string
 	Guards      map[protocol.TP]int64
+	// StartedMs is when the first request went out: transactions version 2 retries a
+	// CONCURRENT_TRANSACTIONS answer until add.partitions.to.txn.retry.backoff.max.ms
+	// have passed since.
+	StartedMs int64
+	Add       bool     // transactions version 2: the coordinator adds the partitions
+	Producer  [2]int64 // the producer id and epoch asked about
+	// Offsets, instead of Req: a TxnOffsetCommit of version 2 whose offsets partition is
+	// being added (offsets_add.go).
+	Offsets *protocol.TxnOffsetCommitRequest
+	// Refused are the request's partitions refused before the coordinator was asked
+	// (version 2: a batch of an older epoch than the partition knows).
+	Refused map[protocol.TP]protocol.Error
 }
+
+// Transactions version 2's retries of an add the coordinator answered
+// CONCURRENT_TRANSACTIONS (the previous transaction's markers are being written):
+// add.partitions.to.txn.retry.backoff.ms and .max.ms, Kafka 4's defaults
+// (ReplicaManager.maybeRetryOnConcurrentTransactions).
+const (
+	addPartitionsRetryBackoffMs = 20
+	addPartitionsRetryMaxMs     = 100
+)
+
+// verifyRetry sends an add again after a CONCURRENT_TRANSACTIONS answer.
+type verifyRetry struct{ ReqID int64 }
+
+func (verifyRetry) Kind() string     { return "TxnAddRetry" }
+func (verifyRetry) Describe() string { return verifyRetryLine }
+
+var verifyRetryLine = sim.TimerLine("", verifyRetry{})
 
 // verified is what a produce request's append is told by its verification: the errors
 // of the partitions the coordinator refused, and the guards it started.
 type verified struct {
 	Errs   map[protocol.TP]protocol.Error
 	Guards map[protocol.TP]int64
+	V2     bool // the request's transactions are version 2's: one epoch each
 }
 
 // verifyTimeout gives up on an unanswered verification after the broker's request.timeout.ms
@@ -71,28 +101,44 @@ var verifyTimeoutLine = sim.TimerLine("", verifyTimeout{})
 // producer has no ongoing transaction, starts (or joins) a verification there
 // (UnifiedLog.maybeStartTransactionVerification) and waits for the coordinator. It reports
 // whether the request waits; one that does not is appended at once.
+//
+// A producer of transactions version 2 (produce v12+) sent no AddPartitionsToTxn: its
+// leaders add the partitions (verifyOnly false), whatever
+// transaction.partition.verification.enable says (maybeSendPartitionsToTransactionCoordinator);
+// a batch at an epoch older than the partition has is not sent to the coordinator: the
+// append refuses it with INVALID_PRODUCER_EPOCH (UnifiedLog.maybeStartTransactionVerification).
 func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, req protocol.ProduceRequest) bool {
-	if req.TransactionalID == "" || !rm.cfg.TransactionPartitionVerificationEnable {
+	if req.TransactionalID == "" || !req.TransactionV2 && !rm.cfg.TransactionPartitionVerificationEnable {
 		return false
 	}
 	guards := map[protocol.TP]int64{}
+	refused := map[protocol.TP]protocol.Error{}
 	var pid int64
 	var epoch int16
 	for _, pd := range req.Partitions {
 		b := pd.Batch
 		p := rm.leaderOf(pd.TP)
-		if !b.Transactional || !b.HasProducerID() || p == nil || p.ongoingTxn(b.ProducerID) {
+		if !b.Transactional || !b.HasProducerID() || p == nil || p.ongoingTxnOf(b, req.TransactionV2) {
 			continue // not led here: the append answers NOT_LEADER_OR_FOLLOWER
+		}
+		if e, ok := p.Log.Producer(b.ProducerID); req.TransactionV2 && ok && b.ProducerEpoch < e.Epoch {
+			refused[pd.TP] = protocol.ErrInvalidProducerEpoch
+			continue
 		}
 		pid, epoch = b.ProducerID, b.ProducerEpoch
 		guards[pd.TP] = p.startVerification(b, rm.nextReq)
 	}
 	if len(guards) == 0 {
-		return false
+		if len(refused) == 0 {
+			return false
+		}
+		rm.appendProduce(env, h, from, req, verified{Errs: refused, V2: true})
+		return true
 	}
 	tps := protocol.SortedTPs(guards)
 	coordinator := rm.meta[protocol.TransactionStateTP(req.TransactionalID, rm.cfg.TransactionStateLogNumPartitions)].Leader
-	pv := pendingVerification{From: from, Req: req, Coordinator: coordinator, Guards: guards}
+	pv := pendingVerification{From: from, Req: req, Coordinator: coordinator, Guards: guards, StartedMs: env.Now(),
+		Add: req.TransactionV2, Producer: [2]int64{pid, int64(epoch)}, Refused: refused}
 	if coordinator == "" || slices.Contains(rm.fenced, coordinator) {
 		// No live leader of the id's transaction log partition
 		// (AddPartitionsToTxnManager.getTransactionCoordinator).
@@ -101,15 +147,21 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, 
 		rm.appendProduce(env, h, from, req, rm.verifiedBy(pv, results))
 		return true
 	}
+	rm.askCoordinator(env, pv)
+	return true
+}
+
+// askCoordinator sends a verification (or, version 2, an add) to the coordinator and
+// waits for its answer.
+func (rm *ReplicaManager) askCoordinator(env *sim.Env, pv pendingVerification) {
 	id := rm.nextReq()
 	if rm.verifying == nil {
 		rm.verifying = map[int64]pendingVerification{}
 	}
 	rm.verifying[id] = pv
-	env.Send(coordinator, protocol.VerifyPartitionsInTxnRequest{ReqID: id, TransactionalID: req.TransactionalID,
-		ProducerID: pid, ProducerEpoch: epoch, Partitions: tps})
+	env.Send(pv.Coordinator, protocol.VerifyPartitionsInTxnRequest{ReqID: id, TransactionalID: pv.Req.TransactionalID,
+		ProducerID: pv.Producer[0], ProducerEpoch: int16(pv.Producer[1]), Partitions: protocol.SortedTPs(pv.Guards), Add: pv.Add})
 	env.After(BrokerRequestTimeoutMs, verifyTimeout{ReqID: id})
-	return true
 }
 
 func allErr(tps []protocol.TP, err protocol.Error) []protocol.TPError {
@@ -128,8 +180,34 @@ func (rm *ReplicaManager) onVerifyResponse(env *sim.Env, h hooks, resp protocol.
 		return // timed out or its connection broke before
 	}
 	delete(rm.verifying, resp.ReqID)
+	if pv.Offsets != nil {
+		rm.offsetsAddDone(env, h, pv, resp.Results)
+		return
+	}
+	if pv.Add && env.Now()-pv.StartedMs+addPartitionsRetryBackoffMs <= addPartitionsRetryMaxMs &&
+		slices.ContainsFunc(resp.Results, func(r protocol.TPError) bool { return r.Err == protocol.ErrConcurrentTransactions }) {
+		// The previous transaction's markers are still being written: ask again shortly.
+		id := rm.nextReq()
+		if rm.verifying == nil {
+			rm.verifying = map[int64]pendingVerification{}
+		}
+		rm.verifying[id] = pv
+		env.After(addPartitionsRetryBackoffMs, verifyRetry{ReqID: id})
+		return
+	}
 	rm.verificationDone(env, pv, resp.Results)
 	rm.appendProduce(env, h, pv.From, pv.Req, rm.verifiedBy(pv, resp.Results))
+}
+
+// retryVerification sends a retried add again, unless it was failed meanwhile (its
+// coordinator's connection broke).
+func (rm *ReplicaManager) retryVerification(env *sim.Env, reqID int64) {
+	pv, ok := rm.verifying[reqID]
+	if !ok {
+		return
+	}
+	delete(rm.verifying, reqID)
+	rm.askCoordinator(env, pv)
 }
 
 // verificationLost fails a verification whose request will not be answered: it timed
@@ -141,6 +219,10 @@ func (rm *ReplicaManager) verificationLost(env *sim.Env, h hooks, reqID int64) {
 	}
 	delete(rm.verifying, reqID)
 	results := allErr(protocol.SortedTPs(pv.Guards), protocol.ErrNetworkException)
+	if pv.Offsets != nil {
+		rm.offsetsAddDone(env, h, pv, results)
+		return
+	}
 	rm.verificationDone(env, pv, results)
 	rm.appendProduce(env, h, pv.From, pv.Req, rm.verifiedBy(pv, results))
 }
@@ -171,7 +253,10 @@ func (rm *ReplicaManager) verificationDone(env *sim.Env, pv pendingVerification,
 // tell yet become NOT_ENOUGH_REPLICAS, an error every producer retries without refreshing
 // its metadata (ReplicaManager.handleProduceAppend's postVerificationCallback).
 func (rm *ReplicaManager) verifiedBy(pv pendingVerification, results []protocol.TPError) verified {
-	v := verified{Errs: map[protocol.TP]protocol.Error{}, Guards: pv.Guards}
+	v := verified{Errs: maps.Clone(pv.Refused), Guards: pv.Guards, V2: pv.Add}
+	if v.Errs == nil {
+		v.Errs = map[protocol.TP]protocol.Error{}
+	}
 	for _, r := range results {
 		err := r.Err
 		switch err {
@@ -179,7 +264,11 @@ func (rm *ReplicaManager) verifiedBy(pv pendingVerification, results []protocol.
 			continue
 		case protocol.ErrProducerFenced:
 			err = protocol.ErrInvalidProducerEpoch
-		case protocol.ErrConcurrentTransactions, protocol.ErrNetworkException, protocol.ErrCoordinatorLoadInProgress,
+		case protocol.ErrConcurrentTransactions:
+			if !pv.Add {
+				err = protocol.ErrNotEnoughReplicas
+			} // (version 2 tells the producer CONCURRENT_TRANSACTIONS, which it retries)
+		case protocol.ErrNetworkException, protocol.ErrCoordinatorLoadInProgress,
 			protocol.ErrCoordinatorNotAvailable, protocol.ErrNotCoordinator:
 			err = protocol.ErrNotEnoughReplicas
 		}
@@ -193,6 +282,18 @@ func (rm *ReplicaManager) verifiedBy(pv pendingVerification, results []protocol.
 func (p *Partition) ongoingTxn(pid int64) bool {
 	e, ok := p.Log.Producer(pid)
 	return ok && e.TxnFirstOffset >= 0
+}
+
+// ongoingTxnOf reports whether the batch's transaction is open here already, so its
+// leader need not ask the coordinator. Under transactions version 2 every transaction
+// has an epoch of its own: a transaction open at an earlier epoch (its marker not yet
+// written) is not the batch's (UnifiedLog.hasOngoingTransaction(producerId, epoch)).
+func (p *Partition) ongoingTxnOf(b protocol.RecordBatch, v2 bool) bool {
+	if !v2 {
+		return p.ongoingTxn(b.ProducerID)
+	}
+	e, ok := p.Log.Producer(b.ProducerID)
+	return ok && e.TxnFirstOffset >= 0 && e.Epoch == b.ProducerEpoch
 }
 
 // startVerification creates the producer's verification entry if it has none, or
@@ -233,7 +334,7 @@ func (p *Partition) clearVerification(batches ...protocol.RecordBatch) {
 // lowest sequence that started the verification is out of order
 // (ProducerAppendInfo.checkSequence).
 func (rm *ReplicaManager) checkVerified(p *Partition, b protocol.RecordBatch, v verified) protocol.Error {
-	if !rm.cfg.TransactionPartitionVerificationEnable || !b.Transactional || !b.HasProducerID() || p.ongoingTxn(b.ProducerID) {
+	if !rm.cfg.TransactionPartitionVerificationEnable || !b.Transactional || !b.HasProducerID() || p.ongoingTxnOf(b, v.V2) {
 		return ""
 	}
 	e, ok := p.verifying[b.ProducerID]

@@ -31,6 +31,11 @@ type Config struct {
 	RetryBackoffMs    int64 // how long a marker whose leader is unknown or failed waits before it is sent again
 	ExpirationMs      int64 // transactional.id.expiration.ms (expiration.go)
 	ExpireIntervalMs  int64 // transaction.remove.expired.transaction.cleanup.interval.ms
+	// TransactionVersion is the cluster's finalized transaction.version: 2 bumps the
+	// epoch of the coordinator's own aborts as version 2 does (a timed-out or fenced
+	// transaction is ended at the cluster's version, TransactionStateManager.
+	// transactionVersionLevel), and the client learns it (InitProducerIdResponse).
+	TransactionVersion int16
 }
 
 // Host is what the coordinator needs of the broker it runs on.
@@ -110,6 +115,12 @@ const (
 	// replyFence answers the InitProducerId whose new instance fenced an open
 	// transaction: CONCURRENT_TRANSACTIONS once its abort is durable, to retry.
 	replyFence
+	// replyBrokerAdd answers a partition leader's or a group coordinator's
+	// AddPartitionsToTxn of transactions version 2, once the partitions are written in.
+	replyBrokerAdd
+	// replyEndV2 answers EndTxn v5 with the bumped epoch once PrepareCommit or
+	// PrepareAbort is durable.
+	replyEndV2
 )
 
 type pendingAppend struct {
@@ -117,6 +128,7 @@ type pendingAppend struct {
 	Reply reply
 	From  string
 	ReqID int64
+	Added []protocol.TP // replyBrokerAdd: the partitions asked for
 }
 
 // The coordinator's timers.
@@ -339,7 +351,8 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 	}
 	switch pa.Reply {
 	case replyInit:
-		r := protocol.InitProducerIdResponse{ReqID: pa.ReqID, Err: err, ProducerID: m.PID, ProducerEpoch: m.Epoch}
+		r := protocol.InitProducerIdResponse{ReqID: pa.ReqID, Err: err, ProducerID: m.PID, ProducerEpoch: m.Epoch,
+			TransactionVersion: c.cfg.TransactionVersion}
 		if err != "" {
 			r.ProducerID, r.ProducerEpoch = protocol.NoProducerID, protocol.NoProducerEpoch
 		}
@@ -350,6 +363,16 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 		env.Send(pa.From, protocol.AddOffsetsToTxnResponse{ReqID: pa.ReqID, Err: err})
 	case replyEnd:
 		env.Send(pa.From, protocol.EndTxnResponse{ReqID: pa.ReqID, Err: err})
+	case replyEndV2:
+		r := protocol.EndTxnResponse{ReqID: pa.ReqID, Err: err, TransactionV2: true,
+			ProducerID: protocol.NoProducerID, ProducerEpoch: protocol.NoProducerEpoch}
+		if err == "" {
+			r.ProducerID, r.ProducerEpoch = m.PID, m.Epoch
+		}
+		env.Send(pa.From, r)
+	case replyBrokerAdd:
+		env.Send(pa.From, protocol.VerifyPartitionsInTxnResponse{ReqID: pa.ReqID, Add: true,
+			Results: allPartitions(pa.Added, err)})
 	case replyFence:
 		answer := err
 		if answer == "" {

@@ -180,6 +180,10 @@ func (c *Coordinator) onAddPartitions(env *sim.Env, h Host, from string, reqID i
 // a retry after the same decision completed answers success, the other decision
 // INVALID_TXN_STATE; a retry while the markers are pending CONCURRENT_TRANSACTIONS.
 func (c *Coordinator) onEndTxn(env *sim.Env, h Host, from string, req protocol.EndTxnRequest) {
+	if req.TransactionV2 {
+		c.onEndTxnV2(env, h, from, req)
+		return
+	}
 	answer := func(err protocol.Error) { env.Send(from, protocol.EndTxnResponse{ReqID: req.ReqID, Err: err}) }
 	m, err := c.check(h, req.TransactionalID, req.ProducerID, req.ProducerEpoch)
 	if err != "" {
@@ -253,4 +257,82 @@ func sortedIDs(txns map[string]*metadata) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// onEndTxnV2 ends a transaction of version 2 (EndTxn v5; TransactionCoordinator.
+// endTransaction above version 1): the epoch is bumped at every commit and every abort
+// (TransactionMetadata.prepareAbortOrCommit), PrepareCommit or PrepareAbort is written at
+// the bumped epoch, the markers carry it, and the answer gives it to the producer, whose
+// next transaction runs at it: a late batch of this transaction, at the old epoch, is
+// refused by every partition the marker reached. A request at the epoch before the
+// current one is a retry of an end already made (the bump was its own): answered with
+// the current epoch when the same end completed, CONCURRENT_TRANSACTIONS while it is
+// being written. An abort with no transaction open (Empty, or after a commit or an abort
+// at the current epoch) is written all the same, with no partitions: it bumps the epoch.
+// A commit after an abort, or with nothing open, is INVALID_TXN_STATE.
+func (c *Coordinator) onEndTxnV2(env *sim.Env, h Host, from string, req protocol.EndTxnRequest) {
+	answer := func(err protocol.Error, m *metadata) {
+		r := protocol.EndTxnResponse{ReqID: req.ReqID, Err: err, TransactionV2: true, ProducerID: protocol.NoProducerID,
+			ProducerEpoch: protocol.NoProducerEpoch}
+		if err == "" {
+			r.ProducerID, r.ProducerEpoch = m.PID, m.Epoch
+		}
+		env.Send(from, r)
+	}
+	if !c.isCoordinator(h, req.TransactionalID) {
+		answer(protocol.ErrNotCoordinator, nil)
+		return
+	}
+	m := c.txns[req.TransactionalID]
+	if m == nil || m.PID != req.ProducerID {
+		answer(protocol.ErrInvalidProducerIDMapping, nil)
+		return
+	}
+	retry := !m.Fencing && m.Epoch == req.ProducerEpoch+1
+	var valid bool
+	switch m.State {
+	case protocol.TxnPrepareCommit, protocol.TxnPrepareAbort:
+		valid = retry
+	case protocol.TxnCompleteCommit, protocol.TxnCompleteAbort:
+		valid = retry || req.ProducerEpoch == m.Epoch
+	default:
+		valid = req.ProducerEpoch == m.Epoch
+	}
+	switch {
+	case !valid || m.Fencing:
+		answer(protocol.ErrProducerFenced, nil)
+		return
+	case m.Pending:
+		answer(protocol.ErrConcurrentTransactions, nil)
+		return
+	}
+	end := func(partitions bool) {
+		rec := m.record()
+		rec.ProducerEpoch++
+		rec.State = protocol.TxnPrepareAbort
+		if req.Commit {
+			rec.State = protocol.TxnPrepareCommit
+		}
+		if !partitions {
+			// nothing was added: the start time is the abort's own (noPartitionAdded)
+			rec.Partitions, rec.StartMs = nil, env.Now()
+		}
+		if err := c.write(env, h, m, rec, pendingAppend{Reply: replyEndV2, From: from, ReqID: req.ReqID}); err != "" {
+			answer(err, nil)
+		}
+	}
+	done := m.State == protocol.TxnCompleteCommit && req.Commit || m.State == protocol.TxnCompleteAbort && !req.Commit
+	switch {
+	case m.State == protocol.TxnOngoing:
+		end(true)
+	case done && retry:
+		answer("", m)
+	case preparing(m.State) && (m.State == protocol.TxnPrepareCommit) == req.Commit:
+		answer(protocol.ErrConcurrentTransactions, nil)
+	case !req.Commit && !retry && (m.State == protocol.TxnEmpty || m.State == protocol.TxnCompleteCommit ||
+		m.State == protocol.TxnCompleteAbort):
+		end(false)
+	default:
+		answer(protocol.ErrInvalidTxnState, nil)
+	}
 }

@@ -43,12 +43,15 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, String> brokerProperties;
     /** The metadata version the cluster is formatted with: the plan's Kafka release. */
     private final String release;
+    /** Feature levels formatted beside the release's defaults (--feature NAME=LEVEL). */
+    private final Map<String, Integer> features;
     private final ClassArchives archives;
 
-    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties, String release, ClassArchives archives)
-        throws IOException {
+    Cluster(Path dir, List<String> brokers, Map<String, String> brokerProperties, String release,
+            Map<String, Integer> features, ClassArchives archives) throws IOException {
         this.dir = dir;
         this.release = release;
+        this.features = new java.util.TreeMap<>(features);
         this.archives = archives;
         this.brokers = brokers;
         this.brokerProperties = brokerProperties;
@@ -95,8 +98,10 @@ public final class Cluster implements AutoCloseable {
             int rc;
             try (PrintStream ps = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
                 try {
-                    rc = kafka.tools.StorageTool.execute(new String[] {"format", "-t", clusterId, "-c", props.toString(),
-                        "--release-version", release}, ps);
+                    List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", props.toString(),
+                        "--release-version", release));
+                    features.forEach((name, level) -> args.addAll(List.of("--feature", name + "=" + level)));
+                    rc = kafka.tools.StorageTool.execute(args.toArray(new String[0]), ps);
                 } catch (RuntimeException e) {
                     e.printStackTrace(ps);
                     rc = -1;

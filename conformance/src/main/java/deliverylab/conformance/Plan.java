@@ -37,6 +37,12 @@ public final class Plan {
      * runner built against Kafka 4 runs (kafka-4/pom.xml).
      */
     public String kafkaVersion = "3.9";
+    /**
+     * Feature levels to format the cluster with (kafka-storage format --feature
+     * NAME=LEVEL), where the scene does not leave them to its release's defaults:
+     * transaction.version on Kafka 4.
+     */
+    public Map<String, Integer> features = new java.util.TreeMap<>();
 
     public static final class Partition {
         public String topic;

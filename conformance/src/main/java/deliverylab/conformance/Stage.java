@@ -63,8 +63,8 @@ final class Stage implements AutoCloseable {
      * of the internal topics (a kept cluster keeps those topics).
      */
     static String key(Plan plan) {
-        StringBuilder b = new StringBuilder().append(plan.kafkaVersion).append(' ').append(plan.brokers).append(' ')
-            .append(new TreeMap<>(plan.brokerProperties));
+        StringBuilder b = new StringBuilder().append(plan.kafkaVersion).append(' ').append(new TreeMap<>(plan.features))
+            .append(' ').append(plan.brokers).append(' ').append(new TreeMap<>(plan.brokerProperties));
         for (Plan.Partition pp : plan.partitions) {
             if (pp.topic.startsWith("__")) b.append(' ').append(pp.name()).append(pp.replicas);
         }
@@ -79,7 +79,7 @@ final class Stage implements AutoCloseable {
         String k = key(plan);
         if (cluster == null || !k.equals(key)) {
             close();
-            cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties, plan.kafkaVersion, archives);
+            cluster = new Cluster(dir, plan.brokerNames(), plan.brokerProperties, plan.kafkaVersion, plan.features, archives);
             key = k;
         }
         runs++;
