@@ -36,6 +36,9 @@ var lessons = []string{
 	"txn-id-expires",
 	"kip-890-late-produce-hangs",
 	"kip-890-verification-refuses-late-produce",
+	// Kafka 4 beside 3.9 (issue 24): the twins of the two scenes above and of txn-id-expires
+	"txn-late-produce-kafka-4",
+	"txn-id-expires-kafka-4",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"streams-send-timeout-revives",

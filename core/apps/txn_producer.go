@@ -205,19 +205,24 @@ func (p *TxnProducer) abort(env *sim.Env) {
 	p.phase = txnEnding
 	done, err := p.client.AbortTransaction(env)
 	if err != nil {
-		// Only a fatal state refuses an abort, and fencing is the only fatal error here:
-		// the runner's ProducerApp, told so by abortTransaction's exception, fails the
-		// transaction with PRODUCER_FENCED and stops; so does this one, rather than wait
-		// for an answer that will not come.
-		p.fence(env)
+		// Only a fatal state refuses an abort: a fence, or on Kafka 4 an unknown producer
+		// id mapping. The runner's ProducerApp, told so by abortTransaction's exception,
+		// fails the transaction with that error and stops; so does this one, rather than
+		// wait for an answer that will not come.
+		why := p.client.FatalError()
+		if why == "" {
+			why = protocol.ErrProducerFenced
+		}
+		p.fence(env, why)
 		return
 	}
 	p.report(env, done)
 }
 
-// fence ends this instance: the open transaction's messages fail, nothing more is sent.
-func (p *TxnProducer) fence(env *sim.Env) {
-	p.failChunk(env, protocol.ErrProducerFenced)
+// fence ends this instance: the open transaction's messages fail with why, nothing more
+// is sent.
+func (p *TxnProducer) fence(env *sim.Env, why protocol.Error) {
+	p.failChunk(env, why)
 	p.fenced, p.todo, p.phase = true, nil, txnIdle
 }
 
@@ -275,7 +280,7 @@ func (p *TxnProducer) txnDone(env *sim.Env, c clients.Completion) {
 	case clients.TxnFailed:
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: c.Err.String(), Msgs: p.chunkIDs()})
 		if c.Err == protocol.ErrProducerFenced || c.Err == protocol.ErrInvalidProducerEpoch {
-			p.fence(env)
+			p.fence(env, protocol.ErrProducerFenced)
 			return
 		}
 		if p.phase == txnEnding || p.phase == txnSending {

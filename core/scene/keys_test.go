@@ -209,6 +209,13 @@ var keysRows = []keysRow{
 	// the scene
 	{key: "seed", pre: []keysEdit{{"network/jitter.ms", "3"}}, set: keysEdit{"seed", "2"}},
 	{key: "stop.ms", set: keysEdit{"stop.ms", "1600"}},
+	// Kafka 4: the transactional producer sends no AddPartitionsToTxn (its leaders add
+	// the partitions) and every EndTxn bumps its epoch.
+	{key: "kafka.version", pre: keysTxn, set: keysEdit{"kafka.version", `"4.x"`}},
+	// Kafka 4 formatted with transactions version 0: the producer adds its partitions
+	// itself again, and its epoch stays.
+	{key: "cluster.config.transaction.version", pre: append(append([]keysEdit(nil), keysTxn...), keysEdit{"kafka.version", `"4.x"`}),
+		set: keysEdit{"cluster/config/transaction.version", "0"}},
 	{key: "cluster.brokers", set: keysEdit{"cluster/brokers", "4"}},
 	{key: "cluster.topics[].name", set: keysEdit{"cluster/topics/1/name", "other2"}},
 	{key: "cluster.topics[].partitions", set: keysEdit{"cluster/topics/0/partitions", "3"}},
@@ -464,6 +471,9 @@ var keysPresentation = map[string]keysEdit{
 	// simulator-only tells the conformance suite not to run the scene on a real cluster
 	// (cmd/deliverylab's TestConformSkipsSimulatorOnlyScenes); the run is the same.
 	"simulator-only": {"simulator-only", "a historical toggle"},
+	// holds.for says which releases the expect describes (make conformance runs the scene
+	// on each: cmd/deliverylab's conform tests); the run is the same.
+	"holds.for":      {"holds.for", `["3.9", "4.x"]`},
 	"title":          {"title", "{en: t, zh: t}"},
 	"summary":        {"summary", "{en: s, zh: s}"},
 	"narration[].en": {"narration/0/en", "other words"},
@@ -701,7 +711,7 @@ func TestKeysExceptions(t *testing.T) {
 
 // keysTryValues are values tried on every kafka key to learn whether it is accepted.
 var keysTryValues = []props.Value{{Text: "1"}, {Text: "100"}, {Text: "true"}, {Text: "false"}, {Text: "all"},
-	{Text: "earliest"}, {Text: "read_uncommitted"}, {Text: "at_least_once"}, {Null: true}}
+	{Text: "earliest"}, {Text: "read_uncommitted"}, {Text: "at_least_once"}, {Text: "2"}, {Null: true}}
 
 // TestKeysCoverEveryConfigKey fails for a Kafka key that Set* accepts and that has no
 // row and no exception; a key every value of which is refused must say "not modelled
