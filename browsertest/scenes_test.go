@@ -26,7 +26,7 @@ var replicationAndProducerScenes = []string{
 	"kip-890-late-produce-hangs", "kip-890-verification-refuses-late-produce", "group-coordinator-fails-over",
 	"txn-id-expires",
 	// Kafka 4 (issue 24)
-	"txn-late-produce-kafka-4", "txn-id-expires-kafka-4",
+	"txn-late-produce-kafka-4", "txn-id-expires-kafka-4", "txn-fence-waits-kafka-4",
 	// Flink (issue 20)
 	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-table-duplicates", "flink-db-upsert-harmless",
 	"flink-db-two-phase-commit", "flink-fails-during-alignment", "flink-at-least-once-counts-twice",

@@ -39,6 +39,7 @@ var lessons = []string{
 	// Kafka 4 beside 3.9 (issue 24): the twins of the two scenes above and of txn-id-expires
 	"txn-late-produce-kafka-4",
 	"txn-id-expires-kafka-4",
+	"txn-fence-waits-kafka-4",
 	"streams-at-least-once-duplicates",
 	"streams-exactly-once",
 	"streams-send-timeout-revives",

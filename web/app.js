@@ -717,6 +717,11 @@
       $("scene-title").title = pick(s.title) || s.scene;
       $("scene-summary").textContent = pick(s.summary);
     }
+    if (changed("release", `${pick(s.releaseNote || {})}|${lang}`)) {
+      const note = pick(s.releaseNote || {});
+      $("release-note").textContent = note;
+      $("release-note").hidden = !note;
+    }
     renderControls(s);
     renderScrubber(s);
     renderCaptions(s);

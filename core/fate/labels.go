@@ -5,4 +5,8 @@ package fate
 const (
 	SettingOfNode    Code = "setting-of-node"    // {node} {name}: "p1 acks"
 	SettingOfCluster Code = "setting-of-cluster" // {name}: "min.insync.replicas"
+	// OtherRelease is said of a scene switched to a Kafka release its captions and
+	// expectation do not describe (the kafka.version toggle): {holds} the releases they
+	// describe, {runs} the one it now follows.
+	OtherRelease Code = "other-release"
 )

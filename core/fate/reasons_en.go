@@ -114,6 +114,7 @@ var english = map[Code]string{
 	// Setting labels (labels.go).
 	SettingOfNode:    "{node} {name}",
 	SettingOfCluster: "{name}",
+	OtherRelease:     "Now running as Kafka {runs}: this scene's captions and expected outcome describe Kafka {holds}. Watch what changes.",
 
 	// What a user's fault does (fault_texts.go), for the fault list, marks and menu.
 	FaultCrash:             "crash {node}",

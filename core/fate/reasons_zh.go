@@ -115,6 +115,7 @@ var chinese = map[Code]string{
 	// Setting labels (labels.go).
 	SettingOfNode:    "{node} 的 {name}",
 	SettingOfCluster: "{name}",
+	OtherRelease:     "现在按 Kafka {runs} 运行：这个场景的说明文字和预期结果描述的是 Kafka {holds}。看看有什么不同。",
 
 	// What a user's fault does (fault_texts.go), for the fault list, marks and menu.
 	FaultCrash:             "让 {node} 崩溃",

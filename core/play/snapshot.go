@@ -20,7 +20,15 @@ func (s *Session) State() State {
 	w := s.run.World
 	st := State{Scene: s.sc.Name, Title: Text(s.sc.Title), Summary: Text(s.sc.Summary), NowMs: w.NowMs(),
 		Playing: s.playing, Ended: s.run.Ended, EndNote: string(s.run.EndNote), Version: s.version,
-		EndWhy: Text{En: s.run.EndText(fate.En), Zh: s.run.EndText(fate.Zh)}}
+		EndWhy: Text{En: s.run.EndText(fate.En), Zh: s.run.EndText(fate.Zh)}, Kafka: s.sc.KafkaVersion.String()}
+	if !s.sc.ExpectApplies() {
+		var holds []string
+		for _, v := range s.sc.HoldsFor {
+			holds = append(holds, v.String())
+		}
+		note := fate.Because(fate.OtherRelease, "runs", s.sc.KafkaVersion.String(), "holds", strings.Join(holds, ", "))
+		st.ReleaseNote = Text{En: note.Text(fate.En), Zh: note.Text(fate.Zh)}
+	}
 	for _, name := range w.NodeNames() {
 		st.Nodes = append(st.Nodes, nodeState(w, name))
 	}

@@ -22,23 +22,28 @@ type SceneInfo struct {
 // State is everything the front end draws, read once per change. It is plain data
 // (JSON-tagged) so the JS bridge can hand it to the page and tests as it is.
 type State struct {
-	Scene    string      `json:"scene"`
-	Title    Text        `json:"title"`
-	Summary  Text        `json:"summary"`
-	NowMs    int64       `json:"nowMs"`
-	Playing  bool        `json:"playing"`
-	Ended    bool        `json:"ended"`    // the run settled or reached stop.ms / the time limit
-	EndNote  string      `json:"endNote"`  // why it ended ("settled", "stop.ms", "time limit", "event limit", "frozen clock")
-	EndWhy   Text        `json:"endWhy"`   // a run that did not settle: why it stopped, what it waited for
-	Version  uint64      `json:"version"`  // changes whenever anything visible changes
-	Nodes    []NodeState `json:"nodes"`    // in layout order: producers, brokers, consumers, sinks
-	InFlight []Flight    `json:"inFlight"` // messages on the wire, oldest first
-	Quiet    bool        `json:"quiet"`    // only background traffic is on the wire (see FastForward)
-	CutLinks []Link      `json:"cutLinks"` // directed links that drop everything
-	Captions []Caption   `json:"captions"` // narration reached so far, oldest first
-	Quiz     []QuizItem  `json:"quiz"`     // the scene's questions, answered once the run has ended
-	Ledger   Ledger      `json:"ledger"`
-	Faults   []string    `json:"faults"` // faults injected by the user, in their scene syntax
+	Scene   string `json:"scene"`
+	Title   Text   `json:"title"`
+	Summary Text   `json:"summary"`
+	// Kafka is the Kafka release the run follows ("3.9", "4.x"), and ReleaseNote, when
+	// the scene was switched to a release its captions and expect do not describe, says
+	// so (empty otherwise).
+	Kafka       string      `json:"kafka"`
+	ReleaseNote Text        `json:"releaseNote"`
+	NowMs       int64       `json:"nowMs"`
+	Playing     bool        `json:"playing"`
+	Ended       bool        `json:"ended"`    // the run settled or reached stop.ms / the time limit
+	EndNote     string      `json:"endNote"`  // why it ended ("settled", "stop.ms", "time limit", "event limit", "frozen clock")
+	EndWhy      Text        `json:"endWhy"`   // a run that did not settle: why it stopped, what it waited for
+	Version     uint64      `json:"version"`  // changes whenever anything visible changes
+	Nodes       []NodeState `json:"nodes"`    // in layout order: producers, brokers, consumers, sinks
+	InFlight    []Flight    `json:"inFlight"` // messages on the wire, oldest first
+	Quiet       bool        `json:"quiet"`    // only background traffic is on the wire (see FastForward)
+	CutLinks    []Link      `json:"cutLinks"` // directed links that drop everything
+	Captions    []Caption   `json:"captions"` // narration reached so far, oldest first
+	Quiz        []QuizItem  `json:"quiz"`     // the scene's questions, answered once the run has ended
+	Ledger      Ledger      `json:"ledger"`
+	Faults      []string    `json:"faults"` // faults injected by the user, in their scene syntax
 	// FaultList: every recorded user fault, said in words (faults.go); ArmedList: the
 	// armed ones still waiting for their protocol point.
 	FaultList []FaultEntry `json:"faultList"`

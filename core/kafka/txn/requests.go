@@ -288,7 +288,13 @@ func (c *Coordinator) onEndTxnV2(env *sim.Env, h Host, from string, req protocol
 		answer(protocol.ErrInvalidProducerIDMapping, nil)
 		return
 	}
-	retry := !m.Fencing && m.Epoch == req.ProducerEpoch+1
+	// The coordinator's own abort (a fence, a timeout) bumps the epoch only when its
+	// PrepareAbort is written (4.4's endTransaction clears the pending PrepareEpochFence
+	// and bumps once, in prepareAbortOrCommit): until then the producer's epoch is still
+	// the current one, and its EndTxn hears CONCURRENT_TRANSACTIONS — a zombie is not
+	// told PRODUCER_FENCED at once as under version 1 (check). Once written, its commit
+	// finds the transaction aborted at the next epoch: INVALID_TXN_STATE.
+	retry := m.Epoch == req.ProducerEpoch+1
 	var valid bool
 	switch m.State {
 	case protocol.TxnPrepareCommit, protocol.TxnPrepareAbort:
@@ -299,7 +305,7 @@ func (c *Coordinator) onEndTxnV2(env *sim.Env, h Host, from string, req protocol
 		valid = req.ProducerEpoch == m.Epoch
 	}
 	switch {
-	case !valid || m.Fencing:
+	case !valid:
 		answer(protocol.ErrProducerFenced, nil)
 		return
 	case m.Pending:
@@ -327,7 +333,9 @@ func (c *Coordinator) onEndTxnV2(env *sim.Env, h Host, from string, req protocol
 		end(true)
 	case done && retry:
 		answer("", m)
-	case preparing(m.State) && (m.State == protocol.TxnPrepareCommit) == req.Commit:
+	case preparing(m.State):
+		// The markers are being written: CompleteCommit or CompleteAbort is the pending
+		// transition (prepareComplete), and any end of the producer's waits for it.
 		answer(protocol.ErrConcurrentTransactions, nil)
 	case !req.Commit && !retry && (m.State == protocol.TxnEmpty || m.State == protocol.TxnCompleteCommit ||
 		m.State == protocol.TxnCompleteAbort):

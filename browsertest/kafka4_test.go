@@ -1,0 +1,69 @@
+package browsertest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Kafka 4 in one click (issue 24): the settings' kafka.version toggle runs the 3.9 scene
+// of a late produce as Kafka 4.4 runs it — nothing of the aborted transaction is read, and
+// the next transaction goes through — says, in both languages, that the scene's captions
+// describe 3.9, and travels in a share link.
+func TestKafkaVersionToggleShowsWhatKafka4Changed(t *testing.T) {
+	p := openTools(t, "/#kip-890-late-produce-hangs")
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s := p.tools()
+	require.Equal(t, 3, s.Ledger.Counts["delivered"], "3.9 without verification: the aborted p1#2 is committed by the next transaction")
+	key, value, _ := s.setting(t, "kafka.version")
+	require.Equal(t, "3.9", value)
+	assert.True(t, eval[bool](p, `document.getElementById("release-note").hidden`), "a scene in its own release needs no note")
+
+	require.NoError(t, p.do(setValue(settingControl(key), "4.x"), dispatch(settingControl(key), "change")))
+	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key === "kafka.version" && s.value === "4.x" && s.changed)`)
+	p.waitJS(5*time.Second, `!document.getElementById("release-note").hidden`)
+	note := eval[string](p, `document.getElementById("release-note").textContent`)
+	assert.Contains(t, note, "Kafka 4.x")
+	assert.Contains(t, note, "Kafka 3.9")
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s = p.tools()
+	assert.Equal(t, 2, s.Ledger.Counts["delivered"], "Kafka 4: the late produce is refused and p1#3 commits")
+	assert.Equal(t, 1, s.Ledger.Counts["failed"])
+	assert.Equal(t, "exactly-once", s.Ledger.Verdict)
+	p.screenshot("kafka-4-toggle-en")
+
+	require.NoError(t, clickSelector(p, `button[data-lang="zh"]`))
+	p.waitJS(5*time.Second, `document.documentElement.lang === "zh-CN"`)
+	p.waitJS(5*time.Second, `document.getElementById("release-note").textContent.includes("现在按 Kafka 4.x 运行")`)
+	p.screenshot("kafka-4-toggle-zh")
+	require.NoError(t, clickSelector(p, `button[data-lang="en"]`))
+
+	// The link carries the release.
+	require.NoError(t, clickSelector(p, "#share-link"))
+	p.waitJS(5*time.Second, `!document.getElementById("share-url").hidden && document.getElementById("share-url").value.includes("#v1.")`)
+	url := eval[string](p, `document.getElementById("share-url").value`)
+	want := p.tools().identity()
+	q := openTools(t, strings.TrimPrefix(url, env.baseURL))
+	q.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key === "kafka.version" && s.value === "4.x")`)
+	assert.Equal(t, want, q.tools().identity(), "the link reproduces the Kafka 4 run")
+	q.waitJS(5*time.Second, `!document.getElementById("release-note").hidden`)
+}
+
+// A twin scene written for Kafka 4 plays in the page with its own captions and no note.
+func TestAKafka4ScenePlaysAsKafka4(t *testing.T) {
+	p := openTools(t, "/#txn-id-expires-kafka-4")
+	_, value, _ := p.tools().setting(t, "kafka.version")
+	require.Equal(t, "4.x", value)
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s := p.tools()
+	assert.Equal(t, 1, s.Ledger.Counts["delivered"])
+	assert.Equal(t, 1, s.Ledger.Counts["failed"], "INVALID_PRODUCER_ID_MAPPING is fatal for Kafka 4's producer")
+	assert.True(t, eval[bool](p, `document.getElementById("release-note").hidden`))
+	assert.GreaterOrEqual(t, len(s.Captions), 3, "its captions are reached")
+}
