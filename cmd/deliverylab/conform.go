@@ -300,7 +300,11 @@ func outcome(rep scene.Report) string {
 func printConformTable(w io.Writer, rows []conformRow, runs int) {
 	fmt.Fprintf(w, "%-34s %-16s %-15s %s\n", "scene", "result", "faults at", fmt.Sprintf("simulator / real (%d run(s))", runs))
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-34s %-16s %-15s sim  %s\n", r.Scene, r.Result, r.Faults, r.Simulator)
+		name := r.Scene
+		if r.Kafka != "" && r.Kafka != protocol.Kafka39.String() {
+			name += " @" + r.Kafka // the scene as another release runs it
+		}
+		fmt.Fprintf(w, "%-34s %-16s %-15s sim  %s\n", name, r.Result, r.Faults, r.Simulator)
 		for i, real := range r.Real {
 			fmt.Fprintf(w, "%-34s %-16s %-15s real %s\n", "", fmt.Sprintf("run %d", i+1), "", real)
 		}
