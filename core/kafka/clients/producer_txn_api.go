@@ -32,7 +32,6 @@ type pendingOffsets struct {
 
 const errNotTransactional = "cannot use transactional methods without enabling transactions by setting the transactional.id configuration property"
 
-// txns is the transactional state, nil without a transactional.id.
 // FatalError is the error that put the producer in its fatal state for good
 // (PRODUCER_FENCED; on Kafka 4 also INVALID_PRODUCER_ID_MAPPING), "" while it is not.
 func (p *Producer) FatalError() protocol.Error {
@@ -42,6 +41,7 @@ func (p *Producer) FatalError() protocol.Error {
 	return ""
 }
 
+// txns is the transactional state, nil without a transactional.id.
 func (tm *transactionManager) txns() *transactions {
 	if tm == nil {
 		return nil
