@@ -35,14 +35,18 @@ all: wasm
 # rasteriser, the SVG diagram — are compiled without inlining: inlined copies of their
 # code were about 150 KB of gzipped main.wasm, and none of it runs per frame or per
 # simulated event. So are the session (core/play: it steers the kernel, the kernel does
-# the work) and the words (core/fate), 30 KB more. The kernel, the canvas's drawing and
-# Ebiten's keep inlining. The page's seek benchmark under Node is built the same way.
+# the work) and the words (core/fate), 30 KB more, and the state's JSON for the page
+# (encoding/json, base64), Unicode's tables and the configuration tables (core/props),
+# read when the page asks, at parse time or on a click: 22 KB more, which Kafka 4's
+# transactions had used up. The kernel, the canvas's drawing and Ebiten's keep inlining.
+# The page's seek benchmark under Node is built the same way.
 COLD_PKGS := github.com/hajimehoshi/ebiten/v2/internal/shader... \
 	github.com/hajimehoshi/ebiten/v2/internal/shaderir... \
 	github.com/hajimehoshi/ebiten/v2/internal/builtinshader \
 	go/... text/... math/big regexp... go.yaml.in/... compress/... archive/zip \
 	golang.org/x/image/... image/... deliverylab/core/diagram \
-	deliverylab/core/play deliverylab/core/fate
+	deliverylab/core/play deliverylab/core/fate \
+	encoding/json encoding/base64 unicode/... deliverylab/core/props
 WASM_GCFLAGS := $(foreach p,$(COLD_PKGS),-gcflags=$(p)=-l)
 
 # wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
