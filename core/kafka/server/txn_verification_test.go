@@ -40,3 +40,40 @@ func TestTransactionVerificationSetting(t *testing.T) {
 		}
 	}
 }
+
+// Transactions version 2 (produce v12+): the leader adds the partition at the coordinator
+// even with transaction.partition.verification.enable off — here no broker leads the
+// id's __transaction_state partition, so nothing is appended and the producer hears
+// NOT_ENOUGH_REPLICAS to retry — and a batch at an epoch older than the partition's is
+// refused INVALID_PRODUCER_EPOCH without asking anyone (a late batch of an ended
+// transaction: its marker bumped the epoch).
+func TestTransactionsVersion2AddEvenWithVerificationOff(t *testing.T) {
+	for _, older := range []bool{false, true} {
+		cfg := DefaultConfigFor(protocol.Kafka4)
+		cfg.TransactionPartitionVerificationEnable = false
+		tp := protocol.TP{Topic: "t"}
+		w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
+		if older {
+			// the producer's previous transaction ended here with a marker at epoch 1
+			marker := protocol.RecordBatch{ProducerID: 7, ProducerEpoch: 1, BaseSequence: protocol.NoSequence, Transactional: true,
+				Control: true, Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.ControlCommit}}}}
+			leader.replicas.partitions[tp].Log.AppendAsLeader(marker, 0)
+		}
+		b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
+		c := &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", TransactionV2: true,
+			Acks: protocol.AcksAll, TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
+		w.Add(c, 20)
+		w.RunUntil(200, nil)
+		require.Len(t, c.answers, 1)
+		p := leader.replicas.partitions[tp]
+		if older {
+			assert.Equal(t, protocol.ErrInvalidProducerEpoch, c.answers[0].Err)
+			assert.Equal(t, int64(1), p.LEO(), "only the marker")
+		} else {
+			assert.Equal(t, protocol.ErrNotEnoughReplicas, c.answers[0].Err, "asked, though verification is off")
+			assert.Equal(t, int64(0), p.LEO(), "not appended")
+		}
+		assert.False(t, p.ongoingTxn(7))
+	}
+}
