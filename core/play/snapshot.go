@@ -22,11 +22,7 @@ func (s *Session) State() State {
 		Playing: s.playing, Ended: s.run.Ended, EndNote: string(s.run.EndNote), Version: s.version,
 		EndWhy: Text{En: s.run.EndText(fate.En), Zh: s.run.EndText(fate.Zh)}, Kafka: s.sc.KafkaVersion.String()}
 	if !s.sc.ExpectApplies() {
-		var holds []string
-		for _, v := range s.sc.HoldsFor {
-			holds = append(holds, v.String())
-		}
-		note := fate.Because(fate.OtherRelease, "runs", s.sc.KafkaVersion.String(), "holds", strings.Join(holds, ", "))
+		note := fate.Because(fate.OtherRelease, "runs", s.sc.KafkaVersion.String(), "holds", s.sc.HoldsForText())
 		st.ReleaseNote = Text{En: note.Text(fate.En), Zh: note.Text(fate.Zh)}
 	}
 	for _, name := range w.NodeNames() {

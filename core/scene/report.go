@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"deliverylab/core/check"
-	"deliverylab/core/kafka/protocol"
 )
 
 // Report is the outcome of a run, in the CLI's JSON contract.
@@ -84,7 +82,7 @@ func (s *Scene) Check(rep Report) []string {
 	}
 	if !s.ExpectApplies() {
 		// The expect describes another release's runs: it is not this run's to meet.
-		return append(bad, fmt.Sprintf("expect describes Kafka %s (holds.for), and this scene follows %s", versionsText(s.HoldsFor), s.KafkaVersion))
+		return append(bad, fmt.Sprintf("expect describes Kafka %s (holds.for), and this scene follows %s", s.HoldsForText(), s.KafkaVersion))
 	}
 	if e.Verdict != "" && rep.Verdict != e.Verdict {
 		bad = append(bad, fmt.Sprintf("verdict: expected %s, got %s", e.Verdict, rep.Verdict))
@@ -135,12 +133,4 @@ func detail(d string) string {
 		return ""
 	}
 	return ": " + d
-}
-
-func versionsText(vs []protocol.Version) string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.String()
-	}
-	return strings.Join(out, " and ")
 }

@@ -190,3 +190,13 @@ const MaxRunMs = 600000
 // follows: a scene switched to another Kafka release (the page's kafka.version toggle)
 // shows what that release does, which its expect need not say.
 func (s *Scene) ExpectApplies() bool { return slices.Contains(s.HoldsFor, s.KafkaVersion) }
+
+// HoldsForText names the releases the expect describes: "3.9", "3.9, 4.x" (words of
+// no language: the page puts them in English and Chinese sentences alike).
+func (s *Scene) HoldsForText() string {
+	out := make([]string, len(s.HoldsFor))
+	for i, v := range s.HoldsFor {
+		out[i] = v.String()
+	}
+	return strings.Join(out, ", ")
+}

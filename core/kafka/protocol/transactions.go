@@ -91,6 +91,15 @@ type TPError struct {
 	Err Error
 }
 
+// TPErrors answers every partition with one error (nil for no partitions).
+func TPErrors(tps []TP, err Error) []TPError {
+	var out []TPError
+	for _, tp := range tps {
+		out = append(out, TPError{TP: tp, Err: err})
+	}
+	return out
+}
+
 // AddPartitionsToTxnResponse answers per partition.
 type AddPartitionsToTxnResponse struct {
 	ReqID   int64

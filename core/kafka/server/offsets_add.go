@@ -24,16 +24,15 @@ func (rm *ReplicaManager) startOffsetsAdd(env *sim.Env, h hooks, from string, re
 	if p == nil || len(req.Offsets) == 0 || p.ongoingTxnOf(protocol.RecordBatch{ProducerID: req.ProducerID, ProducerEpoch: req.ProducerEpoch}, true) {
 		return false // not led here: the group coordinator answers NOT_COORDINATOR
 	}
-	if e, ok := p.Log.Producer(req.ProducerID); ok && req.ProducerEpoch < e.Epoch {
+	if p.olderEpoch(req.ProducerID, req.ProducerEpoch) {
 		h.offsetsAdded(env, from, req, protocol.ErrInvalidProducerEpoch)
 		return true
 	}
 	pv := pendingVerification{From: from, Offsets: &req, Guards: map[protocol.TP]int64{tp: 0}, StartedMs: env.Now(), Add: true,
-		Producer:    [2]int64{req.ProducerID, int64(req.ProducerEpoch)},
+		TransactionalID: req.TransactionalID, ProducerID: req.ProducerID, ProducerEpoch: req.ProducerEpoch,
 		Coordinator: rm.meta[protocol.TransactionStateTP(req.TransactionalID, rm.cfg.TransactionStateLogNumPartitions)].Leader}
-	pv.Req.TransactionalID = req.TransactionalID
 	if pv.Coordinator == "" {
-		rm.offsetsAddDone(env, h, pv, allErr([]protocol.TP{tp}, protocol.ErrCoordinatorNotAvailable))
+		rm.offsetsAddDone(env, h, pv, protocol.TPErrors([]protocol.TP{tp}, protocol.ErrCoordinatorNotAvailable))
 		return true
 	}
 	rm.askCoordinator(env, pv)

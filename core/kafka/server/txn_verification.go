@@ -51,8 +51,11 @@ type pendingVerification struct {
 	// CONCURRENT_TRANSACTIONS answer until add.partitions.to.txn.retry.backoff.max.ms
 	// have passed since.
 	StartedMs int64
-	Add       bool     // transactions version 2: the coordinator adds the partitions
-	Producer  [2]int64 // the producer id and epoch asked about
+	Add       bool // transactions version 2: the coordinator adds the partitions
+	// The transaction asked about: its id, producer id and epoch.
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
 	// Offsets, instead of Req: a TxnOffsetCommit of version 2 whose offsets partition is
 	// being added (offsets_add.go).
 	Offsets *protocol.TxnOffsetCommitRequest
@@ -121,7 +124,7 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, 
 		if !b.Transactional || !b.HasProducerID() || p == nil || p.ongoingTxnOf(b, req.TransactionV2) {
 			continue // not led here: the append answers NOT_LEADER_OR_FOLLOWER
 		}
-		if e, ok := p.Log.Producer(b.ProducerID); req.TransactionV2 && ok && b.ProducerEpoch < e.Epoch {
+		if req.TransactionV2 && p.olderEpoch(b.ProducerID, b.ProducerEpoch) {
 			refused[pd.TP] = protocol.ErrInvalidProducerEpoch
 			continue
 		}
@@ -138,11 +141,11 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, 
 	tps := protocol.SortedTPs(guards)
 	coordinator := rm.meta[protocol.TransactionStateTP(req.TransactionalID, rm.cfg.TransactionStateLogNumPartitions)].Leader
 	pv := pendingVerification{From: from, Req: req, Coordinator: coordinator, Guards: guards, StartedMs: env.Now(),
-		Add: req.TransactionV2, Producer: [2]int64{pid, int64(epoch)}, Refused: refused}
+		Add: req.TransactionV2, TransactionalID: req.TransactionalID, ProducerID: pid, ProducerEpoch: epoch, Refused: refused}
 	if coordinator == "" || slices.Contains(rm.fenced, coordinator) {
 		// No live leader of the id's transaction log partition
 		// (AddPartitionsToTxnManager.getTransactionCoordinator).
-		results := allErr(tps, protocol.ErrCoordinatorNotAvailable)
+		results := protocol.TPErrors(tps, protocol.ErrCoordinatorNotAvailable)
 		rm.verificationDone(env, pv, results)
 		rm.appendProduce(env, h, from, req, rm.verifiedBy(pv, results))
 		return true
@@ -154,22 +157,20 @@ func (rm *ReplicaManager) startVerification(env *sim.Env, h hooks, from string, 
 // askCoordinator sends a verification (or, version 2, an add) to the coordinator and
 // waits for its answer.
 func (rm *ReplicaManager) askCoordinator(env *sim.Env, pv pendingVerification) {
+	id := rm.await(pv)
+	env.Send(pv.Coordinator, protocol.VerifyPartitionsInTxnRequest{ReqID: id, TransactionalID: pv.TransactionalID,
+		ProducerID: pv.ProducerID, ProducerEpoch: pv.ProducerEpoch, Partitions: protocol.SortedTPs(pv.Guards), Add: pv.Add})
+	env.After(BrokerRequestTimeoutMs, verifyTimeout{ReqID: id})
+}
+
+// await keeps a verification under a new request id until it is answered or failed.
+func (rm *ReplicaManager) await(pv pendingVerification) int64 {
 	id := rm.nextReq()
 	if rm.verifying == nil {
 		rm.verifying = map[int64]pendingVerification{}
 	}
 	rm.verifying[id] = pv
-	env.Send(pv.Coordinator, protocol.VerifyPartitionsInTxnRequest{ReqID: id, TransactionalID: pv.Req.TransactionalID,
-		ProducerID: pv.Producer[0], ProducerEpoch: int16(pv.Producer[1]), Partitions: protocol.SortedTPs(pv.Guards), Add: pv.Add})
-	env.After(BrokerRequestTimeoutMs, verifyTimeout{ReqID: id})
-}
-
-func allErr(tps []protocol.TP, err protocol.Error) []protocol.TPError {
-	out := make([]protocol.TPError, len(tps))
-	for i, tp := range tps {
-		out[i] = protocol.TPError{TP: tp, Err: err}
-	}
-	return out
+	return id
 }
 
 // onVerifyResponse takes the coordinator's answer (AddPartitionsToTxnManager's
@@ -187,12 +188,7 @@ func (rm *ReplicaManager) onVerifyResponse(env *sim.Env, h hooks, resp protocol.
 	if pv.Add && env.Now()-pv.StartedMs+addPartitionsRetryBackoffMs <= addPartitionsRetryMaxMs &&
 		slices.ContainsFunc(resp.Results, func(r protocol.TPError) bool { return r.Err == protocol.ErrConcurrentTransactions }) {
 		// The previous transaction's markers are still being written: ask again shortly.
-		id := rm.nextReq()
-		if rm.verifying == nil {
-			rm.verifying = map[int64]pendingVerification{}
-		}
-		rm.verifying[id] = pv
-		env.After(addPartitionsRetryBackoffMs, verifyRetry{ReqID: id})
+		env.After(addPartitionsRetryBackoffMs, verifyRetry{ReqID: rm.await(pv)})
 		return
 	}
 	rm.verificationDone(env, pv, resp.Results)
@@ -218,7 +214,7 @@ func (rm *ReplicaManager) verificationLost(env *sim.Env, h hooks, reqID int64) {
 		return
 	}
 	delete(rm.verifying, reqID)
-	results := allErr(protocol.SortedTPs(pv.Guards), protocol.ErrNetworkException)
+	results := protocol.TPErrors(protocol.SortedTPs(pv.Guards), protocol.ErrNetworkException)
 	if pv.Offsets != nil {
 		rm.offsetsAddDone(env, h, pv, results)
 		return
@@ -240,7 +236,7 @@ func (rm *ReplicaManager) verificationsTo(env *sim.Env, h hooks, broker string) 
 func (rm *ReplicaManager) verificationDone(env *sim.Env, pv pendingVerification, results []protocol.TPError) {
 	for _, r := range results {
 		if r.Err != "" {
-			env.Note(fmt.Sprintf("verification of %s for %s: %s", r.TP, pv.Req.TransactionalID, r.Err))
+			env.Note(fmt.Sprintf("verification of %s for %s: %s", r.TP, pv.TransactionalID, r.Err))
 		}
 	}
 }
@@ -294,6 +290,13 @@ func (p *Partition) ongoingTxnOf(b protocol.RecordBatch, v2 bool) bool {
 	}
 	e, ok := p.Log.Producer(b.ProducerID)
 	return ok && e.TxnFirstOffset >= 0 && e.Epoch == b.ProducerEpoch
+}
+
+// olderEpoch reports whether epoch is older than the producer's on this partition: under
+// transactions version 2 its transaction has ended here (the marker bumped the epoch).
+func (p *Partition) olderEpoch(pid int64, epoch int16) bool {
+	e, ok := p.Log.Producer(pid)
+	return ok && epoch < e.Epoch
 }
 
 // startVerification creates the producer's verification entry if it has none, or

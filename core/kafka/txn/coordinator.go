@@ -372,7 +372,7 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 		env.Send(pa.From, r)
 	case replyBrokerAdd:
 		env.Send(pa.From, protocol.VerifyPartitionsInTxnResponse{ReqID: pa.ReqID, Add: true,
-			Results: allPartitions(pa.Added, err)})
+			Results: protocol.TPErrors(pa.Added, err)})
 	case replyFence:
 		answer := err
 		if answer == "" {
@@ -415,11 +415,7 @@ func (m *metadata) apply(rec protocol.TxnLogRecord) {
 }
 
 func addPartitionsAnswer(reqID int64, tps []protocol.TP, err protocol.Error) protocol.AddPartitionsToTxnResponse {
-	r := protocol.AddPartitionsToTxnResponse{ReqID: reqID}
-	for _, tp := range tps {
-		r.Results = append(r.Results, protocol.TPError{TP: tp, Err: err})
-	}
-	return r
+	return protocol.AddPartitionsToTxnResponse{ReqID: reqID, Results: protocol.TPErrors(tps, err)}
 }
 
 // OnElection is called when the broker becomes leader of a __transaction_state

@@ -25,11 +25,7 @@ func (c *Coordinator) onVerifyPartitions(env *sim.Env, h Host, from string, req 
 		return
 	}
 	resp := protocol.VerifyPartitionsInTxnResponse{ReqID: req.ReqID}
-	all := func(err protocol.Error) {
-		for _, tp := range req.Partitions {
-			resp.Results = append(resp.Results, protocol.TPError{TP: tp, Err: err})
-		}
-	}
+	all := func(err protocol.Error) { resp.Results = protocol.TPErrors(req.Partitions, err) }
 	m := c.txns[req.TransactionalID]
 	switch {
 	case !c.isCoordinator(h, req.TransactionalID):
@@ -65,7 +61,7 @@ func (c *Coordinator) onVerifyPartitions(env *sim.Env, h Host, from string, req 
 // durable; partitions already in the ongoing transaction are answered at once.
 func (c *Coordinator) onBrokerAdd(env *sim.Env, h Host, from string, req protocol.VerifyPartitionsInTxnRequest) {
 	answer := func(err protocol.Error) {
-		env.Send(from, protocol.VerifyPartitionsInTxnResponse{ReqID: req.ReqID, Add: true, Results: allPartitions(req.Partitions, err)})
+		env.Send(from, protocol.VerifyPartitionsInTxnResponse{ReqID: req.ReqID, Add: true, Results: protocol.TPErrors(req.Partitions, err)})
 	}
 	if !c.isCoordinator(h, req.TransactionalID) {
 		answer(protocol.ErrNotCoordinator)
@@ -106,13 +102,4 @@ func (c *Coordinator) onBrokerAdd(env *sim.Env, h Host, from string, req protoco
 	if err := c.write(env, h, m, rec, pa); err != "" {
 		answer(err)
 	}
-}
-
-// allPartitions answers every partition with one error.
-func allPartitions(tps []protocol.TP, err protocol.Error) []protocol.TPError {
-	out := make([]protocol.TPError, len(tps))
-	for i, tp := range tps {
-		out[i] = protocol.TPError{TP: tp, Err: err}
-	}
-	return out
 }
