@@ -67,3 +67,38 @@ func TestAKafka4ScenePlaysAsKafka4(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.getElementById("release-note").hidden`))
 	assert.GreaterOrEqual(t, len(s.Captions), 3, "its captions are reached")
 }
+
+// Eligible leader replicas in the page (issue 24): the Kafka 4 twin shows broker-2 and
+// broker-3 as eligible leaders once broker-1 shrank the ISR below min.insync.replicas,
+// delivers everything, and with its eligible.leader.replicas.version toggle set to 0
+// gives Kafka 3.9's outcome: the partition waits for broker-1 and the producers give up.
+func TestEligibleLeaderReplicasInThePage(t *testing.T) {
+	p := openTools(t, "/#min-isr-leader-dies-kafka-4")
+	p.call("seek(5000)")
+	var elr []string
+	for _, n := range p.state().Nodes {
+		for _, r := range n.Partitions {
+			if n.Name == "broker-1" && r.Partition == "orders-0" {
+				elr = r.ELR
+			}
+		}
+	}
+	assert.Equal(t, []string{"broker-2", "broker-3"}, elr, "broker-1's ISR is itself alone: its followers are eligible leaders")
+	p.screenshot("kafka-4-elr")
+
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s := p.tools()
+	assert.Equal(t, 10, s.Ledger.Counts["delivered"])
+	assert.Equal(t, 0, s.Ledger.Counts["failed"])
+
+	key, value, _ := s.setting(t, "eligible.leader.replicas.version")
+	require.Equal(t, "1", value)
+	require.NoError(t, p.do(setValue(settingControl(key), "0"), dispatch(settingControl(key), "change")))
+	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("eligible.leader.replicas.version") && s.value === "0" && s.changed)`)
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s = p.tools()
+	assert.Equal(t, 4, s.Ledger.Counts["delivered"], "without ELR orders-0 waits for broker-1")
+	assert.Equal(t, 6, s.Ledger.Counts["failed"])
+}

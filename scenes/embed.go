@@ -22,6 +22,8 @@ var lessons = []string{
 	"acks-all-isr-of-one",
 	"producer-default-acks",
 	"not-enough-replicas",
+	"min-isr-leader-dies",
+	"min-isr-leader-dies-kafka-4", // Kafka 4's eligible leader replicas (issue 24)
 	"retry-duplicate",
 	"idempotent-retry",
 	"idempotence-ends-at-restart",

@@ -24,7 +24,7 @@ func TestConformRunsEachSceneOnTheReleasesItHoldsFor(t *testing.T) {
 	both, err := conformCases("txn-commit-and-abort", nil, false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"3.9  3.9", "4.x 4.4 4.x"}, releases(both), "3.9's plan leaves the release to the runner's default")
-	assert.Equal(t, map[string]int{"transaction.version": 2}, both[1].sim.plan.Features)
+	assert.Equal(t, map[string]int{"transaction.version": 2, "eligible.leader.replicas.version": 1}, both[1].sim.plan.Features)
 	assert.NotEqual(t, both[0].key(), both[1].key(), "a Kafka 4 run needs a cluster of its own")
 	assert.True(t, strings.HasPrefix(both[1].key(), "4.4 "))
 

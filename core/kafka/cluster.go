@@ -137,7 +137,8 @@ func (c Cluster) place(tp protocol.TP, rf, start int, leader string) protocol.Pa
 // NewController makes the cluster's KRaft controller.
 func (c Cluster) NewController() *controller.Controller {
 	cfg := controller.Config{BrokerSessionTimeoutMs: c.Config.BrokerSessionTimeoutMs,
-		BrokerHeartbeatIntervalMs: c.Config.BrokerHeartbeatIntervalMs, UncleanLeaderElection: c.Config.UncleanLeaderElection}
+		BrokerHeartbeatIntervalMs: c.Config.BrokerHeartbeatIntervalMs, UncleanLeaderElection: c.Config.UncleanLeaderElection,
+		MinInsyncReplicas: c.Config.MinInsyncReplicas, EligibleLeaderReplicas: c.Config.EligibleLeaderReplicasVersion >= 1}
 	return controller.New(cfg, c.BrokerNames(), c.Placement())
 }
 

@@ -25,7 +25,9 @@ import (
 //
 // Commands:
 //
-//	cluster brokers=N [cluster.config key=value ...]   the cluster (before start)
+//	cluster brokers=N [kafka.version=V]                the cluster (before start); a
+//	  [cluster.config key=value ...]                   release resets the config to its
+//	                                                   defaults, so it comes first
 //	topic NAME [partitions=N] [rf=N] [leaders=(broker-1,...)]
 //	network [latency=MS] [link=(a,b,MS)]...            link latency overrides
 //	start [groups=(G,...)] [txns=(ID,...)]             build the world; nodes boot at 0 ms;
@@ -188,6 +190,15 @@ func (h *harness) setCluster(td *datadriven.TestData) error {
 				return err
 			}
 			h.cluster.Brokers = n
+			continue
+		}
+		if a.Key == "kafka.version" {
+			// first: the release's defaults, then the keys after it
+			v, ok := protocol.ParseVersion(a.Vals[0])
+			if !ok {
+				return fmt.Errorf("kafka.version: expected one of %v, got %q", protocol.VersionChoices(), a.Vals[0])
+			}
+			h.cluster.Config = server.DefaultConfigFor(v)
 			continue
 		}
 		if set, ok := txnBrokerKeys[a.Key]; ok {

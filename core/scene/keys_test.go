@@ -216,6 +216,10 @@ var keysRows = []keysRow{
 	// itself again, and its epoch stays.
 	{key: "cluster.config.transaction.version", pre: append(append([]keysEdit(nil), keysTxn...), keysEdit{"kafka.version", `"4.x"`}),
 		set: keysEdit{"cluster/config/transaction.version", "0"}},
+	// Kafka 4 formatted without eligible leader replicas: broker-3's fence leaves the
+	// ISR of orders below min.insync.replicas 3, and no ELR keeps broker-3.
+	{key: "cluster.config.eligible.leader.replicas.version", pre: append(append([]keysEdit(nil), keysFailingSends...), keysEdit{"kafka.version", `"4.x"`}),
+		set: keysEdit{"cluster/config/eligible.leader.replicas.version", "0"}},
 	{key: "cluster.brokers", set: keysEdit{"cluster/brokers", "4"}},
 	{key: "cluster.topics[].name", set: keysEdit{"cluster/topics/1/name", "other2"}},
 	{key: "cluster.topics[].partitions", set: keysEdit{"cluster/topics/0/partitions", "3"}},

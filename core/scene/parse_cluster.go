@@ -33,8 +33,10 @@ func (p *parser) cluster(s *Scene, f field) {
 		})
 		if err := s.Cluster.Config.Validate(); err != nil && p.err == nil {
 			key := "replica.fetch.wait.max.ms"
-			if strings.HasPrefix(err.Error(), server.TransactionVersionKey) {
-				key = server.TransactionVersionKey
+			for _, feature := range []string{server.TransactionVersionKey, server.EligibleLeaderReplicasVersionKey} {
+				if strings.HasPrefix(err.Error(), feature) {
+					key = feature
+				}
 			}
 			p.fail(configKeyNode(c, key, c.value), "cluster.config."+key, "%s", err.Error())
 		}

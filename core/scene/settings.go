@@ -71,6 +71,8 @@ func (s *Scene) Settings() []Setting {
 		// Kafka 3.9 runs transaction.version 0 only: the toggle is Kafka 4's.
 		add("cluster.config."+server.TransactionVersionKey, "", server.TransactionVersionKey,
 			strconv.Itoa(int(s.Cluster.Config.TransactionVersion)), server.ConfigKeys.Choices(server.TransactionVersionKey))
+		add("cluster.config."+server.EligibleLeaderReplicasVersionKey, "", server.EligibleLeaderReplicasVersionKey,
+			strconv.Itoa(int(s.Cluster.Config.EligibleLeaderReplicasVersion)), server.ConfigKeys.Choices(server.EligibleLeaderReplicasVersionKey))
 	}
 	return out
 }

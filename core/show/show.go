@@ -118,9 +118,11 @@ type Log struct {
 	HW       int64 `json:"hw"`
 	// LSO is the last stable offset, where read_committed consumers read up to; shown
 	// (HasLSO) on the leader of a partition with transactional data.
-	LSO     int64    `json:"lso,omitempty"`
-	HasLSO  bool     `json:"has_lso,omitempty"`
-	ISR     []string `json:"isr"` // as the leader knows it; followers: as last told
+	LSO    int64    `json:"lso,omitempty"`
+	HasLSO bool     `json:"has_lso,omitempty"`
+	ISR    []string `json:"isr"` // as the leader knows it; followers: as last told
+	// ELR are the partition's eligible leader replicas (Kafka 4, KIP-966), as last told.
+	ELR     []string `json:"elr,omitempty"`
 	Records []Cell   `json:"records"`
 	// Truncated are the records this replica's last truncation cut away, for a few
 	// seconds after it (KIP-101/KIP-320 truncation, drawn struck out after the log end).

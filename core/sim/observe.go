@@ -19,7 +19,7 @@ type Observation struct {
 	Offset     int64    // the first offset the point is about (-1: none was assigned)
 	Epoch      int32    // a leader epoch
 	Err        string   // an error name, as Kafka spells it
-	Election   string   // clean | unclean
+	Election   string   // clean | unclean | elr | last-known-leader
 	Group      string   // a consumer group
 	Member     string   // a group member
 	Generation int32    // a group generation

@@ -278,6 +278,16 @@ func TestPartitionLabelShowsTheLSO(t *testing.T) {
 	assert.Equal(t, "orders-0  leader e0  hw 8  lso 4  leo 9  isr 1", PartitionLabel(rs))
 }
 
+// Under Kafka 4 a partition whose ISR fell below min.insync.replicas names its eligible
+// leader replicas after the ISR, in every form of the label.
+func TestPartitionLabelShowsTheELR(t *testing.T) {
+	rs := play.ReplicaState{Partition: "orders-0", Leader: true, HW: 8, LEO: 9, ISR: []string{"broker-1"}, ELR: []string{"broker-2", "broker-3"}}
+	assert.Equal(t, "orders-0  leader e0  hw 8  leo 9  isr 1 elr 2,3", PartitionLabel(rs))
+	for _, form := range partitionLabels(rs) {
+		assert.Contains(t, form, "elr 2,3")
+	}
+}
+
 func TestTxnLineNamesEachTransactionalID(t *testing.T) {
 	line := TxnLine([]show.Txn{{ID: "orders-tx", State: "Ongoing", Epoch: 0}, {ID: "b", State: "PrepareCommit", Epoch: 2}})
 	assert.Equal(t, "txn orders-tx Ongoing e0 · txn b PrepareCommit e2", line)

@@ -399,6 +399,13 @@ func partitionLabels(rs play.ReplicaState) []string {
 		}
 	}
 	isrs := strings.Join(isr, ",")
+	if len(rs.ELR) > 0 { // Kafka 4's eligible leader replicas, after the ISR they may stand in for
+		elr := make([]string, len(rs.ELR))
+		for i, n := range rs.ELR {
+			elr[i] = strings.TrimPrefix(n, "broker-")
+		}
+		isrs += " elr " + strings.Join(elr, ",")
+	}
 	tiny := short
 	if topic, num, ok := cutPartition(rs.Partition); ok && short == rs.Partition && len([]rune(topic)) > 3 {
 		tiny = string([]rune(topic)[:3]) + "-" + num

@@ -21,6 +21,12 @@ type Config struct {
 	BrokerSessionTimeoutMs    int64 // broker.session.timeout.ms
 	BrokerHeartbeatIntervalMs int64 // broker.heartbeat.interval.ms: the session check runs at half of it
 	UncleanLeaderElection     bool  // unclean.leader.election.enable
+	MinInsyncReplicas         int   // min.insync.replicas: the ELR is kept while an ISR is smaller
+	// EligibleLeaderReplicas is the feature eligible.leader.replicas.version 1 (KIP-966),
+	// on in a new Kafka 4.1+ cluster: an ISR smaller than min.insync.replicas keeps the
+	// replicas it lost as eligible leaders, and a fenced broker leaves even as the ISR's
+	// last member.
+	EligibleLeaderReplicas bool
 }
 
 // Controller fences brokers whose heartbeats stop (R20b), elects leaders from the ISR
@@ -166,6 +172,9 @@ func (c *Controller) onRegistration(env *sim.Env, from string, p protocol.Broker
 		env.Send(from, protocol.BrokerRegistrationResponse{Err: protocol.ErrDuplicateBrokerRegistration})
 		return
 	}
+	if s.Incarnation != 0 && s.Incarnation != p.Incarnation && c.cfg.EligibleLeaderReplicas {
+		c.uncleanShutdown(env, p.Broker)
+	}
 	if s.Incarnation != p.Incarnation || s.Fenced {
 		s.Incarnation = p.Incarnation
 		s.Fenced = true
@@ -202,7 +211,7 @@ func (c *Controller) onHeartbeat(env *sim.Env, from string, hb protocol.BrokerHe
 }
 
 // unfence lets a broker lead again: the partitions left without a leader that it hosts
-// elect it, if it may be elected.
+// elect it, if it may be elected (handleBrokerUnfenced).
 func (c *Controller) unfence(env *sim.Env, broker string) {
 	c.sessions[broker].Fenced = false
 	c.metadataOffset++
@@ -210,71 +219,52 @@ func (c *Controller) unfence(env *sim.Env, broker string) {
 	var changed []protocol.TP
 	for _, tp := range c.TPs() {
 		st := c.partitions[tp]
-		if st.Leader == "" && slices.Contains(st.Replicas, broker) && c.elect(env, st) {
+		if st.Leader == "" && slices.Contains(st.Replicas, broker) &&
+			c.change(env, st, partitionChange{isr: st.ISR, acceptable: c.active, sayOffline: true}) {
 			changed = append(changed, tp)
 		}
 	}
 	c.publish(env, changed, broker)
 }
 
-// fence removes a broker from leadership and from ISRs, one at a time and never emptying
-// an ISR (R20b), and elects new leaders.
+// fence removes a broker from leadership and from ISRs (never emptying an ISR under
+// Kafka 3.9, R20b), and elects new leaders (handleBrokerFenced).
 func (c *Controller) fence(env *sim.Env, broker, why string) {
 	c.sessions[broker].Fenced = true
 	c.metadataOffset++ // its registration change, which every broker reads
 	env.Note("fences " + broker + ": " + why)
+	c.remove(env, broker, partitionChange{isr: nil, acceptable: c.active}, "")
+}
+
+// uncleanShutdown takes a broker that registers again after a crash out of every ISR
+// and ELR (handleBrokerShutdown with ELR on: a broker killed without a clean shutdown
+// may have lost what it acknowledged, and its registration says so). Every simulated
+// crash is unclean.
+func (c *Controller) uncleanShutdown(env *sim.Env, broker string) {
+	env.Note("reads an unclean shutdown in " + broker + "'s registration")
+	acceptable := func(r string) bool { return r != broker && c.active(r) }
+	c.remove(env, broker, partitionChange{acceptable: acceptable, uncleanShutdown: broker}, broker)
+}
+
+// remove runs ch, with broker taken out of the target ISR, on each partition whose ISR
+// (or, for elrToo, whose ELR) holds broker, and publishes the changes.
+func (c *Controller) remove(env *sim.Env, broker string, ch partitionChange, elrToo string) {
 	var changed []protocol.TP
 	for _, tp := range c.TPs() {
 		st := c.partitions[tp]
-		touched := false
-		if slices.Contains(st.ISR, broker) && len(st.ISR) > 1 {
-			st.ISR = slices.DeleteFunc(slices.Clone(st.ISR), func(b string) bool { return b == broker })
-			touched = true
+		if !slices.Contains(st.ISR, broker) && !(elrToo != "" && slices.Contains(st.ELR, elrToo)) {
+			continue
 		}
-		if st.Leader == broker {
-			st.Leader = ""
-			c.elect(env, st)
-			touched = true
-		}
-		if touched {
-			st.PartitionEpoch++
+		ch.isr = without(st.ISR, broker)
+		if c.change(env, st, ch) {
 			changed = append(changed, tp)
 		}
 	}
 	c.publish(env, changed, "")
 }
 
-// elect picks a leader for an offline partition: the first live ISR member in replica
-// order, or, with unclean.leader.election.enable, any live replica (R6). It reports
-// whether a leader was found.
-func (c *Controller) elect(env *sim.Env, st *protocol.PartitionState) bool {
-	for _, r := range st.Replicas {
-		if slices.Contains(st.ISR, r) && !c.Fenced(r) {
-			c.setLeader(env, st, r, "clean")
-			return true
-		}
-	}
-	if c.cfg.UncleanLeaderElection {
-		for _, r := range st.Replicas {
-			if !c.Fenced(r) {
-				st.ISR = []string{r}
-				c.setLeader(env, st, r, "unclean")
-				return true
-			}
-		}
-	}
-	env.Note(fmt.Sprintf("%s offline: no live in-sync replica (isr=%v)", st.TP, st.ISR))
-	env.Observe(sim.Observation{Event: protocol.Offline, Partition: st.TP.String()})
-	return false
-}
-
-func (c *Controller) setLeader(env *sim.Env, st *protocol.PartitionState, leader, how string) {
-	st.Leader = leader
-	st.LeaderEpoch++
-	st.PartitionEpoch++
-	env.Observe(sim.Observation{Event: protocol.Elected, Partition: st.TP.String(), Epoch: st.LeaderEpoch, Election: how})
-	env.Note(fmt.Sprintf("elects %s leader of %s epoch=%d (%s)", leader, st.TP, st.LeaderEpoch, how))
-}
+// active is whether a broker may lead: registered and unfenced.
+func (c *Controller) active(b string) bool { return !c.Fenced(b) }
 
 func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.AlterPartition) {
 	st := c.partitions[p.TP]
@@ -295,8 +285,9 @@ func (c *Controller) onAlterPartition(env *sim.Env, from string, p protocol.Alte
 	slices.SortStableFunc(isr, func(a, b string) int {
 		return slices.Index(st.Replicas, a) - slices.Index(st.Replicas, b)
 	})
-	st.ISR = isr
-	st.PartitionEpoch++
+	if !c.change(env, st, partitionChange{isr: isr, acceptable: c.active}) {
+		st.PartitionEpoch++ // an answer is a new version of the partition, even one that changed nothing
+	}
 	env.Send(from, protocol.AlterPartitionResponse{TP: p.TP, State: st.Clone()})
 	// The leader reads the change in the metadata log too, as every broker does.
 	c.publish(env, []protocol.TP{p.TP}, "")

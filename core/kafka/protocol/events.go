@@ -64,7 +64,7 @@ func init() {
 			Detail: "`GROUP/MEMBER`", DetailOf: func(o sim.Observation) string { return o.Group + "/" + o.Member }},
 		sim.EventSpec{Event: Elected, Where: "`controller`", When: "a new leader was elected",
 			Fields: []sim.Field{sim.FieldPartition, sim.FieldEpoch, sim.FieldElection},
-			Detail: "`clean` or `unclean`", DetailOf: func(o sim.Observation) string { return o.Election }},
+			Detail: "`clean`, `unclean`, `elr` (Kafka 4: from the eligible leader replicas, the ISR being empty) or `last-known-leader` (Kafka 4: the last leader, back after ISR and ELR were emptied)", DetailOf: func(o sim.Observation) string { return o.Election }},
 		sim.EventSpec{Event: Offline, Where: "`controller`",
 			When:   "a partition lost its leader and no live in-sync replica can take over",
 			Fields: []sim.Field{sim.FieldPartition}},

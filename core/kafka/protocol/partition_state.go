@@ -8,7 +8,7 @@ import (
 
 // PartitionState is the controller's record of one partition, as the KRaft metadata log
 // holds it: replicas, leader, leader epoch, ISR and the partition epoch that every
-// change bumps.
+// change bumps; under Kafka 4 also the eligible leader replicas (KIP-966).
 type PartitionState struct {
 	TP             TP
 	Replicas       []string
@@ -16,22 +16,38 @@ type PartitionState struct {
 	LeaderEpoch    int32
 	ISR            []string
 	PartitionEpoch int32
+	// ELR are the eligible leader replicas (KIP-966, Kafka 4 with
+	// eligible.leader.replicas.version 1): replicas out of an ISR smaller than
+	// min.insync.replicas that still hold every committed record, since the high
+	// watermark does not move while the ISR is that small. The controller may elect one
+	// when the ISR is empty. Always empty under Kafka 3.9.
+	ELR []string
+	// LastKnownELR is the leader the partition had when it went offline with ISR and ELR
+	// empty (PartitionRegistration.lastKnownElr): it may lead again when it returns.
+	LastKnownELR []string
 }
 
 // Clone copies the slices, so that the copy can be changed.
 func (p PartitionState) Clone() PartitionState {
 	p.Replicas = slices.Clone(p.Replicas)
 	p.ISR = slices.Clone(p.ISR)
+	p.ELR = slices.Clone(p.ELR)
+	p.LastKnownELR = slices.Clone(p.LastKnownELR)
 	return p
 }
 
-// Describe is "orders-0 leader=broker-1 epoch=0 isr=[broker-1,broker-2]".
+// Describe is "orders-0 leader=broker-1 epoch=0 isr=[broker-1,broker-2]", with
+// " elr=[broker-3]" when the partition has eligible leader replicas.
 func (p PartitionState) Describe() string {
 	leader := p.Leader
 	if leader == "" {
 		leader = "none"
 	}
-	return fmt.Sprintf("%s leader=%s epoch=%d isr=[%s]", p.TP, leader, p.LeaderEpoch, strings.Join(p.ISR, ","))
+	d := fmt.Sprintf("%s leader=%s epoch=%d isr=[%s]", p.TP, leader, p.LeaderEpoch, strings.Join(p.ISR, ","))
+	if len(p.ELR) > 0 {
+		d += " elr=[" + strings.Join(p.ELR, ",") + "]"
+	}
+	return d
 }
 
 // Newer reports whether p is a later version of the partition than old (a higher leader

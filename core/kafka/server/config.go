@@ -22,18 +22,23 @@ type Config struct {
 	// version 2 (KIP-890 part 2), the producer epoch bumped at every commit and abort
 	// and a transaction's partitions added by their leaders. A cluster-wide feature,
 	// not a broker property: a real cluster gets it at format (--feature).
-	TransactionVersion           int16
-	MinInsyncReplicas            int   // min.insync.replicas
-	UncleanLeaderElection        bool  // unclean.leader.election.enable
-	ReplicaLagTimeMaxMs          int64 // replica.lag.time.max.ms
-	ReplicaFetchWaitMaxMs        int64 // replica.fetch.wait.max.ms
-	ReplicaFetchBackoffMs        int64 // replica.fetch.backoff.ms
-	BrokerSessionTimeoutMs       int64 // broker.session.timeout.ms (the controller's)
-	BrokerHeartbeatIntervalMs    int64 // broker.heartbeat.interval.ms
-	GroupInitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
-	GroupMinSessionTimeoutMs     int64 // group.min.session.timeout.ms
-	GroupMaxSessionTimeoutMs     int64 // group.max.session.timeout.ms
-	OffsetsTopicNumPartitions    int   // offsets.topic.num.partitions
+	TransactionVersion int16
+	// EligibleLeaderReplicasVersion is the finalized feature
+	// eligible.leader.replicas.version (KIP-966): 0, as Kafka 3.9 runs, or 1, which a
+	// new Kafka 4.1+ cluster is formatted with (EligibleLeaderReplicasVersion's bootstrap
+	// metadata version): the controller keeps eligible leader replicas.
+	EligibleLeaderReplicasVersion int16
+	MinInsyncReplicas             int   // min.insync.replicas
+	UncleanLeaderElection         bool  // unclean.leader.election.enable
+	ReplicaLagTimeMaxMs           int64 // replica.lag.time.max.ms
+	ReplicaFetchWaitMaxMs         int64 // replica.fetch.wait.max.ms
+	ReplicaFetchBackoffMs         int64 // replica.fetch.backoff.ms
+	BrokerSessionTimeoutMs        int64 // broker.session.timeout.ms (the controller's)
+	BrokerHeartbeatIntervalMs     int64 // broker.heartbeat.interval.ms
+	GroupInitialRebalanceDelayMs  int64 // group.initial.rebalance.delay.ms
+	GroupMinSessionTimeoutMs      int64 // group.min.session.timeout.ms
+	GroupMaxSessionTimeoutMs      int64 // group.max.session.timeout.ms
+	OffsetsTopicNumPartitions     int   // offsets.topic.num.partitions
 	// The transaction coordinator's settings; a scene sets them in its cluster config.
 	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
 	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
@@ -61,23 +66,24 @@ func DefaultConfig() Config { return DefaultConfigFor(protocol.Kafka39) }
 // DefaultConfigFor is a release's defaults: Kafka 4 formats a new cluster with
 // transaction.version 2 (its latest production features, kafka-storage format).
 func DefaultConfigFor(v protocol.Version) Config {
-	tv := int16(0)
+	tv, elr := int16(0), int16(0)
 	if v == protocol.Kafka4 {
-		tv = 2
+		tv, elr = 2, 1
 	}
 	return Config{
-		Version:                      v,
-		TransactionVersion:           tv,
-		MinInsyncReplicas:            1,
-		ReplicaLagTimeMaxMs:          30000,
-		ReplicaFetchWaitMaxMs:        500,
-		ReplicaFetchBackoffMs:        1000,
-		BrokerSessionTimeoutMs:       9000,
-		BrokerHeartbeatIntervalMs:    2000,
-		GroupInitialRebalanceDelayMs: 3000,
-		GroupMinSessionTimeoutMs:     6000,
-		GroupMaxSessionTimeoutMs:     1800000,
-		OffsetsTopicNumPartitions:    group.DefaultOffsetsPartitions,
+		Version:                       v,
+		TransactionVersion:            tv,
+		EligibleLeaderReplicasVersion: elr,
+		MinInsyncReplicas:             1,
+		ReplicaLagTimeMaxMs:           30000,
+		ReplicaFetchWaitMaxMs:         500,
+		ReplicaFetchBackoffMs:         1000,
+		BrokerSessionTimeoutMs:        9000,
+		BrokerHeartbeatIntervalMs:     2000,
+		GroupInitialRebalanceDelayMs:  3000,
+		GroupMinSessionTimeoutMs:      6000,
+		GroupMaxSessionTimeoutMs:      1800000,
+		OffsetsTopicNumPartitions:     group.DefaultOffsetsPartitions,
 
 		TransactionStateLogNumPartitions:   txn.DefaultLogPartitions,
 		TransactionMaxTimeoutMs:            900000,
@@ -154,7 +160,21 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 			return fmt.Errorf("expected 0 (transactions as Kafka 3.x runs them) or 2 (KIP-890's, Kafka 4's default), got %q; level 1 changes only how __transaction_state's records are written", v.Text)
 		}
 		return nil
+	}).
+	Enum(EligibleLeaderReplicasVersionKey, []string{"0", "1"}, func(c *Config, v props.Value) error {
+		switch v.Text {
+		case "0":
+			c.EligibleLeaderReplicasVersion = 0
+		case "1":
+			c.EligibleLeaderReplicasVersion = 1
+		default:
+			return fmt.Errorf("expected 0 (no eligible leader replicas, as Kafka 3.9) or 1 (KIP-966's, Kafka 4's default), got %q", v.Text)
+		}
+		return nil
 	})
+
+// EligibleLeaderReplicasVersionKey names KIP-966's feature.
+const EligibleLeaderReplicasVersionKey = "eligible.leader.replicas.version"
 
 // TransactionVersionKey names the transaction.version feature. Level 1 is left out:
 // it changes only how __transaction_state's records are written, nothing a scene shows.
@@ -182,6 +202,10 @@ func (c Config) Validate() error {
 	if c.TransactionVersion >= 2 && c.Version == protocol.Kafka39 {
 		return fmt.Errorf("%s %d needs kafka.version 4.x: Kafka 3.9 runs transactions version 0 (version 2 came with Kafka 4.0)",
 			TransactionVersionKey, c.TransactionVersion)
+	}
+	if c.EligibleLeaderReplicasVersion >= 1 && c.Version == protocol.Kafka39 {
+		return fmt.Errorf("%s %d needs kafka.version 4.x: Kafka 3.9 has no eligible leader replicas (they came with Kafka 4.0, on by default since 4.1)",
+			EligibleLeaderReplicasVersionKey, c.EligibleLeaderReplicasVersion)
 	}
 	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
 		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
@@ -240,7 +264,8 @@ func (c Config) Features() map[string]int {
 	if c.Version == protocol.Kafka39 {
 		return nil
 	}
-	return map[string]int{TransactionVersionKey: int(c.TransactionVersion)}
+	return map[string]int{TransactionVersionKey: int(c.TransactionVersion),
+		EligibleLeaderReplicasVersionKey: int(c.EligibleLeaderReplicasVersion)}
 }
 
 func ms(v int64) string { return strconv.FormatInt(v, 10) }

@@ -20,7 +20,7 @@ func TestPropertiesCoverEveryKey(t *testing.T) {
 		if err := ConfigKeys.Set(&c, k, props.Value{Text: "1"}); err != nil && strings.Contains(err.Error(), "not modelled yet") {
 			continue
 		}
-		if k == TransactionVersionKey {
+		if k == TransactionVersionKey || k == EligibleLeaderReplicasVersionKey {
 			// a feature, not a property: a real cluster is formatted with it
 			assert.Contains(t, DefaultConfigFor(protocol.Kafka4).Features(), k)
 			assert.Empty(t, DefaultConfig().Features(), "3.9's plans keep the runner's defaults")

@@ -101,7 +101,7 @@ func (b *Broker) Show(v sim.View) show.Node {
 			l.LSO, l.HasLSO = p.LastStableOffset(), true
 		}
 		if st, ok := b.replicas.meta[tp]; ok {
-			l.Epoch, l.ISR = st.LeaderEpoch, slices.Clone(st.ISR)
+			l.Epoch, l.ISR, l.ELR = st.LeaderEpoch, slices.Clone(st.ISR), slices.Clone(st.ELR)
 		}
 		var aborted []storage.CompletedTxn // asked at every frame: only a log with transactions has any
 		if p.Log.HasTransactions() {
