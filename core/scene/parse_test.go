@@ -197,6 +197,18 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms"},
 		},
 		{
+			name: "a Kafka 4 feature on Kafka 3.9",
+			text: strings.Replace(parseGood, "  brokers: 3\n", "  brokers: 3\n  config: {eligible.leader.replicas.version: 1}\n", 1),
+			line: 4, key: "cluster.config.eligible.leader.replicas.version",
+			want: []string{"eligible.leader.replicas.version 1 needs kafka.version 4.x"},
+		},
+		{
+			name: "a feature level Kafka does not have",
+			text: "kafka.version: \"4.x\"\n" + strings.Replace(parseGood, "  brokers: 3\n", "  brokers: 3\n  config: {transaction.version: 1}\n", 1),
+			line: 5, key: "cluster.config.transaction.version",
+			want: []string{"expected 0", "or 2", `got "1"`},
+		},
+		{
 			name: "a fault naming an unknown node",
 			text: parseGood + "faults:\n  - {at.ms: 10, crash: broker-7}\n",
 			line: 14, key: "faults[0].crash",

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"deliverylab/core/kafka/group"
@@ -150,28 +151,28 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 		return props.Int(v, 1, 1000, &c.TransactionStateLogNumPartitions)
 	}).
 	Flag(TransactionPartitionVerificationKey, func(c *Config) *bool { return &c.TransactionPartitionVerificationEnable }).
-	Enum(TransactionVersionKey, []string{"0", "2"}, func(c *Config, v props.Value) error {
-		switch v.Text {
-		case "0":
-			c.TransactionVersion = 0
-		case "2":
-			c.TransactionVersion = 2
-		default:
-			return fmt.Errorf("expected 0 (transactions as Kafka 3.x runs them) or 2 (KIP-890's, Kafka 4's default), got %q; level 1 changes only how __transaction_state's records are written", v.Text)
+	Enum(TransactionVersionKey, transactionVersions, featureLevel(transactionVersions, func(c *Config) *int16 { return &c.TransactionVersion },
+		"expected 0 (transactions as Kafka 3.x runs them) or 2 (KIP-890's, Kafka 4's default), got %q; level 1 changes only how __transaction_state's records are written")).
+	Enum(EligibleLeaderReplicasVersionKey, elrVersions, featureLevel(elrVersions, func(c *Config) *int16 { return &c.EligibleLeaderReplicasVersion },
+		"expected 0 (no eligible leader replicas, as Kafka 3.9) or 1 (KIP-966's, Kafka 4's default), got %q"))
+
+// The levels a scene may give each feature.
+var (
+	transactionVersions = []string{"0", "2"}
+	elrVersions         = []string{"0", "1"}
+)
+
+// featureLevel sets a feature's level to one of levels; refused says what they mean.
+func featureLevel(levels []string, level func(*Config) *int16, refused string) props.Setter[Config] {
+	return func(c *Config, v props.Value) error {
+		n, err := strconv.ParseInt(v.Text, 10, 16)
+		if err != nil || !slices.Contains(levels, v.Text) {
+			return fmt.Errorf(refused, v.Text)
 		}
+		*level(c) = int16(n)
 		return nil
-	}).
-	Enum(EligibleLeaderReplicasVersionKey, []string{"0", "1"}, func(c *Config, v props.Value) error {
-		switch v.Text {
-		case "0":
-			c.EligibleLeaderReplicasVersion = 0
-		case "1":
-			c.EligibleLeaderReplicasVersion = 1
-		default:
-			return fmt.Errorf("expected 0 (no eligible leader replicas, as Kafka 3.9) or 1 (KIP-966's, Kafka 4's default), got %q", v.Text)
-		}
-		return nil
-	})
+	}
+}
 
 // EligibleLeaderReplicasVersionKey names KIP-966's feature.
 const EligibleLeaderReplicasVersionKey = "eligible.leader.replicas.version"
