@@ -36,6 +36,7 @@ public final class Cluster implements AutoCloseable {
     private final String classpath;
     private final List<String> brokers;
     private final int controllerPort;
+    private final int quorumProxyPort;
     private final Map<String, Integer> realPorts = new LinkedHashMap<>();
     private final Map<String, Integer> advertisedPorts = new LinkedHashMap<>();
     private final Map<String, Integer> controllerProxyPorts = new LinkedHashMap<>();
@@ -58,6 +59,7 @@ public final class Cluster implements AutoCloseable {
         this.classpath = System.getProperty("java.class.path");
         this.clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
         this.controllerPort = freePort();
+        this.quorumProxyPort = freePort();
         for (String b : brokers) {
             realPorts.put(b, freePort());
             advertisedPorts.put(b, freePort());
@@ -76,6 +78,12 @@ public final class Cluster implements AutoCloseable {
     int advertisedPort(String broker) { return advertisedPorts.get(broker); }
 
     int controllerProxyPort(String broker) { return controllerProxyPorts.get(broker); }
+
+    /** Kafka 4: the proxy port every broker fetches the metadata log through (advertisesQuorumEndpoint). */
+    int quorumProxyPort() { return quorumProxyPort; }
+
+    /** Whether brokers fetch the metadata log from the quorum's advertised endpoint (KIP-853, Kafka 4). */
+    boolean advertisesQuorumEndpoint() { return !release.startsWith("3."); }
 
     /** The bootstrap servers a client is given: every broker, through the proxy. */
     String bootstrap() {
@@ -188,6 +196,14 @@ public final class Cluster implements AutoCloseable {
             p.setProperty("node.id", String.valueOf(CONTROLLER_ID));
             p.setProperty("controller.quorum.voters", CONTROLLER_ID + "@127.0.0.1:" + controllerPort);
             p.setProperty("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
+            if (advertisesQuorumEndpoint()) {
+                // A Kafka 4 broker fetches the metadata log from the endpoint the quorum's
+                // leader advertises for its controller listener (KIP-853): the proxy's
+                // quorum port, which names each broker by its Raft client's id. (Kafka
+                // 3.9's brokers fetch it from their own controller.quorum.voters, their
+                // proxy port.)
+                p.setProperty("advertised.listeners", "CONTROLLER://127.0.0.1:" + quorumProxyPort);
+            }
             p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT");
         } else {
             p.setProperty("process.roles", "broker");

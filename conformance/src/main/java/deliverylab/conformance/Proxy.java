@@ -508,6 +508,8 @@ final class Proxy implements AutoCloseable {
 
     private static final String TXN_MARKER_SENDER = "-txn-marker-sender";
     private static final String TXN_VERIFIER = "AddPartitionsManager-client-";
+    /** A Kafka 4 broker's Raft client, which fetches the metadata log from the controller. */
+    private static final String RAFT_CLIENT = "raft-client-";
 
     /** The message identity among a record's headers, or null. */
     static String msgOf(Header[] headers) {
@@ -524,7 +526,8 @@ final class Proxy implements AutoCloseable {
      * "broker-N-txn-marker-sender" (TransactionMarkerChannelManager), and its check that a
      * transactional produce's partition is in the transaction (AddPartitionsToTxn,
      * verify only, to the coordinator) "AddPartitionsManager-client-N" (BrokerServer,
-     * NetworkUtils.buildNetworkClient); anything else is the harness.
+     * NetworkUtils.buildNetworkClient), and a Kafka 4 broker's fetch of the metadata log
+     * "raft-client-N" (KafkaRaftManager.buildNetworkClient); anything else is the harness.
      */
     static String nodeOf(String clientId) { return nodeOf(clientId, List.of()); }
 
@@ -552,6 +555,7 @@ final class Proxy implements AutoCloseable {
             return clientId.substring(0, clientId.length() - TXN_MARKER_SENDER.length());
         }
         if (clientId.startsWith(TXN_VERIFIER)) return "broker-" + clientId.substring(TXN_VERIFIER.length());
+        if (clientId.startsWith(RAFT_CLIENT)) return "broker-" + clientId.substring(RAFT_CLIENT.length());
         return clientId.startsWith(Network.HARNESS) ? Network.HARNESS : clientId;
     }
 

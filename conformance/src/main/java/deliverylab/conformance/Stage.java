@@ -145,6 +145,9 @@ final class Stage implements AutoCloseable {
             proxy.listen(cluster.advertisedPort(b), cluster.realAddress(b), b, null);
             proxy.listen(cluster.controllerProxyPort(b), cluster.realAddress("controller"), "controller", b);
         }
+        if (cluster.advertisesQuorumEndpoint()) {
+            proxy.listen(cluster.quorumProxyPort(), cluster.realAddress("controller"), "controller", null);
+        }
         for (String node : cluster.nodes()) cluster.start(node);
         admin = newAdmin();
     }

@@ -105,6 +105,7 @@ class TransactionsTest {
         assertEquals("broker-2", Proxy.nodeOf("broker-2-txn-marker-sender"));
         assertEquals("broker-3", Proxy.nodeOf("AddPartitionsManager-client-3"));
         assertEquals("broker-1", Proxy.nodeOf("broker-1-fetcher-0"));
+        assertEquals("broker-2", Proxy.nodeOf("raft-client-2"), "a Kafka 4 broker's fetch of the metadata log");
         assertEquals("p1", Proxy.nodeOf("p1"));
     }
 
