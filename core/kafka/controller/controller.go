@@ -233,7 +233,7 @@ func (c *Controller) fence(env *sim.Env, broker, why string) {
 	c.sessions[broker].Fenced = true
 	c.metadataOffset++ // its registration change, which every broker reads
 	env.Note("fences " + broker + ": " + why)
-	c.remove(env, broker, partitionChange{isr: nil, acceptable: c.active}, "")
+	c.remove(env, broker, partitionChange{isr: nil, acceptable: c.active}, false)
 }
 
 // uncleanShutdown takes a broker that registers again after a crash out of every ISR
@@ -243,16 +243,16 @@ func (c *Controller) fence(env *sim.Env, broker, why string) {
 func (c *Controller) uncleanShutdown(env *sim.Env, broker string) {
 	env.Note("reads an unclean shutdown in " + broker + "'s registration")
 	acceptable := func(r string) bool { return r != broker && c.active(r) }
-	c.remove(env, broker, partitionChange{acceptable: acceptable, uncleanShutdown: broker}, broker)
+	c.remove(env, broker, partitionChange{acceptable: acceptable, uncleanShutdown: broker}, true)
 }
 
 // remove runs ch, with broker taken out of the target ISR, on each partition whose ISR
-// (or, for elrToo, whose ELR) holds broker, and publishes the changes.
-func (c *Controller) remove(env *sim.Env, broker string, ch partitionChange, elrToo string) {
+// (or, with fromELR, whose ELR) holds broker, and publishes the changes.
+func (c *Controller) remove(env *sim.Env, broker string, ch partitionChange, fromELR bool) {
 	var changed []protocol.TP
 	for _, tp := range c.TPs() {
 		st := c.partitions[tp]
-		if !slices.Contains(st.ISR, broker) && !(elrToo != "" && slices.Contains(st.ELR, elrToo)) {
+		if !slices.Contains(st.ISR, broker) && !(fromELR && slices.Contains(st.ELR, broker)) {
 			continue
 		}
 		ch.isr = without(st.ISR, broker)
