@@ -378,10 +378,6 @@ func FitPartitionLabel(rs play.ReplicaState, px, maxW float64) string {
 }
 
 func partitionLabels(rs play.ReplicaState) []string {
-	isr := make([]string, len(rs.ISR))
-	for i, n := range rs.ISR {
-		isr[i] = strings.TrimPrefix(n, "broker-")
-	}
 	role := "follower"
 	if rs.Leader {
 		role = "leader"
@@ -398,13 +394,9 @@ func partitionLabels(rs play.ReplicaState) []string {
 			short = abbr + rest
 		}
 	}
-	isrs := strings.Join(isr, ",")
+	isrs := brokerNumbers(rs.ISR)
 	if len(rs.ELR) > 0 { // Kafka 4's eligible leader replicas, after the ISR they may stand in for
-		elr := make([]string, len(rs.ELR))
-		for i, n := range rs.ELR {
-			elr[i] = strings.TrimPrefix(n, "broker-")
-		}
-		isrs += " elr " + strings.Join(elr, ",")
+		isrs += " elr " + brokerNumbers(rs.ELR)
 	}
 	tiny := short
 	if topic, num, ok := cutPartition(rs.Partition); ok && short == rs.Partition && len([]rune(topic)) > 3 {
@@ -421,6 +413,15 @@ func partitionLabels(rs play.ReplicaState) []string {
 		forms = append(forms, fmt.Sprintf("%s hw=lso%d leo%d isr%s", tiny, rs.HW, rs.LEO, isrs))
 	}
 	return forms
+}
+
+// brokerNumbers is "1,2,3" for broker-1, broker-2, broker-3.
+func brokerNumbers(brokers []string) string {
+	nums := make([]string, len(brokers))
+	for i, b := range brokers {
+		nums[i] = strings.TrimPrefix(b, "broker-")
+	}
+	return strings.Join(nums, ",")
 }
 
 // cutPartition splits "orders-0" into its topic and partition number.

@@ -38,24 +38,18 @@ type partitionChange struct {
 // change applies ch to st and reports whether st changed. Under Kafka 3.9 (no ELR) an
 // ISR is never emptied: its last member stays, fenced or not (R20b).
 func (c *Controller) change(env *sim.Env, st *protocol.PartitionState, ch partitionChange) bool {
-	isr := ch.isr
-	elr := st.ELR
+	var elr []string // always empty without ELR
 	if c.cfg.EligibleLeaderReplicas {
-		elr = c.targetELR(st, isr, ch.uncleanShutdown)
+		elr = c.targetELR(st, ch.isr, ch.uncleanShutdown)
 	}
-	leader, how := c.electLeader(st, isr, elr, ch.acceptable)
+	leader, how := c.electLeader(st, ch.isr, elr, ch.acceptable)
 	leaderChanged := leader != st.Leader
-	recordISR := isr
-	if leaderChanged && slices.Contains(elr, leader) {
-		recordISR = []string{leader}
-		elr = without(elr, leader)
-	}
-	unclean := leaderChanged && (how == electedUnclean || how == electedLastKnown)
-	if unclean {
-		recordISR = []string{leader}
-	}
-	if unclean || !c.cfg.EligibleLeaderReplicas {
-		elr = nil
+	recordISR := ch.isr
+	switch how {
+	case electedELR: // its ISR is itself, and it is no longer a candidate
+		recordISR, elr = []string{leader}, without(elr, leader)
+	case electedUnclean, electedLastKnown: // its log wins: no one else is eligible
+		recordISR, elr = []string{leader}, nil
 	}
 	if len(recordISR) == 0 && !c.cfg.EligibleLeaderReplicas {
 		recordISR = st.ISR // without ELR an ISR keeps its last member
@@ -103,7 +97,8 @@ func (c *Controller) targetELR(st *protocol.PartitionState, isr []string, unclea
 	return out
 }
 
-// electLeader is PartitionChangeBuilder.electAnyLeader: the leader stays if it may; else
+// electLeader is PartitionChangeBuilder.electAnyLeader: the leader stays if it may (how
+// is then ""); else
 // the first acceptable replica of the ISR, or, the ISR being empty, of the ELR (R6);
 // else the last known leader; else, with unclean.leader.election.enable, any acceptable
 // replica. "" is none.

@@ -21,10 +21,7 @@ func TestTransactionVerificationSetting(t *testing.T) {
 		cfg.TransactionPartitionVerificationEnable = on
 		tp := protocol.TP{Topic: "t"}
 		w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
-		b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
-		b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
-		c := &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", Acks: protocol.AcksAll,
-			TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
+		c := txnFirstProduce(tp, false)
 		w.Add(c, 20)
 		w.RunUntil(200, nil)
 		require.Len(t, c.answers, 1)
@@ -59,10 +56,7 @@ func TestTransactionsVersion2AddEvenWithVerificationOff(t *testing.T) {
 				Control: true, Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.ControlCommit}}}}
 			leader.replicas.partitions[tp].Log.AppendAsLeader(marker, 0)
 		}
-		b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
-		b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
-		c := &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", TransactionV2: true,
-			Acks: protocol.AcksAll, TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
+		c := txnFirstProduce(tp, true)
 		w.Add(c, 20)
 		w.RunUntil(200, nil)
 		require.Len(t, c.answers, 1)
@@ -76,4 +70,13 @@ func TestTransactionsVersion2AddEvenWithVerificationOff(t *testing.T) {
 		}
 		assert.False(t, p.ongoingTxn(7))
 	}
+}
+
+// txnFirstProduce is a client whose one request is producer 7's first transactional
+// batch (epoch 0, sequence 0) to tp, of transactions version 2 or not.
+func txnFirstProduce(tp protocol.TP, v2 bool) *client {
+	b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
+	return &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", TransactionV2: v2,
+		Acks: protocol.AcksAll, TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
 }
