@@ -98,10 +98,9 @@ func (c *Controller) targetELR(st *protocol.PartitionState, isr []string, unclea
 }
 
 // electLeader is PartitionChangeBuilder.electAnyLeader: the leader stays if it may (how
-// is then ""); else
-// the first acceptable replica of the ISR, or, the ISR being empty, of the ELR (R6);
-// else the last known leader; else, with unclean.leader.election.enable, any acceptable
-// replica. "" is none.
+// is then ""); else the first acceptable replica of the ISR, or, the ISR being empty, of
+// the ELR (R6); else the last known leader; else, with unclean.leader.election.enable,
+// any acceptable replica. "" is none.
 func (c *Controller) electLeader(st *protocol.PartitionState, isr, elr []string, acceptable func(string) bool) (string, string) {
 	valid := func(r string) bool {
 		return (slices.Contains(isr, r) || len(isr) == 0 && slices.Contains(elr, r)) && acceptable(r)

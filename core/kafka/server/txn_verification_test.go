@@ -19,19 +19,13 @@ func TestTransactionVerificationSetting(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		cfg := DefaultConfig()
 		cfg.TransactionPartitionVerificationEnable = on
-		tp := protocol.TP{Topic: "t"}
-		w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
-		c := txnFirstProduce(tp, false)
-		w.Add(c, 20)
-		w.RunUntil(200, nil)
-		require.Len(t, c.answers, 1)
-		p := leader.replicas.partitions[tp]
+		answer, p := txnFirstProduce(t, cfg, false, nil)
 		if on {
-			assert.Equal(t, protocol.ErrNotEnoughReplicas, c.answers[0].Err)
+			assert.Equal(t, protocol.ErrNotEnoughReplicas, answer.Err)
 			assert.Equal(t, int64(0), p.LEO(), "not appended")
 			assert.False(t, p.ongoingTxn(7))
 		} else {
-			assert.Empty(t, c.answers[0].Err)
+			assert.Empty(t, answer.Err)
 			assert.Equal(t, int64(1), p.LEO())
 			assert.True(t, p.ongoingTxn(7), "an open transaction nobody coordinates")
 		}
@@ -48,35 +42,43 @@ func TestTransactionsVersion2AddEvenWithVerificationOff(t *testing.T) {
 	for _, older := range []bool{false, true} {
 		cfg := DefaultConfigFor(protocol.Kafka4)
 		cfg.TransactionPartitionVerificationEnable = false
-		tp := protocol.TP{Topic: "t"}
-		w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
+		var before func(*Partition)
 		if older {
 			// the producer's previous transaction ended here with a marker at epoch 1
-			marker := protocol.RecordBatch{ProducerID: 7, ProducerEpoch: 1, BaseSequence: protocol.NoSequence, Transactional: true,
-				Control: true, Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.ControlCommit}}}}
-			leader.replicas.partitions[tp].Log.AppendAsLeader(marker, 0)
+			before = func(p *Partition) {
+				p.Log.AppendAsLeader(protocol.RecordBatch{ProducerID: 7, ProducerEpoch: 1, BaseSequence: protocol.NoSequence,
+					Transactional: true, Control: true, Records: []protocol.Record{{Body: protocol.ControlMarker{Type: protocol.ControlCommit}}}}, 0)
+			}
 		}
-		c := txnFirstProduce(tp, true)
-		w.Add(c, 20)
-		w.RunUntil(200, nil)
-		require.Len(t, c.answers, 1)
-		p := leader.replicas.partitions[tp]
+		answer, p := txnFirstProduce(t, cfg, true, before)
 		if older {
-			assert.Equal(t, protocol.ErrInvalidProducerEpoch, c.answers[0].Err)
+			assert.Equal(t, protocol.ErrInvalidProducerEpoch, answer.Err)
 			assert.Equal(t, int64(1), p.LEO(), "only the marker")
 		} else {
-			assert.Equal(t, protocol.ErrNotEnoughReplicas, c.answers[0].Err, "asked, though verification is off")
+			assert.Equal(t, protocol.ErrNotEnoughReplicas, answer.Err, "asked, though verification is off")
 			assert.Equal(t, int64(0), p.LEO(), "not appended")
 		}
 		assert.False(t, p.ongoingTxn(7))
 	}
 }
 
-// txnFirstProduce is a client whose one request is producer 7's first transactional
-// batch (epoch 0, sequence 0) to tp, of transactions version 2 or not.
-func txnFirstProduce(tp protocol.TP, v2 bool) *client {
+// txnFirstProduce sends producer 7's first transactional batch (epoch 0, sequence 0), of
+// transactions version 2 or not, to the leader of a partition on two brokers of cfg
+// (after before, if any, has changed the leader's replica), and returns the answer and
+// that replica.
+func txnFirstProduce(t *testing.T, cfg Config, v2 bool, before func(*Partition)) (protocol.ProducePartitionResponse, *Partition) {
+	tp := protocol.TP{Topic: "t"}
+	w, leader := twoBrokers(cfg, protocol.PartitionState{TP: tp, Leader: "broker-1"})
+	p := leader.replicas.partitions[tp]
+	if before != nil {
+		before(p)
+	}
 	b := protocol.NewBatch([]protocol.Record{protocol.DataRecord("c#1", "", "")})
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = 7, 0, 0, true
-	return &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", TransactionV2: v2,
+	c := &client{to: "broker-1", req: protocol.ProduceRequest{ReqID: 1, TransactionalID: "tx", TransactionV2: v2,
 		Acks: protocol.AcksAll, TimeoutMs: 30000, Partitions: []protocol.ProducePartition{{TP: tp, Batch: b}}}}
+	w.Add(c, 20)
+	w.RunUntil(200, nil)
+	require.Len(t, c.answers, 1)
+	return c.answers[0], leader.replicas.partitions[tp]
 }
