@@ -71,7 +71,14 @@ const (
 	// ErrFencedInstanceID answers a static member (group.instance.id) another instance
 	// replaced; the playground has no static members, the transactional producer handles
 	// it as Kafka's does.
-	ErrFencedInstanceID          Error = "FENCED_INSTANCE_ID"
+	ErrFencedInstanceID Error = "FENCED_INSTANCE_ID"
+	// KIP-848's member epochs: a heartbeat with an epoch the coordinator does not accept
+	// (FENCED_MEMBER_EPOCH: the member must rejoin, its partitions lost), an offset
+	// commit or fetch with an epoch that is not the member's (STALE_MEMBER_EPOCH), a
+	// heartbeat other than a join for a group the coordinator does not have.
+	ErrFencedMemberEpoch         Error = "FENCED_MEMBER_EPOCH"
+	ErrStaleMemberEpoch          Error = "STALE_MEMBER_EPOCH"
+	ErrGroupIDNotFound           Error = "GROUP_ID_NOT_FOUND"
 	ErrProducerFenced            Error = "PRODUCER_FENCED"
 	ErrConcurrentTransactions    Error = "CONCURRENT_TRANSACTIONS"
 	ErrInvalidTxnState           Error = "INVALID_TXN_STATE"
@@ -131,6 +138,9 @@ var errorTable = []errorFacts{
 	{name: ErrUnstableOffsetCommit, retriable: true, reported: true},
 	{name: ErrLogTruncation, reported: true},
 	{name: ErrFencedInstanceID, reported: true},
+	{name: ErrFencedMemberEpoch, reported: true},
+	{name: ErrStaleMemberEpoch, reported: true},
+	{name: ErrGroupIDNotFound, reported: true},
 	// Answers of the controller to a broker: no application hears of them.
 	{name: ErrDuplicateBrokerRegistration},
 	{name: ErrIneligibleReplica},

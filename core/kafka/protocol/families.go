@@ -34,6 +34,9 @@ func (HeartbeatResponse) Family() sim.Family       { return sim.Group }
 func (LeaveGroupRequest) Family() sim.Family       { return sim.Group }
 func (LeaveGroupResponse) Family() sim.Family      { return sim.Group }
 
+func (ConsumerGroupHeartbeatRequest) Family() sim.Family  { return sim.Group }
+func (ConsumerGroupHeartbeatResponse) Family() sim.Family { return sim.Group }
+
 func (InitProducerIdRequest) Family() sim.Family         { return sim.Transaction } // an idempotent producer's too
 func (InitProducerIdResponse) Family() sim.Family        { return sim.Transaction }
 func (AddPartitionsToTxnRequest) Family() sim.Family     { return sim.Transaction }

@@ -119,7 +119,8 @@ type HeartbeatResponse struct {
 func (HeartbeatResponse) Kind() string       { return "HeartbeatResponse" }
 func (m HeartbeatResponse) Describe() string { return "HeartbeatResponse " + m.Err.OrNone() }
 
-// OffsetCommitRequest commits consumed positions.
+// OffsetCommitRequest commits consumed positions. A KIP-848 member sends its member
+// epoch as the generation (GenerationIdOrMemberEpoch), -1 when it has none.
 type OffsetCommitRequest struct {
 	request
 	ReqID      int64
@@ -152,11 +153,17 @@ func (m OffsetCommitResponse) Describe() string {
 // or a plain one waiting for replication — is answered UNSTABLE_OFFSET_COMMIT rather
 // than with its last stable offset. The classic consumer always sets it
 // (ConsumerCoordinator.sendOffsetFetchRequest); the trace leaves it out.
+//
+// Member and MemberEpoch (OffsetFetch v9+) are a KIP-848 member's: the coordinator answers
+// only the member's current epoch (STALE_MEMBER_EPOCH otherwise). A classic member and a
+// consumer without group management send no member ("").
 type OffsetFetchRequest struct {
 	request
 	Group         string
 	TPs           []TP
 	RequireStable bool
+	Member        string
+	MemberEpoch   int32
 }
 
 func (OffsetFetchRequest) Kind() string       { return "OffsetFetch" }
