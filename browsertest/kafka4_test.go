@@ -102,3 +102,29 @@ func TestEligibleLeaderReplicasInThePage(t *testing.T) {
 	assert.Equal(t, 4, s.Ledger.Counts["delivered"], "without ELR orders-0 waits for broker-1")
 	assert.Equal(t, 6, s.Ledger.Counts["failed"])
 }
+
+// The consumer group protocol in the page (issue 24, KIP-848): the Kafka 4 twin of
+// consumer-joins moves only orders-1 to c2 — ten orders written twice, twenty once — and
+// with its group.protocol toggle set to classic gives the classic protocol's outcome,
+// every partition given up and read again.
+func TestConsumerGroupProtocolInThePage(t *testing.T) {
+	p := openTools(t, "/#consumer-joins-kafka-4")
+	p.call("seek(10500)")
+	p.screenshot("kafka-4-consumer-protocol")
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s := p.tools()
+	assert.Equal(t, 20, s.Ledger.Counts["delivered"])
+	assert.Equal(t, 10, s.Ledger.Counts["duplicated"], "only orders-1 moves, and c2 reads it from the earliest offset")
+	assert.GreaterOrEqual(t, len(s.Captions), 4, "its captions are reached")
+
+	key, value, _ := s.setting(t, "group.protocol")
+	require.Equal(t, "consumer", value)
+	require.NoError(t, p.do(setValue(settingControl(key), "classic"), dispatch(settingControl(key), "change")))
+	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("group.protocol") && s.value === "classic" && s.changed)`)
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	s = p.tools()
+	assert.Equal(t, 10, s.Ledger.Counts["delivered"])
+	assert.Equal(t, 20, s.Ledger.Counts["duplicated"], "the classic protocol revokes every partition, positions included")
+}

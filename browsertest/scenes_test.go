@@ -27,7 +27,7 @@ var replicationAndProducerScenes = []string{
 	"txn-id-expires",
 	// Kafka 4 (issue 24)
 	"txn-late-produce-kafka-4", "txn-id-expires-kafka-4", "txn-fence-waits-kafka-4",
-	"min-isr-leader-dies", "min-isr-leader-dies-kafka-4",
+	"min-isr-leader-dies", "min-isr-leader-dies-kafka-4", "consumer-joins", "consumer-joins-kafka-4",
 	// Flink (issue 20)
 	"flink-sink-none-duplicates", "flink-sink-exactly-once", "flink-fails-after-pre-commit", "flink-fails-before-commit", "flink-exactly-once-read-uncommitted", "flink-case-dashboard", "flink-job-down-holds-the-lso", "flink-db-table-duplicates", "flink-db-upsert-harmless",
 	"flink-db-two-phase-commit", "flink-fails-during-alignment", "flink-at-least-once-counts-twice",

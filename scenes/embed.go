@@ -79,6 +79,8 @@ var lessons = []string{
 	"auto-commit-is-at-least-once",
 	"auto-commit-async-loses",
 	"rebalance-takeover",
+	"consumer-joins",
+	"consumer-joins-kafka-4", // Kafka 4's consumer group protocol (KIP-848, issue 24)
 	"coordinator-follows-group-id",
 	"group-coordinator-fails-over",
 }

@@ -137,6 +137,15 @@ var (
 		{"faults", "[{at.ms: 300, crash: broker-3}]"},
 		{"stop.ms", "2500"},
 	}
+	// Kafka 4, and c1 is a member of the consumer group protocol (KIP-848).
+	keysConsumerProtocol = []keysEdit{{"kafka.version", `"4.x"`}, {"apps/1/config/group.protocol", "consumer"}}
+	// ... and crashes at 300 ms for good.
+	keysConsumerProtocolCrash = append(append([]keysEdit(nil), keysConsumerProtocol...),
+		keysEdit{"faults", "[{at.ms: 300, crash: c1}]"}, keysEdit{"cluster/config/group.consumer.heartbeat.interval.ms", "100"})
+	// ... and c2 joins c1's group 200 ms after c1.
+	keysConsumerProtocolJoin = append(append([]keysEdit(nil), keysConsumerProtocol...),
+		keysEdit{"apps/2", "{consumer: c2, group: c1, topics: [orders], start.ms: 200, " +
+			"config: {group.protocol: consumer, enable.auto.commit: false, auto.offset.reset: earliest}}"})
 	// c1 cannot reach broker-1 from 200 ms on.
 	keysConsumerCut = []keysEdit{{"faults", "[{at.ms: 200, cut: [c1, broker-1]}]"}}
 	// c1 starts when everything has been produced.
@@ -220,6 +229,15 @@ var keysRows = []keysRow{
 	// ISR of orders below min.insync.replicas 3, and no ELR keeps broker-3.
 	{key: "cluster.config.eligible.leader.replicas.version", pre: append(append([]keysEdit(nil), keysFailingSends...), keysEdit{"kafka.version", `"4.x"`}),
 		set: keysEdit{"cluster/config/eligible.leader.replicas.version", "0"}},
+	// KIP-848's coordinator: a crashed member is fenced when its session runs out; a
+	// member heartbeats at the interval the coordinator gives; a second member that joins
+	// within the assignment interval gets the old target, nothing.
+	{key: "cluster.config.group.consumer.session.timeout.ms", pre: keysConsumerProtocolCrash,
+		set: keysEdit{"cluster/config/group.consumer.session.timeout.ms", "1000"}},
+	{key: "cluster.config.group.consumer.heartbeat.interval.ms", pre: keysConsumerProtocol,
+		set: keysEdit{"cluster/config/group.consumer.heartbeat.interval.ms", "500"}},
+	{key: "cluster.config.group.consumer.assignment.interval.ms", pre: keysConsumerProtocolJoin,
+		set: keysEdit{"cluster/config/group.consumer.assignment.interval.ms", "0"}},
 	{key: "cluster.brokers", set: keysEdit{"cluster/brokers", "4"}},
 	{key: "cluster.topics[].name", set: keysEdit{"cluster/topics/1/name", "other2"}},
 	{key: "cluster.topics[].partitions", set: keysEdit{"cluster/topics/0/partitions", "3"}},
@@ -427,6 +445,9 @@ var keysRows = []keysRow{
 	// without transactional producers only the fetches' isolation level and LSO differ
 	// (core/kafka/testdata/transactions_read.txt shows what it filters)
 	{key: "consumer.config.isolation.level", set: keysEdit{"apps/1/config/isolation.level", "read_committed"}},
+	// ConsumerGroupHeartbeat instead of JoinGroup and SyncGroup
+	{key: "consumer.config.group.protocol", pre: []keysEdit{{"kafka.version", `"4.x"`}},
+		set: keysEdit{"apps/1/config/group.protocol", "consumer"}},
 }
 
 // keysWireFault drops, delays or duplicates the first produce request of the base run
@@ -715,7 +736,7 @@ func TestKeysExceptions(t *testing.T) {
 
 // keysTryValues are values tried on every kafka key to learn whether it is accepted.
 var keysTryValues = []props.Value{{Text: "1"}, {Text: "100"}, {Text: "true"}, {Text: "false"}, {Text: "all"},
-	{Text: "earliest"}, {Text: "read_uncommitted"}, {Text: "at_least_once"}, {Text: "2"}, {Null: true}}
+	{Text: "earliest"}, {Text: "read_uncommitted"}, {Text: "at_least_once"}, {Text: "2"}, {Text: "classic"}, {Null: true}}
 
 // TestKeysCoverEveryConfigKey fails for a Kafka key that Set* accepts and that has no
 // row and no exception; a key every value of which is refused must say "not modelled

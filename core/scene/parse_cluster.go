@@ -33,7 +33,8 @@ func (p *parser) cluster(s *Scene, f field) {
 		})
 		if err := s.Cluster.Config.Validate(); err != nil && p.err == nil {
 			key := "replica.fetch.wait.max.ms"
-			for _, feature := range []string{server.TransactionVersionKey, server.EligibleLeaderReplicasVersionKey} {
+			for _, feature := range []string{server.TransactionVersionKey, server.EligibleLeaderReplicasVersionKey,
+				server.GroupConsumerSessionTimeoutKey, server.GroupConsumerHeartbeatIntervalKey, server.GroupConsumerAssignmentIntervalKey} {
 				if strings.HasPrefix(err.Error(), feature) {
 					key = feature
 				}
@@ -292,7 +293,9 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 	if c, ok := m["config"]; ok {
 		p.configMap(c, path+".config", func(key string, v props.Value) error { return clients.ConsumerKeys.Set(&cs.Config, key, v) })
 	}
-	if p.err == nil {
+	if p.err == nil && cs.Config.GroupProtocol == clients.ConsumerProtocol {
+		p.consumerProtocol(s, m["config"], n, path)
+	} else if p.err == nil {
 		bc := s.Cluster.Config
 		if err := cs.Config.CheckSessionTimeout(bc.GroupMinSessionTimeoutMs, bc.GroupMaxSessionTimeoutMs); err != nil {
 			p.fail(configKeyNode(m["config"], "session.timeout.ms", n), path+".config.session.timeout.ms", "%s", err.Error())
@@ -323,7 +326,38 @@ func (p *parser) consumer(s *Scene, n *yaml.Node, path string) {
 	if st, ok := m["start.ms"]; ok {
 		cs.StartMs = p.integer(st, path, 0, MaxRunMs)
 	}
+	if p.err == nil && cs.Config.GroupProtocol == clients.ConsumerProtocol && cs.Spec.Commit == apps.CommitWithResults {
+		p.fail(m["commit"].value, path+".commit", "with-results seeks on assignment, which the playground models "+
+			"under group.protocol classic only; remove group.protocol: consumer")
+	}
+	for _, o := range s.Consumers {
+		if p.err == nil && o.Group == cs.Group && o.Config.GroupProtocol != cs.Config.GroupProtocol {
+			p.fail(configKeyNode(m["config"], "group.protocol", n), path+".config.group.protocol",
+				"%s and %s share group %s with different group.protocol values (%s, %s); Kafka would convert the group "+
+					"between protocols (KIP-848's migration), which the playground does not model: give both the same",
+				o.Name, cs.Name, cs.Group, o.Config.GroupProtocol, cs.Config.GroupProtocol)
+		}
+	}
 	s.Consumers = append(s.Consumers, cs)
+}
+
+// consumerProtocol checks a consumer of group.protocol=consumer: Kafka 4's protocol
+// (KIP-848 is generally available from 4.0), without the settings the coordinator
+// decides under it, which the client refuses set (ConsumerConfig's
+// CONSUMER_PROTOCOL_UNSUPPORTED_CONFIGS).
+func (p *parser) consumerProtocol(s *Scene, config field, n *yaml.Node, path string) {
+	if s.KafkaVersion == protocol.Kafka39 {
+		p.fail(configKeyNode(config, "group.protocol", n), path+".config.group.protocol",
+			"group.protocol consumer needs kafka.version 4.x: the new consumer group protocol (KIP-848) is Kafka 4's")
+		return
+	}
+	for _, k := range clients.ConsumerProtocolRefuses {
+		if key := configKeyNode(config, k, nil); key != nil {
+			p.fail(key, path+".config."+k, "%s cannot be set when group.protocol=CONSUMER: the group coordinator "+
+				"decides it (group.consumer.session.timeout.ms, group.consumer.heartbeat.interval.ms, its assignor)", k)
+			return
+		}
+	}
 }
 
 // sentBy is how many messages the producers send in all.

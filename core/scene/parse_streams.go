@@ -84,6 +84,10 @@ func (p *parser) streams(s *Scene, n *yaml.Node, path string) {
 			p.fail(k, path+".config."+k.Value, "%s", strings.Join(slices.Compact(errs), "; "))
 		}
 	}
+	if p.err == nil && ss.Consumer.GroupProtocol == clients.ConsumerProtocol {
+		p.fail(n, path+".config.group.protocol", "Kafka Streams does not run its consumer under group.protocol consumer "+
+			"(its own new protocol is KIP-1071's streams); remove it")
+	}
 	if p.err == nil {
 		if err := ss.Producer.Check(); err != nil {
 			p.fail(n, path+".config", "%s", err.Error())

@@ -287,6 +287,35 @@ func TestParseRejectsBadScenes(t *testing.T) {
 			want: []string{"empty file"},
 		},
 		{
+			name: "the consumer group protocol on Kafka 3.9",
+			text: strings.Replace(parseGood, "enable.auto.commit: false,", "group.protocol: consumer, enable.auto.commit: false,", 1),
+			line: 12, key: "apps[1].config.group.protocol",
+			want: []string{"group.protocol consumer needs kafka.version 4.x", "KIP-848"},
+		},
+		{
+			name: "a setting the coordinator decides under the consumer protocol",
+			text: "kafka.version: \"4.x\"\n" + strings.Replace(parseGood, "enable.auto.commit: false,",
+				"group.protocol: consumer, session.timeout.ms: 10000, enable.auto.commit: false,", 1),
+			line: 13, key: "apps[1].config.session.timeout.ms",
+			want: []string{"session.timeout.ms cannot be set when group.protocol=CONSUMER", "group.consumer.session.timeout.ms"},
+		},
+		{
+			name: "one group, two protocols",
+			text: "kafka.version: \"4.x\"\n" + parseGood + "  - consumer: c2\n    group: c1\n    topics: [orders]\n" +
+				"    config: {group.protocol: consumer}\n",
+			line: 17, key: "apps[2].config.group.protocol",
+			want: []string{"c1 and c2 share group c1 with different group.protocol values (classic, consumer)", "give both the same"},
+		},
+		{
+			name: "commit with-results under the consumer protocol",
+			text: "kafka.version: \"4.x\"\n" + strings.Replace(strings.Replace(parseGood, "enable.auto.commit: false,",
+				"group.protocol: consumer, enable.auto.commit: false,", 1), "    topics: [orders]\n    config: {group",
+				"    topics: [orders]\n    commit: with-results\n    sink: db\n    config: {group", 1) +
+				"sinks:\n  - {name: db, kind: table}\n",
+			line: 13, key: "apps[1].commit",
+			want: []string{"with-results seeks on assignment", "group.protocol classic only"},
+		},
+		{
 			name: "a list instead of a scene",
 			text: "- cluster\n- apps\n",
 			line: 1, key: "",

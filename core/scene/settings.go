@@ -50,6 +50,18 @@ func (s *Scene) Settings() []Setting {
 		add("consumers."+c.Name+".config.enable.auto.commit", c.Name, "enable.auto.commit", props["enable.auto.commit"], clients.ConsumerKeys.Choices("enable.auto.commit"))
 		add("consumers."+c.Name+".config.isolation.level", c.Name, "isolation.level", props["isolation.level"], clients.ConsumerKeys.Choices("isolation.level"))
 	}
+	if s.KafkaVersion == protocol.Kafka4 {
+		// One toggle per group, named after its first consumer: a group runs one protocol
+		// (setKey writes it into every consumer of the group).
+		seen := map[string]bool{}
+		for _, c := range s.Consumers {
+			if !seen[c.Group] {
+				seen[c.Group] = true
+				add("consumers."+c.Name+".config."+GroupProtocolKey, c.Group, GroupProtocolKey, c.Config.GroupProtocol.String(),
+					clients.ConsumerKeys.Choices(GroupProtocolKey))
+			}
+		}
+	}
 	for _, a := range s.Streams {
 		add("streams."+a.Name+".config.processing.guarantee", a.Name, "processing.guarantee", a.Spec.Guarantee.String(), apps.StreamsKeys.Choices("processing.guarantee"))
 	}
@@ -134,6 +146,9 @@ func setKey(root *yaml.Node, key, value string) error {
 		name, p, _ := strings.Cut(rest, ".config.")
 		prop = p
 		owner = appNode(child(root, "apps"), appKinds[kind], name)
+		if kind == "consumers" && prop == GroupProtocolKey && owner != nil {
+			return setGroupProtocol(root, key, consumerGroup(owner), value)
+		}
 	}
 	if owner == nil || owner.Kind != yaml.MappingNode || prop == "" {
 		return fmt.Errorf("no setting %q in this scene", key)
@@ -190,6 +205,38 @@ func appNode(apps *yaml.Node, kind, name string) *yaml.Node {
 	for _, a := range apps.Content {
 		if a.Kind == yaml.MappingNode && len(a.Content) >= 2 && a.Content[0].Value == kind && a.Content[1].Value == name {
 			return a
+		}
+	}
+	return nil
+}
+
+// GroupProtocolKey is a consumer's group.protocol, which the page toggles per group.
+const GroupProtocolKey = "group.protocol"
+
+// consumerGroup is a consumer application's group as its file names it: its group key,
+// or its own name.
+func consumerGroup(app *yaml.Node) string {
+	if g := child(app, "group"); g != nil {
+		return g.Value
+	}
+	return app.Content[1].Value
+}
+
+// setGroupProtocol writes group.protocol into every consumer of a group: a group runs
+// one protocol.
+func setGroupProtocol(root *yaml.Node, key, group, value string) error {
+	apps := child(root, "apps")
+	for _, a := range apps.Content {
+		if a.Kind != yaml.MappingNode || len(a.Content) < 2 || a.Content[0].Value != "consumer" || consumerGroup(a) != group {
+			continue
+		}
+		cfg := child(a, "config")
+		if cfg == nil {
+			cfg = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+			a.Content = append(a.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "config"}, cfg)
+		}
+		if err := setIn(cfg, key, GroupProtocolKey, value, 0); err != nil {
+			return err
 		}
 	}
 	return nil

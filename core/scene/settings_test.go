@@ -77,3 +77,36 @@ func TestEverySceneTakesItsOwnSettings(t *testing.T) {
 		assert.Equal(t, a.World.Trace().Hash(), b.World.Trace().Hash(), name)
 	}
 }
+
+// TestAGroupsProtocolIsOneSetting: under Kafka 4 the settings panel offers
+// group.protocol once per group, and the toggle writes it into every consumer of the
+// group (a group runs one protocol; a consumer of another group keeps its own). Kafka
+// 3.9 offers no toggle.
+func TestAGroupsProtocolIsOneSetting(t *testing.T) {
+	data, err := scenes.Read("consumer-joins")
+	require.NoError(t, err)
+	s, err := Parse("x.yaml", data)
+	require.NoError(t, err)
+	for _, st := range s.Settings() {
+		assert.NotContains(t, st.Key, "group.protocol", "Kafka 3.9 has no consumer protocol to toggle")
+	}
+	k4, err := WithSettings("x.yaml", data, [][2]string{{KafkaVersionKey, "4.x"}})
+	require.NoError(t, err)
+	var keys []string
+	for _, st := range k4.Settings() {
+		if st.Label.En == "dashboard group.protocol" {
+			keys = append(keys, st.Key)
+			assert.Equal(t, "classic", st.Value)
+			assert.Equal(t, []string{"classic", "consumer"}, st.Choices)
+		}
+	}
+	require.Equal(t, []string{"consumers.c1.config.group.protocol"}, keys, "one toggle for the group")
+	c, err := WithSettings("x.yaml", data, [][2]string{{KafkaVersionKey, "4.x"}, {keys[0], "consumer"}})
+	require.NoError(t, err)
+	for _, cs := range c.Consumers {
+		assert.Equal(t, "consumer", cs.Config.GroupProtocol.String(), "%s follows its group", cs.Name)
+	}
+	run := c.NewRun()
+	run.ToEnd()
+	assert.Equal(t, 10, run.Judge().Messages["duplicated"], "the twin's outcome: only orders-1 moves")
+}

@@ -72,13 +72,37 @@ type ConsumerConfig struct {
 	// Isolation is isolation.level: read_committed fetches only below the LSO and drops
 	// the records of aborted transactions.
 	Isolation protocol.IsolationLevel
+	// GroupProtocol is group.protocol: classic (JoinGroup and SyncGroup, the range
+	// assignor run for the group) or consumer (KIP-848, Kafka 4: ConsumerGroupHeartbeat,
+	// the coordinator assigns, partitions move one by one).
+	GroupProtocol GroupProtocol
 }
+
+// GroupProtocol is group.protocol's value.
+type GroupProtocol string
+
+// The group protocols (ConsumerConfig's GroupProtocol, lower case as users write it).
+const (
+	ClassicProtocol  GroupProtocol = "classic"
+	ConsumerProtocol GroupProtocol = "consumer"
+)
+
+// GroupProtocols are group.protocol's choices.
+var GroupProtocols = []GroupProtocol{ClassicProtocol, ConsumerProtocol}
+
+func (g GroupProtocol) String() string { return string(g) }
+
+// ConsumerProtocolRefuses are the settings a consumer refuses with group.protocol=consumer,
+// where the coordinator decides them (ConsumerConfig.CONSUMER_PROTOCOL_UNSUPPORTED_CONFIGS):
+// set explicitly, they fail the constructor with "<names> cannot be set when
+// group.protocol=CONSUMER".
+var ConsumerProtocolRefuses = []string{"partition.assignment.strategy", "heartbeat.interval.ms", "session.timeout.ms"}
 
 // DefaultConsumerConfig is Kafka 3.9's consumer defaults.
 func DefaultConsumerConfig() ConsumerConfig {
 	return ConsumerConfig{EnableAutoCommit: true, AutoCommitIntervalMs: 5000, AutoOffsetReset: ResetLatest,
 		SessionTimeoutMs: 45000, HeartbeatIntervalMs: 3000, MaxPollRecords: 500, FetchMaxWaitMs: 500,
-		RetryBackoffMs: 100, RetryBackoffMaxMs: 1000, RequestTimeoutMs: 30000}
+		RetryBackoffMs: 100, RetryBackoffMaxMs: 1000, RequestTimeoutMs: 30000, GroupProtocol: ClassicProtocol}
 }
 
 // ProducerKeys is the table of a producer's config keys.
@@ -129,6 +153,9 @@ var ConsumerKeys = props.NewTable[ConsumerConfig]("Kafka").
 	Key("request.timeout.ms", func(c *ConsumerConfig, v props.Value) error { return props.Ms(v, 1, &c.RequestTimeoutMs) }).
 	Enum("isolation.level", props.Words(protocol.IsolationLevels), func(c *ConsumerConfig, v props.Value) error {
 		return props.OneOf(v, protocol.IsolationLevels, &c.Isolation)
+	}).
+	Enum("group.protocol", props.Words(GroupProtocols), func(c *ConsumerConfig, v props.Value) error {
+		return props.OneOf(v, GroupProtocols, &c.GroupProtocol)
 	})
 
 func parseAcks(v props.Value, out *protocol.Acks) error {
@@ -223,9 +250,9 @@ func (c ProducerConfig) Properties() map[string]string {
 
 // Properties is the consumer configuration as Kafka's client properties, every key the
 // table models with its effective value, and the choices the simulated client makes
-// (the range assignor, the classic protocol, max.poll.interval.ms).
+// (the range assignor under the classic protocol, max.poll.interval.ms).
 func (c ConsumerConfig) Properties() map[string]string {
-	return map[string]string{
+	out := map[string]string{
 		"enable.auto.commit":            strconv.FormatBool(c.EnableAutoCommit),
 		"auto.commit.interval.ms":       ms(c.AutoCommitIntervalMs),
 		"auto.offset.reset":             string(c.AutoOffsetReset),
@@ -238,10 +265,18 @@ func (c ConsumerConfig) Properties() map[string]string {
 		"request.timeout.ms":            ms(c.RequestTimeoutMs),
 		"isolation.level":               c.Isolation.String(),
 		"max.poll.interval.ms":          ms(maxPollIntervalMs),
-		"group.protocol":                "classic",
+		"group.protocol":                c.GroupProtocol.String(),
 		"partition.assignment.strategy": "org.apache.kafka.clients.consumer.RangeAssignor",
 		"reconnect.backoff.max.ms":      ms(reconnectBackoffMs),
 	}
+	if c.GroupProtocol == ConsumerProtocol {
+		// The coordinator decides these (and assigns with its uniform assignor): the
+		// client refuses them set.
+		for _, k := range ConsumerProtocolRefuses {
+			delete(out, k)
+		}
+	}
+	return out
 }
 
 func ms(v int64) string { return strconv.FormatInt(v, 10) }

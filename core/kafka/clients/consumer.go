@@ -18,10 +18,13 @@ const (
 	FetchingOffsets                      // OffsetFetch (and ListOffsets) for its partitions
 	Stable                               // assigned, positioned, fetching
 	GaveUp                               // auto.offset.reset=none found no offset
+	// Reconciling: a KIP-848 member moving to a new assignment, reading the partitions
+	// it keeps meanwhile (consumer_membership_reconcile.go).
+	Reconciling
 )
 
 func (s ConsumerState) String() string {
-	return [...]string{"finding", "joining", "syncing", "offsets", "stable", "failed"}[s]
+	return [...]string{"finding", "joining", "syncing", "offsets", "stable", "failed", "reconciling"}[s]
 }
 
 // Consumer is the consumer client (KafkaConsumer with the classic group protocol): it
@@ -48,7 +51,10 @@ type Consumer struct {
 	store *offsetStore
 
 	coord consumerCoordinator
-	fetch fetcher
+	// member: the membership role instead of coord under group.protocol=consumer
+	// (KIP-848, consumer_membership.go), nil under the classic protocol.
+	member *consumerMembership
+	fetch  fetcher
 }
 
 // requestIDs numbers the client's requests that carry an id, as NetworkClient's
@@ -93,6 +99,9 @@ type ConsumerEvent struct {
 func NewConsumer(cfg ConsumerConfig, group, clientID string, bootstrap, topics []string) *Consumer {
 	c := &Consumer{cfg: cfg, group: group, clientID: clientID, md: metadata{Bootstrap: bootstrap, Topics: topics, BackoffMs: cfg.RetryBackoffMs}}
 	c.coord = consumerCoordinator{group: group, clientID: clientID}
+	if cfg.GroupProtocol == ConsumerProtocol {
+		c.member = &consumerMembership{group: group, clientID: clientID}
+	}
 	c.wire()
 	c.Reset()
 	return c
@@ -102,12 +111,18 @@ func NewConsumer(cfg ConsumerConfig, group, clientID string, bootstrap, topics [
 func (c *Consumer) wire() {
 	c.coord.cfg, c.coord.md, c.coord.ids, c.coord.fetcher = &c.cfg, &c.md, &c.ids, &c.fetch
 	c.fetch.cfg, c.fetch.md, c.fetch.ids = &c.cfg, &c.md, &c.ids
+	if c.member != nil {
+		c.member.cfg, c.member.md, c.member.ids, c.member.fetcher = &c.cfg, &c.md, &c.ids, &c.fetch
+	}
 }
 
 // Reset forgets everything held in memory (the application crashed).
 func (c *Consumer) Reset() {
 	c.md.reset()
 	c.coord.reset()
+	if c.member != nil {
+		c.member.reset()
+	}
 	c.fetch.reset()
 	if c.store != nil {
 		c.store = &offsetStore{group: c.store.group}
@@ -118,6 +133,9 @@ func (c *Consumer) Reset() {
 func (c *Consumer) Clone() *Consumer {
 	n := &Consumer{cfg: c.cfg, group: c.group, clientID: c.clientID, md: c.md.clone(), ids: c.ids, manual: c.manual,
 		store: c.store.clone(), coord: c.coord.clone(), fetch: c.fetch.clone()}
+	if c.member != nil {
+		n.member = c.member.clone()
+	}
 	n.wire()
 	return n
 }
@@ -129,17 +147,28 @@ func (c *Consumer) Clone() *Consumer {
 // member's place; the old member stays in the group until its session times out.
 func (c *Consumer) Start(env *sim.Env) {
 	c.md.refresh(env, c.cfg.RequestTimeoutMs)
-	if c.manual {
-		return // it waits for Assign
+	switch {
+	case c.manual:
+		// it waits for Assign
+	case c.member != nil:
+		c.member.start(env)
+	default:
+		c.coord.start(env)
 	}
-	c.coord.start(env)
 }
 
 // Poll returns up to max.poll.records buffered records and moves the position past
 // them. With enable.auto.commit it first commits the positions of records returned by
 // earlier polls, once auto.commit.interval.ms has passed (R18).
+//
+// Under group.protocol=consumer, Poll is also where a reconciliation runs (consumer_
+// membership_reconcile.go): records of the partitions the member keeps are returned all
+// along, none of those it gives up.
 func (c *Consumer) Poll(env *sim.Env) []Polled {
-	if !c.manual && c.coord.poll(env) {
+	switch {
+	case c.member != nil:
+		c.member.poll(env) // what it reports, the fetcher reports again as it fetches
+	case !c.manual && c.coord.poll(env):
 		return nil // it rejoins the group
 	}
 	out := c.fetch.collect()
@@ -150,7 +179,12 @@ func (c *Consumer) Poll(env *sim.Env) []Polled {
 // Commit sends the current positions to the coordinator: they cover every record Poll
 // has returned, whose identities the commit carries for the ledger. It returns false
 // when the member has nothing to commit.
-func (c *Consumer) Commit(env *sim.Env) bool { return c.coord.commit(env) }
+func (c *Consumer) Commit(env *sim.Env) bool {
+	if c.member != nil {
+		return c.member.commit(env)
+	}
+	return c.coord.commit(env)
+}
 
 // Consumed is what a transactional application sends with sendOffsetsToTransaction: the
 // position in each assigned partition (the offset after the last record it returned),
@@ -159,7 +193,12 @@ func (c *Consumer) Commit(env *sim.Env) bool { return c.coord.commit(env) }
 func (c *Consumer) Consumed() ([]protocol.TPOffset, []string) { return c.fetch.consumed() }
 
 // State is where the member stands in its group.
-func (c *Consumer) State() ConsumerState { return c.coord.phase() }
+func (c *Consumer) State() ConsumerState {
+	if c.member != nil {
+		return c.member.phase()
+	}
+	return c.coord.phase()
+}
 
 // Assigned lists the partitions the member owns.
 func (c *Consumer) Assigned() []protocol.TP { return slices.Clone(c.fetch.owned()) }
@@ -175,13 +214,18 @@ func (c *Consumer) Positions() []protocol.TPOffset { return c.fetch.knownPositio
 func (c *Consumer) Buffered() int { return c.fetch.buffered() }
 
 // PendingCommits counts commits sent and not yet answered.
-func (c *Consumer) PendingCommits() int { return c.coord.pendingCommits() }
+func (c *Consumer) PendingCommits() int {
+	if c.member != nil {
+		return c.member.pendingCommits()
+	}
+	return c.coord.pendingCommits()
+}
 
 // AutoCommitIntervalMs is auto.commit.interval.ms.
 func (c *Consumer) AutoCommitIntervalMs() int64 { return c.cfg.AutoCommitIntervalMs }
 
 // MemberID is the member id of this incarnation of the client.
-func (c *Consumer) MemberID() string { return c.coord.groupMetadata().Member }
+func (c *Consumer) MemberID() string { return c.GroupMetadata().Member }
 
 // Group is the group id.
 func (c *Consumer) Group() string { return c.group }
@@ -189,11 +233,14 @@ func (c *Consumer) Group() string { return c.group }
 // GroupMetadata is the consumer's group metadata for sendOffsetsToTransaction
 // (KafkaConsumer.groupMetadata): its group, member id and generation.
 func (c *Consumer) GroupMetadata() GroupMetadata {
+	if c.member != nil {
+		return c.member.groupMetadata()
+	}
 	return c.coord.groupMetadata()
 }
 
 // Generation is the group generation of the member's current assignment.
-func (c *Consumer) Generation() int32 { return c.coord.groupMetadata().Generation }
+func (c *Consumer) Generation() int32 { return c.GroupMetadata().Generation }
 
 // ListenForAssignment makes the client hand each new assignment to its application
 // before it looks up any committed offset (consumer_listener.go).

@@ -15,6 +15,7 @@ import (
 // NewAssignedConsumer makes a consumer its application assigns partitions to; clientID
 // names it (client.id).
 func NewAssignedConsumer(cfg ConsumerConfig, clientID string, bootstrap, topics []string) *Consumer {
+	cfg.GroupProtocol = ClassicProtocol // no group: no membership role of either protocol
 	c := NewConsumer(cfg, "", clientID, bootstrap, topics)
 	c.manual = true
 	return c

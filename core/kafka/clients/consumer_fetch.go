@@ -52,6 +52,9 @@ func (f *fetcher) fetchAll(env *sim.Env) {
 		if _, busy := f.fetching[tp]; busy {
 			continue
 		}
+		if !f.hasPosition(tp) {
+			continue // still looking up where to start (a KIP-848 member's new partition)
+		}
 		if env.Now() < f.retryAt[tp] {
 			continue // backing off after a failed fetch
 		}

@@ -14,19 +14,17 @@ import (
 // (committed blocks until then); a member joining does nothing here: its rejoin fetches
 // the committed offsets anyway.
 func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
+	if c.member != nil {
+		c.member.rewind(env, tps)
+		return
+	}
 	g := &c.coord
 	rediscovering := g.state == Finding && g.resume
 	if (g.state != Stable && !rediscovering) || len(tps) == 0 {
 		return
 	}
 	f := &c.fetch
-	for _, tp := range tps {
-		delete(f.positions, tp)
-		delete(f.buffer, tp)
-		delete(f.fetching, tp) // an answer in flight is no longer awaited
-		delete(f.offsetEpochs, tp)
-	}
-	f.returned = nil
+	f.forgetPositions(tps)
 	if rediscovering {
 		// The coordinator moved and is being looked for: Consumer.committed blocks until
 		// it answers, so the positions are fetched once it is found (resumeWith).
@@ -34,4 +32,26 @@ func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
 	}
 	g.setState(FetchingOffsets)
 	g.fetchOffsets(env, f.missing())
+}
+
+// forgetPositions drops the positions of owned partitions and what was fetched for them,
+// so that they are looked up again.
+func (f *fetcher) forgetPositions(tps []protocol.TP) {
+	for _, tp := range tps {
+		delete(f.positions, tp)
+		delete(f.buffer, tp)
+		delete(f.fetching, tp) // an answer in flight is no longer awaited
+		delete(f.offsetEpochs, tp)
+	}
+	f.returned = nil
+}
+
+// rewind is RewindToCommitted for a KIP-848 member in the group: the partitions'
+// committed offsets are looked up again (KafkaConsumer.committed, then seek).
+func (m *consumerMembership) rewind(env *sim.Env, tps []protocol.TP) {
+	if !m.inGroup() || len(tps) == 0 {
+		return
+	}
+	m.fetcher.forgetPositions(tps)
+	m.maybeLookUpOffsets(env)
 }

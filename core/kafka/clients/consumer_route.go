@@ -20,14 +20,22 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 	case protocol.MetadataResponse:
 		c.md.onResponse(env, r)
 		c.fetch.fetchAll(env)
-	case protocol.FindCoordinatorResponse, protocol.JoinGroupResponse, protocol.SyncGroupResponse,
-		protocol.OffsetFetchResponse, protocol.HeartbeatResponse, protocol.OffsetCommitResponse:
+	case protocol.FindCoordinatorResponse, protocol.OffsetFetchResponse, protocol.OffsetCommitResponse,
+		protocol.ConsumerGroupHeartbeatResponse:
+		if c.member != nil {
+			return c.member.receive(env, r)
+		}
+		return c.coord.receive(env, r)
+	case protocol.JoinGroupResponse, protocol.SyncGroupResponse, protocol.HeartbeatResponse:
 		return c.coord.receive(env, r)
 	case protocol.LeaveGroupResponse:
 		// Leaving is best effort: nothing waits for the answer (maybeLeaveGroup).
 	case protocol.ListOffsetsResponse:
 		// A reset position may be the last one the member waited for to be stable.
 		if c.fetch.onListOffsets(env, r) {
+			if c.member != nil {
+				return c.member.maybeStable(env)
+			}
 			return c.coord.maybeStable(env)
 		}
 	case protocol.FetchResponse:
@@ -39,6 +47,9 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 	case sim.Disconnected:
 		// The fetches to the broker fail first, then what waited on it as coordinator.
 		c.fetch.onDisconnected(env, r.Peer)
+		if c.member != nil {
+			return c.member.onDisconnected(env, r.Peer)
+		}
 		return c.coord.onDisconnected(env, r.Peer)
 	}
 	return nil
@@ -48,7 +59,11 @@ func (c *Consumer) Receive(env *sim.Env, m sim.Message) []ConsumerEvent {
 // start from under auto.offset.reset=none) ends the member's part in the group too.
 func (c *Consumer) fromFetcher(evs []ConsumerEvent) []ConsumerEvent {
 	if len(evs) > 0 && evs[0].Kind == Stopped {
-		c.coord.giveUp()
+		if c.member != nil {
+			c.member.giveUp()
+		} else {
+			c.coord.giveUp()
+		}
 	}
 	return evs
 }
@@ -69,9 +84,9 @@ func (c *Consumer) onRefused(env *sim.Env, r sim.Refused) []ConsumerEvent {
 			c.store.onGone(env, c, "")
 			return nil
 		}
-		return c.coord.onRefused(env, o)
+		return c.groupRefused(env, o)
 	default:
-		return c.coord.onRefused(env, o)
+		return c.groupRefused(env, o)
 	}
 	return nil
 }
@@ -94,7 +109,18 @@ func (c *Consumer) Fire(env *sim.Env, t sim.Payload) []ConsumerEvent {
 			c.fetch.onResetRetry(env, t)
 		}
 	default:
+		if c.member != nil {
+			return c.member.fire(env, t)
+		}
 		return c.coord.fire(env, t)
 	}
 	return nil
+}
+
+// groupRefused: a request of the group's role could not be sent.
+func (c *Consumer) groupRefused(env *sim.Env, orig sim.Payload) []ConsumerEvent {
+	if c.member != nil {
+		return c.member.onRefused(env, orig)
+	}
+	return c.coord.onRefused(env, orig)
 }

@@ -62,6 +62,13 @@ func (c *Consumer) waits(v sim.View, yield func(consumerWait) bool) {
 		}
 		yield(consumerWait{code: fate.WaitsToJoin})
 		return
+	case c.member != nil && c.member.hb.inFlight && protocol.CoordinatorAvailable(v, c.group):
+		// A KIP-848 member's heartbeat is how it learns that it was fenced or that its
+		// assignment moved: until it is answered the member may hold partitions the
+		// coordinator gave away (a heartbeat lost on a cut link is answered by its
+		// timeout, then by the coordinator found again).
+		yield(consumerWait{code: fate.WaitsForCoordinator})
+		return
 	case c.Buffered() > 0:
 		yield(consumerWait{code: fate.WaitsToProcess})
 		return

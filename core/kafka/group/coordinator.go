@@ -1,8 +1,10 @@
 // Package group is the group coordinator, a role of the broker that leads the group's
-// __consumer_offsets partition (Kafka's group-coordinator module, classic protocol):
-// membership, rebalances with the range assignor, member session timeouts, and the
-// committed offsets, which it appends to its partition and answers once they are
-// replicated.
+// __consumer_offsets partition (Kafka's group-coordinator module): membership of classic
+// groups, rebalances with the range assignor, member session timeouts, and the committed
+// offsets, which it appends to its partition and answers once they are replicated. Groups
+// of the new consumer protocol (KIP-848, group.protocol=consumer) live beside the classic
+// ones (consumer_group*.go): the coordinator assigns their partitions itself and moves
+// each member towards its target with ConsumerGroupHeartbeat alone.
 package group
 
 import (
@@ -19,6 +21,12 @@ type Config struct {
 	InitialRebalanceDelayMs int64 // group.initial.rebalance.delay.ms
 	CommitTimeoutMs         int64 // offsets.commit.timeout.ms
 	OffsetsPartitions       int   // offsets.topic.num.partitions
+	// The consumer protocol's (GroupCoordinatorConfig): a member's session, the interval
+	// the coordinator tells members to heartbeat at, and how often a group's target
+	// assignment may be computed again (KIP-1263).
+	ConsumerSessionTimeoutMs     int64 // group.consumer.session.timeout.ms
+	ConsumerHeartbeatIntervalMs  int64 // group.consumer.heartbeat.interval.ms
+	ConsumerAssignmentIntervalMs int64 // group.consumer.assignment.interval.ms
 }
 
 // Host is what the coordinator needs of the broker it runs on.
@@ -57,6 +65,13 @@ type Coordinator struct {
 	txnAppends map[int64]pendingTxnAppend
 	stores     map[int64]pendingStore // GroupMetadata appends waiting for the HW
 	refSeq     int64
+	// consumer-protocol groups (a group id is a classic group or one of these), their
+	// snapshot appends waiting for the HW, and the tokens that tell their armed timers
+	// from cancelled or replaced ones (never reset, so a timer armed before a crash or a
+	// resignation never matches)
+	consumerGroups map[string]*consumerGroup
+	consumerStores map[int64]pendingConsumerStore
+	timerSeq       int64
 }
 
 // committed is a cached offset and where its record lies in __consumer_offsets.
@@ -85,6 +100,8 @@ func (c *Coordinator) Reset() {
 	c.txnPending = map[string]map[int64]txnOffsets{}
 	c.txnAppends = map[int64]pendingTxnAppend{}
 	c.stores = map[int64]pendingStore{}
+	c.consumerGroups = map[string]*consumerGroup{}
+	c.consumerStores = map[int64]pendingConsumerStore{}
 }
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on.
@@ -114,6 +131,11 @@ func (c *Coordinator) Clone() Coordinator {
 	}
 	n.txnAppends = maps.Clone(c.txnAppends)
 	n.stores = maps.Clone(c.stores)
+	n.consumerGroups = make(map[string]*consumerGroup, len(c.consumerGroups))
+	for k, g := range c.consumerGroups {
+		n.consumerGroups[k] = g.clone()
+	}
+	n.consumerStores = maps.Clone(c.consumerStores)
 	return n
 }
 
@@ -136,6 +158,8 @@ func (c *Coordinator) Handle(env *sim.Env, h Host, m sim.Message) bool {
 		c.onTxnOffsetCommit(env, h, m.From, p)
 	case protocol.OffsetFetchRequest:
 		c.onOffsetFetch(env, h, m.From, p)
+	case protocol.ConsumerGroupHeartbeatRequest:
+		c.onConsumerGroupHeartbeat(env, h, m.From, p)
 	default:
 		return false
 	}
@@ -149,6 +173,10 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 		c.expireMember(env, h, t)
 	case joinDeadline:
 		c.completeJoin(env, h, t.Group)
+	case consumerSessionTimeout:
+		c.expireConsumerSession(env, h, t)
+	case consumerRebalanceTimeout:
+		c.expireConsumerRebalance(env, h, t)
 	default:
 		return false
 	}
@@ -160,21 +188,34 @@ func (c *Coordinator) Fire(env *sim.Env, h Host, t sim.Payload) bool {
 // whole log, as GroupMetadataManager.doLoadGroupsAndOffsets reads it to its end —
 // records of commits that failed or timed out included — transactional offsets by their
 // markers, in log order (loadBatch), and each group's members from its last
-// GroupMetadata record (loadGroups).
+// GroupMetadata record (loadGroups), or, for a consumer-protocol group, from its last
+// ConsumerGroupSnapshot (loadConsumerGroups): whichever of the two kinds a group id
+// was stored as last is what it is.
 func (c *Coordinator) OnElection(env *sim.Env, tp protocol.TP, log *storage.Log) {
 	loaded := map[string]protocol.GroupMetadata{}
+	consumers := map[string]protocol.ConsumerGroupSnapshot{}
 	for _, b := range log.Read(0, log.LEO()) {
 		c.loadBatch(tp, b)
 		if b.Control {
 			continue
 		}
 		for _, r := range b.Records {
-			if gm, ok := r.Body.(protocol.GroupMetadata); ok && c.OffsetsPartition(gm.Group) == tp {
-				loaded[gm.Group] = gm
+			switch body := r.Body.(type) {
+			case protocol.GroupMetadata:
+				if c.OffsetsPartition(body.Group) == tp {
+					loaded[body.Group] = body
+					delete(consumers, body.Group)
+				}
+			case protocol.ConsumerGroupSnapshot:
+				if c.OffsetsPartition(body.Group) == tp {
+					consumers[body.Group] = body
+					delete(loaded, body.Group)
+				}
 			}
 		}
 	}
 	c.loadGroups(env, loaded)
+	c.loadConsumerGroups(env, consumers)
 }
 
 // OnResignation is called when the broker stops leading a __consumer_offsets partition:
@@ -187,6 +228,13 @@ func (c *Coordinator) OnResignation(env *sim.Env, tp protocol.TP) {
 			// told to find the new coordinator.
 			c.groups[name].abortSyncs(env, protocol.ErrNotCoordinator)
 			delete(c.groups, name)
+		}
+	}
+	for name := range c.consumerGroups {
+		if c.OffsetsPartition(name) == tp {
+			// Their snapshot appends in flight fail with the partition, and the members
+			// waiting on them hear NOT_COORDINATOR (consumerStoreDone).
+			delete(c.consumerGroups, name)
 		}
 	}
 	for name := range c.offsets {

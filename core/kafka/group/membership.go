@@ -120,6 +120,9 @@ func (c *Coordinator) onJoinGroup(env *sim.Env, h Host, from string, req protoco
 		env.Send(from, protocol.JoinGroupResponse{Err: protocol.ErrNotCoordinator})
 		return
 	}
+	if c.refuseClassicJoin(env, from, req) {
+		return
+	}
 	g := c.groupFor(req.Group)
 	m := g.Members[req.Member]
 	if m == nil {

@@ -12,17 +12,7 @@ import (
 // acks=all (GroupMetadataManager.storeOffsets); it is answered once the HW covers it, or
 // with the error that kept it from being stored.
 func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req protocol.OffsetCommitRequest) {
-	_, err := c.checkMember(h, req.Group, req.Member, req.Generation)
-	if err == protocol.ErrRebalanceInProgress && req.Generation == c.groups[req.Group].Generation {
-		err = "" // a member of the current generation may still commit while the group rebalances
-	}
-	if err == protocol.ErrUnknownMemberID && req.Generation < 0 && c.memberless(req.Group) {
-		// A consumer without group management keeps its offsets here (an assigned
-		// consumer with a group.id): taken while the group has no members
-		// (GroupCoordinator.handleCommitOffsets: the group is unknown, or Empty, and the
-		// generation is -1).
-		err = ""
-	}
+	err := c.checkCommit(h, req)
 	if err != "" {
 		env.Send(from, protocol.OffsetCommitResponse{ReqID: req.ReqID, Err: err})
 		return
@@ -45,6 +35,26 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 		return
 	}
 	c.pending[c.refSeq] = pendingCommit{From: from, Req: req, Base: base}
+}
+
+// checkCommit validates a commit: by member epoch for a consumer-protocol group
+// (consumer_group_offsets.go), by generation for a classic one.
+func (c *Coordinator) checkCommit(h Host, req protocol.OffsetCommitRequest) protocol.Error {
+	if cg := c.consumerGroups[req.Group]; cg != nil && c.isCoordinator(h, req.Group) {
+		return cg.validateCommit(req.Member, req.Generation, req.Offsets)
+	}
+	_, err := c.checkMember(h, req.Group, req.Member, req.Generation)
+	if err == protocol.ErrRebalanceInProgress && req.Generation == c.groups[req.Group].Generation {
+		err = "" // a member of the current generation may still commit while the group rebalances
+	}
+	if err == protocol.ErrUnknownMemberID && req.Generation < 0 && c.memberless(req.Group) {
+		// A consumer without group management keeps its offsets here (an assigned
+		// consumer with a group.id): taken while the group has no members
+		// (GroupCoordinator.handleCommitOffsets: the group is unknown, or Empty, and the
+		// generation is -1).
+		err = ""
+	}
+	return err
 }
 
 // memberless reports whether a group has no members (unknown, or Empty).
@@ -74,7 +84,7 @@ func commitError(err protocol.Error) protocol.Error {
 // (failPendingOffsetWrite) although its record stays in the log, where a coordinator
 // that loads the partition later reads it.
 func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.Error) {
-	if c.txnAppendDone(env, ref, err) || c.storeDone(env, h, ref, err) {
+	if c.txnAppendDone(env, ref, err) || c.storeDone(env, h, ref, err) || c.consumerStoreDone(env, ref, err) {
 		return
 	}
 	pc, ok := c.pending[ref]
@@ -130,6 +140,12 @@ func (c *Coordinator) onOffsetFetch(env *sim.Env, h Host, from string, req proto
 	if !c.isCoordinator(h, req.Group) {
 		env.Send(from, protocol.OffsetFetchResponse{Err: protocol.ErrNotCoordinator})
 		return
+	}
+	if cg := c.consumerGroups[req.Group]; cg != nil && req.Member != "" {
+		if err := cg.validateFetch(req.Member, req.MemberEpoch); err != "" {
+			env.Send(from, protocol.OffsetFetchResponse{Err: err})
+			return
+		}
 	}
 	var resp protocol.OffsetFetchResponse
 	resp.Offsets = make([]protocol.TPOffset, len(req.TPs))

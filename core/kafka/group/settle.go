@@ -16,13 +16,20 @@ type memberOf interface {
 // commits or drops them); so can a group with a rebalance in progress with a member
 // that is up, or a member that is gone — its application down, or restarted as a new
 // member — but not yet removed while another member is up (its session will time out
-// and its partitions move on, R20).
+// and its partitions move on, R20). A consumer-protocol group is as a classic one, with
+// "rebalancing" its own way: a snapshot waits for the HW, the group epoch is ahead of the
+// target, or a member is not reconciled to the target.
 func (c *Coordinator) Settled(v sim.View) bool {
 	if len(c.txnPending) > 0 {
 		return false
 	}
 	for _, g := range c.groups {
 		if !groupSettled(v, g) {
+			return false
+		}
+	}
+	for name, g := range c.consumerGroups {
+		if !c.consumerGroupSettled(v, name, g) {
 			return false
 		}
 	}
@@ -35,6 +42,11 @@ func (c *Coordinator) Unsettled(v sim.View) []string {
 	var out []string
 	for name, g := range c.groups {
 		if !groupSettled(v, g) {
+			out = append(out, name)
+		}
+	}
+	for name, g := range c.consumerGroups {
+		if !c.consumerGroupSettled(v, name, g) {
 			out = append(out, name)
 		}
 	}
@@ -53,4 +65,17 @@ func groupSettled(v sim.View, g *group) bool {
 		}
 	}
 	return !up || (g.State != PreparingRebalance && !down)
+}
+
+func (c *Coordinator) consumerGroupSettled(v sim.View, name string, g *consumerGroup) bool {
+	var up, down bool
+	for id, m := range g.Members {
+		n, isUp := v.Node(m.ClientHost)
+		if app, ok := n.(memberOf); isUp && ok && app.MemberID() == id {
+			up = true
+		} else {
+			down = true
+		}
+	}
+	return !up || (!g.settling() && !c.storing(name) && !down)
 }

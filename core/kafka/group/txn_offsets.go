@@ -47,9 +47,18 @@ func (c *Coordinator) onTxnOffsetCommit(env *sim.Env, h Host, from string, req p
 		answer(protocol.ErrNotCoordinator)
 		return
 	}
-	g := c.groups[req.Group]
-	empty := g == nil || len(g.Members) == 0
-	if req.Generation >= 0 || req.Member != "" {
+	if cg := c.consumerGroups[req.Group]; cg != nil {
+		// A consumer-protocol group: the commit's validator, with the member epoch in
+		// Generation (OffsetMetadataManager.validateTransactionalOffsetCommit); a producer
+		// that sends no group metadata is not checked.
+		if req.Generation >= 0 || req.Member != "" {
+			if err := cg.validateCommit(req.Member, req.Generation, req.Offsets); err != "" {
+				answer(err)
+				return
+			}
+		}
+	} else if g := c.groups[req.Group]; req.Generation >= 0 || req.Member != "" {
+		empty := g == nil || len(g.Members) == 0
 		if !(req.Generation < 0 && empty) {
 			switch {
 			case g == nil || g.Members[req.Member] == nil:

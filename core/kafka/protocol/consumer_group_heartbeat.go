@@ -76,3 +76,30 @@ func (m ConsumerGroupHeartbeatResponse) Describe() string {
 	}
 	return s
 }
+
+// Label is the heartbeat's text on the canvas: a join, a leave, the acknowledgement of
+// an assignment (the partitions the member owns), or a plain heartbeat.
+func (m ConsumerGroupHeartbeatRequest) Label() string {
+	switch {
+	case m.Epoch == JoinGroupEpoch:
+		return "join"
+	case m.Epoch == LeaveGroupEpoch:
+		return "leave"
+	case m.HasOwned:
+		return "owns [" + TPsText(m.Owned) + "]"
+	}
+	return "heartbeat"
+}
+
+// Label is the answer's text on the canvas: the member epoch, and the assignment when
+// it carries one.
+func (m ConsumerGroupHeartbeatResponse) Label() string {
+	if m.Err != "" {
+		return m.Err.String()
+	}
+	s := fmt.Sprintf("epoch %d", m.Epoch)
+	if m.HasAssignment {
+		s += " [" + TPsText(m.Assignment) + "]"
+	}
+	return s
+}

@@ -93,6 +93,10 @@ const (
 	// coordinator says is not in the producer's ongoing transaction (produce v11+; older
 	// clients hear INVALID_TXN_STATE): the client can only abort the transaction.
 	ErrTransactionAbortable Error = "TRANSACTION_ABORTABLE"
+	// ErrInvalidRequest answers a request the broker refuses before it acts on it: a
+	// ConsumerGroupHeartbeat whose fields contradict its epoch (GroupCoordinatorService.
+	// throwIfConsumerGroupHeartbeatRequestIsInvalid). The client treats it as fatal.
+	ErrInvalidRequest Error = "INVALID_REQUEST"
 )
 
 // IllegalState is the IllegalStateException a client throws at an application that calls
@@ -141,6 +145,7 @@ var errorTable = []errorFacts{
 	{name: ErrFencedMemberEpoch, reported: true},
 	{name: ErrStaleMemberEpoch, reported: true},
 	{name: ErrGroupIDNotFound, reported: true},
+	{name: ErrInvalidRequest, reported: true},
 	// Answers of the controller to a broker: no application hears of them.
 	{name: ErrDuplicateBrokerRegistration},
 	{name: ErrIneligibleReplica},

@@ -49,7 +49,8 @@ func NewBroker(name string, cfg Config) *Broker {
 
 func (c Config) groupConfig() group.Config {
 	return group.Config{InitialRebalanceDelayMs: c.GroupInitialRebalanceDelayMs, CommitTimeoutMs: OffsetsCommitTimeoutMs,
-		OffsetsPartitions: c.OffsetsTopicNumPartitions}
+		OffsetsPartitions: c.OffsetsTopicNumPartitions, ConsumerSessionTimeoutMs: c.GroupConsumerSessionTimeoutMs,
+		ConsumerHeartbeatIntervalMs: c.GroupConsumerHeartbeatIntervalMs, ConsumerAssignmentIntervalMs: c.GroupConsumerAssignmentIntervalMs}
 }
 
 // Name implements sim.Node.

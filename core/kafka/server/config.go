@@ -40,6 +40,13 @@ type Config struct {
 	GroupMinSessionTimeoutMs      int64 // group.min.session.timeout.ms
 	GroupMaxSessionTimeoutMs      int64 // group.max.session.timeout.ms
 	OffsetsTopicNumPartitions     int   // offsets.topic.num.partitions
+	// The consumer protocol's (KIP-848, Kafka 4): a member's session on the coordinator,
+	// the heartbeat interval the coordinator gives members, and how often a group's
+	// target assignment may be computed again (KIP-1263). Kafka 4.4's defaults; Kafka 3.9
+	// runs no consumer-protocol group here, and a 3.9 scene may not change them.
+	GroupConsumerSessionTimeoutMs     int64 // group.consumer.session.timeout.ms
+	GroupConsumerHeartbeatIntervalMs  int64 // group.consumer.heartbeat.interval.ms
+	GroupConsumerAssignmentIntervalMs int64 // group.consumer.assignment.interval.ms
 	// The transaction coordinator's settings; a scene sets them in its cluster config.
 	TransactionStateLogNumPartitions int   // transaction.state.log.num.partitions
 	TransactionMaxTimeoutMs          int64 // transaction.max.timeout.ms
@@ -85,6 +92,10 @@ func DefaultConfigFor(v protocol.Version) Config {
 		GroupMinSessionTimeoutMs:      6000,
 		GroupMaxSessionTimeoutMs:      1800000,
 		OffsetsTopicNumPartitions:     group.DefaultOffsetsPartitions,
+
+		GroupConsumerSessionTimeoutMs:     DefaultGroupConsumerSessionTimeoutMs,
+		GroupConsumerHeartbeatIntervalMs:  DefaultGroupConsumerHeartbeatIntervalMs,
+		GroupConsumerAssignmentIntervalMs: DefaultGroupConsumerAssignmentIntervalMs,
 
 		TransactionStateLogNumPartitions:   txn.DefaultLogPartitions,
 		TransactionMaxTimeoutMs:            900000,
@@ -136,6 +147,17 @@ var ConfigKeys = props.NewTable[Config]("Kafka").
 	Key("offsets.topic.num.partitions", func(c *Config, v props.Value) error {
 		return props.Int(v, 1, 1000, &c.OffsetsTopicNumPartitions)
 	}).
+	// INTs of at least 1 (GroupCoordinatorConfig); the interval's bounds are its
+	// group.consumer.{min,max}.assignment.interval.ms defaults, 0 and 15000.
+	Key(GroupConsumerSessionTimeoutKey, func(c *Config, v props.Value) error {
+		return props.Int64(v, 1, math.MaxInt32, &c.GroupConsumerSessionTimeoutMs)
+	}).
+	Key(GroupConsumerHeartbeatIntervalKey, func(c *Config, v props.Value) error {
+		return props.Int64(v, 1, math.MaxInt32, &c.GroupConsumerHeartbeatIntervalMs)
+	}).
+	Key(GroupConsumerAssignmentIntervalKey, func(c *Config, v props.Value) error {
+		return props.Int64(v, 0, 15000, &c.GroupConsumerAssignmentIntervalMs)
+	}).
 	Flag(TruncateToHighWatermarkKey, func(c *Config) *bool { return &c.TruncateToHighWatermark }).
 	Key("transaction.max.timeout.ms", func(c *Config, v props.Value) error { return props.Ms(v, 1, &c.TransactionMaxTimeoutMs) }).
 	Key("transaction.abort.timed.out.transaction.cleanup.interval.ms", func(c *Config, v props.Value) error {
@@ -174,6 +196,29 @@ func featureLevel(levels []string, level func(*Config) *int16, refused string) p
 	}
 }
 
+// The consumer protocol's broker keys (GroupCoordinatorConfig), and their Kafka 4.4
+// defaults.
+const (
+	GroupConsumerSessionTimeoutKey     = "group.consumer.session.timeout.ms"
+	GroupConsumerHeartbeatIntervalKey  = "group.consumer.heartbeat.interval.ms"
+	GroupConsumerAssignmentIntervalKey = "group.consumer.assignment.interval.ms"
+
+	DefaultGroupConsumerSessionTimeoutMs     = 45000
+	DefaultGroupConsumerHeartbeatIntervalMs  = 5000
+	DefaultGroupConsumerAssignmentIntervalMs = 1000
+)
+
+// The bounds a real Kafka 4.4 broker holds the session timeout and the heartbeat interval
+// to (group.consumer.{min,max}.session.timeout.ms, group.consumer.{min,max}.heartbeat.
+// interval.ms, at their defaults): Properties widens them for a value outside, so the
+// real broker starts with it.
+const (
+	groupConsumerMinSessionTimeoutMs    = 45000
+	groupConsumerMaxSessionTimeoutMs    = 60000
+	groupConsumerMinHeartbeatIntervalMs = 5000
+	groupConsumerMaxHeartbeatIntervalMs = 15000
+)
+
 // EligibleLeaderReplicasVersionKey names KIP-966's feature.
 const EligibleLeaderReplicasVersionKey = "eligible.leader.replicas.version"
 
@@ -208,9 +253,39 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%s %d needs kafka.version 4.x: Kafka 3.9 has no eligible leader replicas (they came with Kafka 4.0, on by default since 4.1)",
 			EligibleLeaderReplicasVersionKey, c.EligibleLeaderReplicasVersion)
 	}
+	if err := c.validateConsumerGroups(); err != nil {
+		return err
+	}
 	if c.ReplicaFetchWaitMaxMs > c.ReplicaLagTimeMaxMs {
 		return fmt.Errorf("replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms to prevent frequent changes in ISR (%d > %d)",
 			c.ReplicaFetchWaitMaxMs, c.ReplicaLagTimeMaxMs)
+	}
+	return nil
+}
+
+// validateConsumerGroups checks the consumer protocol's keys: Kafka 3.9 runs no
+// consumer-protocol group here, so a 3.9 scene keeps their defaults (the error starts
+// with the key, as the parser expects); and, as GroupCoordinatorConfig requires, a
+// member heartbeats more often than its session expires.
+func (c Config) validateConsumerGroups() error {
+	if c.Version == protocol.Kafka39 {
+		for _, k := range []struct {
+			key        string
+			value, def int64
+		}{
+			{GroupConsumerSessionTimeoutKey, c.GroupConsumerSessionTimeoutMs, DefaultGroupConsumerSessionTimeoutMs},
+			{GroupConsumerHeartbeatIntervalKey, c.GroupConsumerHeartbeatIntervalMs, DefaultGroupConsumerHeartbeatIntervalMs},
+			{GroupConsumerAssignmentIntervalKey, c.GroupConsumerAssignmentIntervalMs, DefaultGroupConsumerAssignmentIntervalMs},
+		} {
+			if k.value != k.def {
+				return fmt.Errorf("%s %d needs kafka.version 4.x: the consumer group protocol (group.protocol=consumer, KIP-848) is modelled as Kafka 4 runs it",
+					k.key, k.value)
+			}
+		}
+	}
+	if c.GroupConsumerHeartbeatIntervalMs >= c.GroupConsumerSessionTimeoutMs {
+		return fmt.Errorf("%s must be less than %s (%d >= %d)", GroupConsumerHeartbeatIntervalKey, GroupConsumerSessionTimeoutKey,
+			c.GroupConsumerHeartbeatIntervalMs, c.GroupConsumerSessionTimeoutMs)
 	}
 	return nil
 }
@@ -225,7 +300,7 @@ func (c Config) EffectiveMinISR(replicationFactor int) int {
 // simulated one does (the conformance suite). The historical toggle is not one: a scene
 // that sets it is simulator-only.
 func (c Config) Properties() map[string]string {
-	return map[string]string{
+	p := map[string]string{
 		"min.insync.replicas":              strconv.Itoa(c.MinInsyncReplicas),
 		"unclean.leader.election.enable":   strconv.FormatBool(c.UncleanLeaderElection),
 		"replica.lag.time.max.ms":          ms(c.ReplicaLagTimeMaxMs),
@@ -239,6 +314,37 @@ func (c Config) Properties() map[string]string {
 		"offsets.topic.num.partitions":     strconv.Itoa(c.OffsetsTopicNumPartitions),
 		"offsets.commit.timeout.ms":        ms(OffsetsCommitTimeoutMs),
 		"replica.socket.timeout.ms":        ms(ReplicaSocketTimeoutMs),
+	}
+	if c.Version != protocol.Kafka39 {
+		c.addConsumerGroupProperties(p) // 3.9's brokers keep their properties as they were
+	}
+	return p
+}
+
+// addConsumerGroupProperties gives a Kafka 4 broker the consumer protocol's settings,
+// with the bounds widened for a value a real broker would refuse by default
+// (GroupCoordinatorConfig: the value must lie within its min and max).
+func (c Config) addConsumerGroupProperties(p map[string]string) {
+	p[GroupConsumerSessionTimeoutKey] = ms(c.GroupConsumerSessionTimeoutMs)
+	p[GroupConsumerHeartbeatIntervalKey] = ms(c.GroupConsumerHeartbeatIntervalMs)
+	p[GroupConsumerAssignmentIntervalKey] = ms(c.GroupConsumerAssignmentIntervalMs)
+	for _, b := range []struct {
+		value    int64
+		min, max int64
+		minKey   string
+		maxKey   string
+	}{
+		{c.GroupConsumerSessionTimeoutMs, groupConsumerMinSessionTimeoutMs, groupConsumerMaxSessionTimeoutMs,
+			"group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms"},
+		{c.GroupConsumerHeartbeatIntervalMs, groupConsumerMinHeartbeatIntervalMs, groupConsumerMaxHeartbeatIntervalMs,
+			"group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms"},
+	} {
+		if b.value < b.min {
+			p[b.minKey] = ms(b.value)
+		}
+		if b.value > b.max {
+			p[b.maxKey] = ms(b.value)
+		}
 	}
 }
 

@@ -179,6 +179,8 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("@%d", body.Offset) // the group is in the trace
 	case protocol.GroupMetadata:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("gen %d", body.Generation) // a group's members, stored at a rebalance
+	case protocol.ConsumerGroupSnapshot:
+		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("epoch %d", body.GroupEpoch) // a consumer-protocol group, stored as it changed
 	case protocol.TxnLogRecord:
 		c.Kind, c.Note = show.TxnLog, txnCellNote[body.State] // the id and the epoch are on the broker's header
 	case protocol.ControlMarker:

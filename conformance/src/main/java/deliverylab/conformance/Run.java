@@ -26,7 +26,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.ConsumerGroupState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
@@ -420,7 +419,13 @@ public final class Run implements AutoCloseable {
             }
             boolean livePeer = plan.consumers.stream().anyMatch(c -> c.group.equals(group) && apps.all().get(c.name).up())
                 || plan.streams.stream().anyMatch(st -> st.name.equals(group) && apps.all().get(st.name).up());
-            boolean rebalancing = g.state() == ConsumerGroupState.PREPARING_REBALANCE || g.state() == ConsumerGroupState.COMPLETING_REBALANCE;
+            // A classic group rebalances in PreparingRebalance and CompletingRebalance; a
+            // KIP-848 group (group.protocol=consumer) while its coordinator has yet to compute
+            // the target (Assigning) or a member has yet to reach it (Reconciling: a partition
+            // waits for its owner's revocation, or a member for its next heartbeat).
+            String state = g.state().name();
+            boolean rebalancing = state.equals("PREPARING_REBALANCE") || state.equals("COMPLETING_REBALANCE")
+                || state.equals("ASSIGNING") || state.equals("RECONCILING");
             if (livePeer && (anyDown || rebalancing)) return false;
             if (livePeer && !anyUp) return false; // a live member has not joined yet
         }
