@@ -232,6 +232,9 @@ type TxnMarker struct {
 	Commit           bool
 	CoordinatorEpoch int32
 	Partitions       []TP
+	// TransactionVersion is the transaction's (WriteTxnMarkers v2): under version 2 a
+	// marker carries the epoch its EndTxn bumped to, and the leader holds it to that.
+	TransactionVersion int16
 }
 
 // WriteTxnMarkersRequest asks a partition leader to append COMMIT or ABORT control

@@ -33,7 +33,7 @@ func (rm *ReplicaManager) handleWriteTxnMarkers(env *sim.Env, h hooks, from stri
 			case len(p.state.ISR) < rm.minISR(p):
 				part.Err = protocol.ErrNotEnoughReplicas
 			default:
-				part.Err = p.Log.CheckMarker(mk.ProducerID, mk.ProducerEpoch, mk.CoordinatorEpoch)
+				part.Err = p.Log.CheckMarker(mk.ProducerID, mk.ProducerEpoch, mk.CoordinatorEpoch, mk.TransactionVersion)
 			}
 			if part.Err != "" {
 				env.Note(fmt.Sprintf("refuses the %s marker of pid=%d e%d on %s: %s", protocol.MarkerFor(mk.Commit), mk.ProducerID, mk.ProducerEpoch, tp, part.Err))

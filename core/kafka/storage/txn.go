@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"math"
 	"slices"
 	"sort"
 
@@ -69,14 +70,21 @@ func (l *Log) updateTxn(e *ProducerStateEntry, b protocol.RecordBatch) {
 // as ProducerAppendInfo.appendEndTxnMarker does for an append of origin COORDINATOR: an
 // epoch below the producer's is INVALID_PRODUCER_EPOCH (checkProducerEpoch), a
 // coordinator epoch below the last marker's is TRANSACTION_COORDINATOR_FENCED
-// (checkCoordinatorEpoch). A producer the state does not know is accepted: the marker
-// of a transaction that wrote nothing here is appended all the same.
-func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32) protocol.Error {
+// (checkCoordinatorEpoch). Under transactions version 2 a marker carries the epoch its
+// EndTxn bumped to, so one not above the producer's is refused too — a marker of an
+// ended transaction must not end the next one, begun at that epoch (Kafka 4.4's
+// checkProducerEpoch, "<= the last seen epoch (TV2)") — except a retry of the marker
+// that ended the last transaction: the same epoch with none open. A producer the state
+// does not know is accepted: the marker of a transaction that wrote nothing here is
+// appended all the same.
+func (l *Log) CheckMarker(pid int64, epoch int16, coordinatorEpoch int32, transactionVersion int16) protocol.Error {
 	e, known := l.producers[pid]
 	switch {
 	case !known:
 		return ""
 	case epoch < e.Epoch:
+		return protocol.ErrInvalidProducerEpoch
+	case transactionVersion >= 2 && epoch == e.Epoch && e.TxnFirstOffset >= 0 && epoch != math.MaxInt16:
 		return protocol.ErrInvalidProducerEpoch
 	case coordinatorEpoch < e.CoordinatorEpoch:
 		return protocol.ErrTransactionCoordinatorFenced

@@ -61,13 +61,27 @@ func TestTruncationRemovesTxnState(t *testing.T) {
 // Markers check the producer epoch and the coordinator epoch.
 func TestCheckMarker(t *testing.T) {
 	var l Log
-	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 0, 0), "an unknown producer's marker is accepted")
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 0, 0, 0), "an unknown producer's marker is accepted")
 	m := marker(7, protocol.ControlAbort)
 	m.ProducerEpoch, m.Records[0].Body = 2, protocol.ControlMarker{Type: protocol.ControlAbort, CoordinatorEpoch: 3}
 	l.AppendAsLeader(m, 0)
-	assert.Equal(t, protocol.ErrInvalidProducerEpoch, l.CheckMarker(7, 1, 3))
-	assert.Equal(t, protocol.ErrTransactionCoordinatorFenced, l.CheckMarker(7, 2, 2))
-	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 2, 3))
+	assert.Equal(t, protocol.ErrInvalidProducerEpoch, l.CheckMarker(7, 1, 3, 0))
+	assert.Equal(t, protocol.ErrTransactionCoordinatorFenced, l.CheckMarker(7, 2, 2, 0))
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 2, 3, 0))
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 2, 3, 2), "version 2: a retry of the marker that ended the transaction")
+}
+
+// Under transactions version 2 a marker at the epoch of the transaction open on the
+// partition is refused: it belongs to the transaction before, which that epoch's EndTxn
+// ended (Kafka 4.4's ProducerAppendInfo.checkProducerEpoch). Version 0 takes it.
+func TestCheckMarkerVersion2(t *testing.T) {
+	var l Log
+	b := txnBatch(7, 0, "a")
+	b.ProducerEpoch = 3 // the transaction open at epoch 3
+	l.AppendAsLeader(b, 0)
+	assert.Equal(t, protocol.ErrInvalidProducerEpoch, l.CheckMarker(7, 3, 0, 2))
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 3, 0, 0), "version 0 ends the open transaction with it")
+	assert.Equal(t, protocol.Error(""), l.CheckMarker(7, 4, 0, 2), "its own marker, at the bumped epoch")
 }
 
 // A marker at a new epoch leaves an entry with that epoch and no batches: it accepts only

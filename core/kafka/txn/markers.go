@@ -60,7 +60,7 @@ func (c *Coordinator) sendMarkers(env *sim.Env, h Host, m *metadata) {
 		c.markers[c.reqSeq] = markerRequest{ID: m.ID, Broker: broker, TPs: tps}
 		env.Send(broker, protocol.WriteTxnMarkersRequest{ReqID: c.reqSeq, Markers: []protocol.TxnMarker{{
 			ProducerID: m.PID, ProducerEpoch: m.Epoch, Commit: m.State == protocol.TxnPrepareCommit,
-			CoordinatorEpoch: m.CoordEpoch, Partitions: slices.Clone(tps)}}})
+			CoordinatorEpoch: m.CoordEpoch, Partitions: slices.Clone(tps), TransactionVersion: c.cfg.TransactionVersion}}})
 		env.After(c.cfg.RequestTimeoutMs, markerTimeout{ReqID: c.reqSeq})
 	}
 }
