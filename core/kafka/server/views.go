@@ -180,7 +180,7 @@ func cell(b protocol.RecordBatch, r protocol.Record) show.Cell {
 	case protocol.GroupMetadata:
 		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("gen %d", body.Generation) // a group's members, stored at a rebalance
 	case protocol.ConsumerGroupSnapshot:
-		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("epoch %d", body.GroupEpoch) // a consumer-protocol group, stored as it changed
+		c.Kind, c.Note = show.OffsetCommit, fmt.Sprintf("ep %d", body.GroupEpoch) // a consumer-protocol group at its group epoch, stored as it changed (short: a log cell is narrow)
 	case protocol.TxnLogRecord:
 		c.Kind, c.Note = show.TxnLog, txnCellNote[body.State] // the id and the epoch are on the broker's header
 	case protocol.ControlMarker:
