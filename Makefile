@@ -38,15 +38,22 @@ all: wasm
 # the work) and the words (core/fate), 30 KB more, and the state's JSON for the page
 # (encoding/json, base64), Unicode's tables and the configuration tables (core/props),
 # read when the page asks, at parse time or on a click: 22 KB more, which Kafka 4's
-# transactions had used up. The kernel, the canvas's drawing and Ebiten's keep inlining.
-# The page's seek benchmark under Node is built the same way.
+# transactions had used up. Kafka 4's consumer group protocol added 69 KB (4.07 MB): the
+# scene layer and the ledger's checks (core/scene, core/check), the protocol packages
+# (core/kafka/..., core/flink, core/apps) and the page's bridge (./wasm) are compiled without
+# inlining too, 148 KB less (3.92 MB), for 3 % of the kernel's speed under WebAssembly
+# (measured with BenchmarkKernelEventsPerSecond under Node, 322 → 313 thousand events/s).
+# The kernel (core/sim), the canvas's drawing and Ebiten's keep inlining. The page's seek
+# benchmark under Node is built the same way.
 COLD_PKGS := github.com/hajimehoshi/ebiten/v2/internal/shader... \
 	github.com/hajimehoshi/ebiten/v2/internal/shaderir... \
 	github.com/hajimehoshi/ebiten/v2/internal/builtinshader \
 	go/... text/... math/big regexp... go.yaml.in/... compress/... archive/zip \
 	golang.org/x/image/... image/... deliverylab/core/diagram \
 	deliverylab/core/play deliverylab/core/fate \
-	encoding/json encoding/base64 unicode/... deliverylab/core/props
+	encoding/json encoding/base64 unicode/... deliverylab/core/props \
+	deliverylab/core/scene deliverylab/core/check deliverylab/core/kafka/... \
+	deliverylab/core/flink deliverylab/core/apps deliverylab/wasm
 WASM_GCFLAGS := $(foreach p,$(COLD_PKGS),-gcflags=$(p)=-l)
 
 # wasm_exec.js must come from the Go that built main.wasm, so it is copied, not committed.
