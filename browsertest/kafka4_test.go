@@ -23,7 +23,7 @@ func TestKafkaVersionToggleShowsWhatKafka4Changed(t *testing.T) {
 	require.Equal(t, "3.9", value)
 	assert.True(t, eval[bool](p, `document.getElementById("release-note").hidden`), "a scene in its own release needs no note")
 
-	require.NoError(t, p.do(setValue(settingControl(key), "4.x"), dispatch(settingControl(key), "change")))
+	require.NoError(t, p.changeSetting(key, "4.x"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key === "kafka.version" && s.value === "4.x" && s.changed)`)
 	p.waitJS(5*time.Second, `!document.getElementById("release-note").hidden`)
 	note := eval[string](p, `document.getElementById("release-note").textContent`)
@@ -94,7 +94,7 @@ func TestEligibleLeaderReplicasInThePage(t *testing.T) {
 
 	key, value, _ := s.setting(t, "eligible.leader.replicas.version")
 	require.Equal(t, "1", value)
-	require.NoError(t, p.do(setValue(settingControl(key), "0"), dispatch(settingControl(key), "change")))
+	require.NoError(t, p.changeSetting(key, "0"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("eligible.leader.replicas.version") && s.value === "0" && s.changed)`)
 	require.NoError(t, clickSelector(p, "#run-end"))
 	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
@@ -120,7 +120,7 @@ func TestConsumerGroupProtocolInThePage(t *testing.T) {
 
 	key, value, _ := s.setting(t, "group.protocol")
 	require.Equal(t, "consumer", value)
-	require.NoError(t, p.do(setValue(settingControl(key), "classic"), dispatch(settingControl(key), "change")))
+	require.NoError(t, p.changeSetting(key, "classic"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("group.protocol") && s.value === "classic" && s.changed)`)
 	require.NoError(t, clickSelector(p, "#run-end"))
 	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)

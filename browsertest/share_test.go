@@ -66,7 +66,7 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	acks, _, _ := q.tools().setting(t, "acks")
 	q.call("seek(400)")
 	q.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector(%q) !== null`, settingControl(acks)))
-	require.NoError(t, q.do(setValue(settingControl(acks), "0"), dispatch(settingControl(acks), "change")))
+	require.NoError(t, q.changeSetting(acks, "0"))
 	q.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.changed)`)
 	q.waitJS(5*time.Second, `location.hash.startsWith("#v1.")`)
 	own := q.tools().identity()

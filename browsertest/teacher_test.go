@@ -259,6 +259,12 @@ func settingControl(key string) string {
 	return fmt.Sprintf(`#config-panel [data-key=%q] .control`, key)
 }
 
+// changeSetting sets a setting's control in the settings panel to value, as a user's
+// choice does.
+func (p *page) changeSetting(key, value string) error {
+	return p.do(setValue(settingControl(key), value), dispatch(settingControl(key), "change"))
+}
+
 // The settings panel: acks=all instead of acks=1 keeps the message the scene loses; its
 // Reset brings acks=1 and the loss back; a refused combination says why and the control
 // shows the value in force.
@@ -276,7 +282,7 @@ func TestTeacherSettingsRerunTheScene(t *testing.T) {
 
 	// Changed at 3 s, the scene runs again from the start with acks=all and stops at 3 s.
 	p.call("seek(3000)")
-	require.NoError(t, p.do(setValue(settingControl(acks), "all"), dispatch(settingControl(acks), "change")))
+	require.NoError(t, p.changeSetting(acks, "all"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.value === "all" && s.changed)`)
 	s = p.tools()
 	assert.Equal(t, int64(3000), s.NowMs, "back at the same time")

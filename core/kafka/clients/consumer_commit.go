@@ -83,13 +83,23 @@ func (g *consumerCoordinator) onCommit(env *sim.Env, r protocol.OffsetCommitResp
 	return []ConsumerEvent{{Kind: CommitFailed, Err: r.Err, Msgs: msgs}}
 }
 
+// timedOut takes a commit whose request.timeout.ms ran out without an answer, and says
+// so; ok is false when it was answered or given up on already.
+func timedOut(env *sim.Env, commits map[int64]pendingCommit, t commitTimeout) (pc pendingCommit, ok bool) {
+	pc, ok = commits[t.ReqID]
+	if !ok {
+		return pc, false
+	}
+	delete(commits, t.ReqID)
+	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut.String(), Msgs: pc.Msgs})
+	return pc, true
+}
+
 func (g *consumerCoordinator) onCommitTimeout(env *sim.Env, t commitTimeout) []ConsumerEvent {
-	pc, ok := g.commits[t.ReqID]
+	pc, ok := timedOut(env, g.commits, t)
 	if !ok {
 		return nil
 	}
-	delete(g.commits, t.ReqID)
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut.String(), Msgs: pc.Msgs})
 	// commitSync retries a commit that got no answer (a retriable error) until
 	// default.api.timeout.ms has passed since it was called, then throws
 	// (ConsumerCoordinator.commitOffsetsSync).

@@ -101,11 +101,9 @@ func (m *consumerMembership) committed(env *sim.Env, id int64, ev ConsumerEvent)
 }
 
 func (m *consumerMembership) onCommitTimeout(env *sim.Env, t commitTimeout) []ConsumerEvent {
-	pc, ok := m.commits[t.ReqID]
+	pc, ok := timedOut(env, m.commits, t)
 	if !ok {
 		return nil
 	}
-	delete(m.commits, t.ReqID)
-	env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrRequestTimedOut.String(), Msgs: pc.Msgs})
 	return m.retryCommit(env, t.ReqID, pc, protocol.ErrRequestTimedOut)
 }

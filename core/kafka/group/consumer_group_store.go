@@ -70,21 +70,14 @@ func (c *Coordinator) consumerStoreFailed(env *sim.Env, group string, reply cons
 }
 
 // heartbeatStoreError is what a failed write answers a heartbeat
-// (CoordinatorOperationExceptionHelper.handleOperationException): a lost leadership makes
-// the broker no longer the coordinator; too few replicas, a timeout or a missing
-// partition make the coordinator unavailable; a broken connection reads as the
+// (CoordinatorOperationExceptionHelper.handleOperationException): as any coordinator's
+// failed append (protocol.CoordinatorAppendError), and a broken connection reads as the
 // coordinator loading.
 func heartbeatStoreError(err protocol.Error) protocol.Error {
-	switch err {
-	case protocol.ErrNotLeaderOrFollower:
-		return protocol.ErrNotCoordinator
-	case protocol.ErrNotEnoughReplicas, protocol.ErrNotEnoughReplicasAfterAppend, protocol.ErrRequestTimedOut,
-		protocol.ErrUnknownTopicOrPartition:
-		return protocol.ErrCoordinatorNotAvailable
-	case protocol.ErrNetworkException:
+	if err == protocol.ErrNetworkException {
 		return protocol.ErrCoordinatorLoadInProgress
 	}
-	return err
+	return protocol.CoordinatorAppendError(err)
 }
 
 // storing reports whether a snapshot of the group waits for the HW.

@@ -300,27 +300,13 @@ func (c *Coordinator) write(env *sim.Env, h Host, m *metadata, rec protocol.TxnL
 	c.refSeq++
 	_, err := h.AppendTxnLog(env, c.refSeq, m.tp(c.cfg.LogPartitions), []protocol.Record{{Body: rec}}, c.cfg.RequestTimeoutMs)
 	if err != "" {
-		return appendError(err)
+		return protocol.CoordinatorAppendError(err)
 	}
 	pa.Rec = rec
 	m.Pending = true
 	c.pending[c.refSeq] = pa
 	env.Note("txn log " + rec.TransactionalID + " " + rec.State.String() + " e" + itoa(int64(rec.ProducerEpoch)))
 	return ""
-}
-
-// appendError is what a failed append of the transaction log answers
-// (TransactionStateManager.appendTransactionToLog): too few replicas or a timeout make
-// the coordinator unavailable, a lost leadership makes it no longer the coordinator.
-func appendError(err protocol.Error) protocol.Error {
-	switch err {
-	case protocol.ErrUnknownTopicOrPartition, protocol.ErrNotEnoughReplicas, protocol.ErrNotEnoughReplicasAfterAppend,
-		protocol.ErrRequestTimedOut:
-		return protocol.ErrCoordinatorNotAvailable
-	case protocol.ErrNotLeaderOrFollower:
-		return protocol.ErrNotCoordinator
-	}
-	return err
 }
 
 // AppendDone completes the append made under ref: durable (err is ""), the transition
@@ -337,7 +323,7 @@ func (c *Coordinator) AppendDone(env *sim.Env, h Host, ref int64, err protocol.E
 		return // the partition moved away meanwhile
 	}
 	m.Pending = false
-	err = appendError(err)
+	err = protocol.CoordinatorAppendError(err)
 	if err == "" && pa.Rec.State == protocol.TxnDead {
 		// The tombstone is durable: the id is forgotten (writeTombstonesForExpiredTransactionalIds'
 		// removeFromCacheCallback).
