@@ -19,6 +19,9 @@ WASM_TEST_PKGS := ./core/... ./scenes/...
 CONFORM_RUNS ?= 3
 # CONFORM_SCENES: scene files to run (default: every shipped scene), e.g. the ones a change added
 CONFORM_SCENES ?=
+# CONFORM_PARALLEL: real runs side by side, each with clusters of its own (conform_parallel.go):
+# most of a run waits on timeouts, so two take about half the wall time on two cores.
+CONFORM_PARALLEL ?= 2
 # The last whole make conformance's table, with the referee's speed that make bench shows
 # (a run of some scenes, CONFORM_SCENES, keeps its table apart: its mean is not the
 # referee's).
@@ -146,7 +149,7 @@ conformance:
 	@# The runner's Kafka 4 build (make conformance-kafka4) compiles from the same sources: keep it compiling.
 	mvn -q -B -f conformance/kafka-4/pom.xml package -DskipTests
 	@mkdir -p out
-	set -o pipefail; $(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) $(CONFORM_SCENES) | tee $(CONFORM_TABLE)
+	set -o pipefail; $(GO) run ./cmd/deliverylab conform --runs $(CONFORM_RUNS) --parallel $(CONFORM_PARALLEL) $(CONFORM_SCENES) | tee $(CONFORM_TABLE)
 
 # Every scene tried on Kafka 4.x, simulated and against a real Kafka 4.4 cluster (the
 # runner built against Kafka 4's jars, conformance/kafka-4/pom.xml), whether its expect

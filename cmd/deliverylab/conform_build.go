@@ -103,5 +103,9 @@ func (b runnerBuild) args(dir string, mainAndArgs ...string) []string {
 		dir = abs
 	}
 	cp := b.jarPath(dir) + string(os.PathListSeparator) + filepath.Join(dir, b.target, "lib", "*")
-	return slices.Concat([]string{"-cp", cp, "-Ddeliverylab.cds=" + filepath.Join(dir, "target", "cds")}, mainAndArgs)
+	// Each release keeps its class-data archives apart (target/cds, target/kafka-4/cds): an
+	// archive is valid for one set of jars, so with one directory for both a 4.4 run after
+	// a 3.9 one found every archive stale, started its JVMs without one and wrote them
+	// all again, and the next 3.9 run did the same.
+	return slices.Concat([]string{"-cp", cp, "-Ddeliverylab.cds=" + filepath.Join(dir, b.target, "cds")}, mainAndArgs)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"deliverylab/core/scene"
 	"deliverylab/core/sim"
@@ -229,7 +230,7 @@ func TestConformSaysHowLongARealRunTakes(t *testing.T) {
 	assert.Contains(t, row.Took[0], "run 1: ")
 	rows := []conformRow{{Scene: "a", Seconds: []float64{10, 20}}, {Scene: "b", Seconds: []float64{30}}}
 	var out strings.Builder
-	printRefereeSpeed(&out, rows)
-	assert.Equal(t, "referee: 3 real runs, 20.0 s a run on average, the slowest 30.0 s (b)\n"+
-		"BenchmarkRefereeRun\t3\t20000 ms/run\t30000 slowest-ms/run\n", out.String())
+	printRefereeSpeed(&out, rows, 36*time.Second, 2)
+	assert.Equal(t, "referee: 3 real runs, 20.0 s a run on average, the slowest 30.0 s (b); 12.0 s of the suite's wall time a run, 2 side by side\n"+
+		"BenchmarkRefereeRun\t3\t20000 ms/run\t30000 slowest-ms/run\t12000 wall-ms/run\n", out.String())
 }
