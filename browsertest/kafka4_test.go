@@ -15,9 +15,7 @@ import (
 // describe 3.9, and travels in a share link.
 func TestKafkaVersionToggleShowsWhatKafka4Changed(t *testing.T) {
 	p := openTools(t, "/#kip-890-late-produce-hangs")
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s := p.tools()
+	s := p.runToEnd(t)
 	require.Equal(t, 3, s.Ledger.Counts["delivered"], "3.9 without verification: the aborted p1#2 is committed by the next transaction")
 	key, value, _ := s.setting(t, "kafka.version")
 	require.Equal(t, "3.9", value)
@@ -29,9 +27,7 @@ func TestKafkaVersionToggleShowsWhatKafka4Changed(t *testing.T) {
 	note := eval[string](p, `document.getElementById("release-note").textContent`)
 	assert.Contains(t, note, "Kafka 4.x")
 	assert.Contains(t, note, "Kafka 3.9")
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s = p.tools()
+	s = p.runToEnd(t)
 	assert.Equal(t, 2, s.Ledger.Counts["delivered"], "Kafka 4: the late produce is refused and p1#3 commits")
 	assert.Equal(t, 1, s.Ledger.Counts["failed"])
 	assert.Equal(t, "exactly-once", s.Ledger.Verdict)
@@ -59,9 +55,7 @@ func TestAKafka4ScenePlaysAsKafka4(t *testing.T) {
 	p := openTools(t, "/#txn-id-expires-kafka-4")
 	_, value, _ := p.tools().setting(t, "kafka.version")
 	require.Equal(t, "4.x", value)
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s := p.tools()
+	s := p.runToEnd(t)
 	assert.Equal(t, 1, s.Ledger.Counts["delivered"])
 	assert.Equal(t, 1, s.Ledger.Counts["failed"], "INVALID_PRODUCER_ID_MAPPING is fatal for Kafka 4's producer")
 	assert.True(t, eval[bool](p, `document.getElementById("release-note").hidden`))
@@ -86,9 +80,7 @@ func TestEligibleLeaderReplicasInThePage(t *testing.T) {
 	assert.Equal(t, []string{"broker-2", "broker-3"}, elr, "broker-1's ISR is itself alone: its followers are eligible leaders")
 	p.screenshot("kafka-4-elr")
 
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s := p.tools()
+	s := p.runToEnd(t)
 	assert.Equal(t, 10, s.Ledger.Counts["delivered"])
 	assert.Equal(t, 0, s.Ledger.Counts["failed"])
 
@@ -96,9 +88,7 @@ func TestEligibleLeaderReplicasInThePage(t *testing.T) {
 	require.Equal(t, "1", value)
 	require.NoError(t, p.changeSetting(key, "0"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("eligible.leader.replicas.version") && s.value === "0" && s.changed)`)
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s = p.tools()
+	s = p.runToEnd(t)
 	assert.Equal(t, 4, s.Ledger.Counts["delivered"], "without ELR orders-0 waits for broker-1")
 	assert.Equal(t, 6, s.Ledger.Counts["failed"])
 }
@@ -111,9 +101,7 @@ func TestConsumerGroupProtocolInThePage(t *testing.T) {
 	p := openTools(t, "/#consumer-joins-kafka-4")
 	p.call("seek(10500)")
 	p.screenshot("kafka-4-consumer-protocol")
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s := p.tools()
+	s := p.runToEnd(t)
 	assert.Equal(t, 20, s.Ledger.Counts["delivered"])
 	assert.Equal(t, 10, s.Ledger.Counts["duplicated"], "only orders-1 moves, and c2 reads it from the earliest offset")
 	assert.GreaterOrEqual(t, len(s.Captions), 4, "its captions are reached")
@@ -122,9 +110,15 @@ func TestConsumerGroupProtocolInThePage(t *testing.T) {
 	require.Equal(t, "consumer", value)
 	require.NoError(t, p.changeSetting(key, "classic"))
 	p.waitJS(10*time.Second, `window.deliverylab.state().settings.some(s => s.key.endsWith("group.protocol") && s.value === "classic" && s.changed)`)
-	require.NoError(t, clickSelector(p, "#run-end"))
-	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
-	s = p.tools()
+	s = p.runToEnd(t)
 	assert.Equal(t, 10, s.Ledger.Counts["delivered"])
 	assert.Equal(t, 20, s.Ledger.Counts["duplicated"], "the classic protocol revokes every partition, positions included")
+}
+
+// runToEnd plays the run to its end with the page's button and reads the page's state.
+func (p *page) runToEnd(t *testing.T) toolsState {
+	t.Helper()
+	require.NoError(t, clickSelector(p, "#run-end"))
+	p.waitJS(30*time.Second, `window.deliverylab.state().ended`)
+	return p.tools()
 }
