@@ -26,7 +26,8 @@ type Setting struct {
 }
 
 // Settings lists the scene's key settings: per producer acks and enable.idempotence, per
-// consumer enable.auto.commit and isolation.level, per Streams application
+// consumer enable.auto.commit and isolation.level (and under Kafka 4 per group its
+// group.protocol), per Streams application
 // processing.guarantee, per Flink job its checkpointing mode, and the cluster's
 // min.insync.replicas and unclean.leader.election.enable.
 func (s *Scene) Settings() []Setting {

@@ -167,7 +167,7 @@ func (c *Consumer) Start(env *sim.Env) {
 func (c *Consumer) Poll(env *sim.Env) []Polled {
 	switch {
 	case c.member != nil:
-		c.member.poll(env) // what it reports, the fetcher reports again as it fetches
+		c.member.poll(env)
 	case !c.manual && c.coord.poll(env):
 		return nil // it rejoins the group
 	}

@@ -250,11 +250,7 @@ func (g *consumerCoordinator) onSync(env *sim.Env, r protocol.SyncGroupResponse)
 	assigned := slices.Clone(r.Assigned)
 	protocol.SortTPs(assigned)
 	g.fetcher.assign(assigned)
-	names := make([]string, len(assigned))
-	for i, tp := range assigned {
-		names[i] = tp.String()
-	}
-	env.Observe(sim.Observation{Event: protocol.Assigned, Group: g.group, Generation: r.Generation, Assigned: names})
+	env.Observe(sim.Observation{Event: protocol.Assigned, Group: g.group, Generation: r.Generation, Assigned: names(assigned)})
 	if len(assigned) == 0 {
 		g.setState(Stable)
 		return []ConsumerEvent{{Kind: AssignedNow}}

@@ -21,12 +21,18 @@ func (f *fetcher) release(tps []protocol.TP) {
 	}
 	f.assigned = slices.DeleteFunc(slices.Clone(f.assigned), func(tp protocol.TP) bool { return slices.Contains(tps, tp) })
 	for _, tp := range tps {
-		delete(f.positions, tp)
-		delete(f.fetching, tp) // an answer in flight is no longer awaited
+		f.dropPosition(tp)
 		delete(f.fetchedFrom, tp)
-		delete(f.buffer, tp)
-		delete(f.offsetEpochs, tp)
 	}
+}
+
+// dropPosition forgets where the fetcher is in a partition and what it fetched there;
+// an answer in flight is no longer awaited.
+func (f *fetcher) dropPosition(tp protocol.TP) {
+	delete(f.positions, tp)
+	delete(f.buffer, tp)
+	delete(f.fetching, tp)
+	delete(f.offsetEpochs, tp)
 }
 
 // add takes new partitions, without positions yet; the assignment stays sorted.

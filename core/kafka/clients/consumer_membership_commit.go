@@ -13,14 +13,14 @@ import (
 // poll is the role's part of Poll (AsyncKafkaConsumer.poll's AsyncPollEvent): a
 // reconciliation due runs, and with enable.auto.commit the positions are committed once
 // auto.commit.interval.ms has passed (CommitRequestManager.maybeAutoCommitAsync). The
-// member goes on reading the partitions it keeps either way.
-func (m *consumerMembership) poll(env *sim.Env) []ConsumerEvent {
-	evs := m.maybeReconcile(env, true)
+// member goes on reading the partitions it keeps either way; the application is inside
+// poll, so what the reconciliation reports needs no event.
+func (m *consumerMembership) poll(env *sim.Env) {
+	m.maybeReconcile(env, true)
 	if m.cfg.EnableAutoCommit && !m.rec.running && env.Now()-m.lastAutoMs >= m.cfg.AutoCommitIntervalMs {
 		m.lastAutoMs = env.Now()
 		m.commit(env)
 	}
-	return evs
 }
 
 // commit sends the fetcher's consumed positions; it reports false when the member has

@@ -38,10 +38,7 @@ func (c *Consumer) RewindToCommitted(env *sim.Env, tps []protocol.TP) {
 // so that they are looked up again.
 func (f *fetcher) forgetPositions(tps []protocol.TP) {
 	for _, tp := range tps {
-		delete(f.positions, tp)
-		delete(f.buffer, tp)
-		delete(f.fetching, tp) // an answer in flight is no longer awaited
-		delete(f.offsetEpochs, tp)
+		f.dropPosition(tp)
 	}
 	f.returned = nil
 }

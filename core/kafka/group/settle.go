@@ -55,27 +55,26 @@ func (c *Coordinator) Unsettled(v sim.View) []string {
 }
 
 func groupSettled(v sim.View, g *group) bool {
-	var up, down bool
-	for id, m := range g.Members {
-		n, isUp := v.Node(m.ClientID)
-		if app, ok := n.(memberOf); isUp && ok && app.MemberID() == id {
-			up = true
-		} else {
-			down = true
-		}
-	}
+	up, down := membersLive(v, g.Members, func(m *member) string { return m.ClientID })
 	return !up || (g.State != PreparingRebalance && !down)
 }
 
 func (c *Coordinator) consumerGroupSettled(v sim.View, name string, g *consumerGroup) bool {
-	var up, down bool
-	for id, m := range g.Members {
-		n, isUp := v.Node(m.ClientHost)
+	up, down := membersLive(v, g.Members, func(m *consumerMember) string { return m.ClientHost })
+	return !up || (!g.settling() && !c.storing(name) && !down)
+}
+
+// membersLive reports whether some member of a group is its node's live incarnation
+// (up), and whether some is not (down: the node is down, or runs a newer member), given
+// the node each member runs on.
+func membersLive[M any](v sim.View, members map[string]M, node func(M) string) (up, down bool) {
+	for id, m := range members {
+		n, isUp := v.Node(node(m))
 		if app, ok := n.(memberOf); isUp && ok && app.MemberID() == id {
 			up = true
 		} else {
 			down = true
 		}
 	}
-	return !up || (!g.settling() && !c.storing(name) && !down)
+	return up, down
 }
