@@ -59,10 +59,10 @@ func (w *World) Frozen() *Frozen { return w.frozen }
 
 // countInstant is called for each event before it runs; it reports false, and freezes the
 // world, when the instant has run too many.
-func (w *World) countInstant(e *event) bool {
+func (w *World) countInstant(atMs int64) bool {
 	in := &w.instant
-	if e.AtMs != in.atMs || in.events == 0 {
-		*in = instant{atMs: e.AtMs}
+	if atMs != in.atMs || in.events == 0 {
+		*in = instant{atMs: atMs}
 	}
 	in.events++
 	if in.events <= MaxEventsPerInstant-loopWindow {
@@ -71,11 +71,11 @@ func (w *World) countInstant(e *event) bool {
 	if in.tally == nil {
 		in.tally = map[string]int{}
 	}
-	in.tally[w.eventStep(e)]++
+	in.tally[w.eventStep(w.queue.peek())]++
 	if in.events < MaxEventsPerInstant {
 		return true
 	}
-	f := &Frozen{AtMs: e.AtMs, Events: in.events}
+	f := &Frozen{AtMs: atMs, Events: in.events}
 	for _, what := range slices.Sorted(maps.Keys(in.tally)) {
 		f.Loop = append(f.Loop, LoopStep{What: what, Count: in.tally[what]})
 	}

@@ -95,7 +95,7 @@ func (m Message) Describe() string { return string(m.appendDescribe(nil)) }
 
 // appendDescribe appends Describe's text to b: the trace writes it straight into its
 // line (traceMessage), so the one form is written in one place.
-func (m Message) appendDescribe(b []byte) []byte {
+func (m *Message) appendDescribe(b []byte) []byte {
 	b = append(b, '#')
 	b = strconv.AppendInt(b, m.ID, 10)
 	b = append(b, ' ')

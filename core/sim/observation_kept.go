@@ -1,27 +1,25 @@
 package sim
 
 // keptObservation is an Observation as the log keeps it: the fields nearly every point
-// sets, inline, and the ones only some kinds of point set behind two pointers, nil when
-// none is set: a group's (a commit, an assignment) and the rest (an error, a sink's, a
-// transaction's, a checkpoint's, an aggregate's). A run to the event limit keeps about
-// half a million observations: at 320 bytes each they were most of its memory; kept, most
-// take 120, a commit 208.
+// sets, inline, with its names as ids of the log's obsNames, and the ones only some kinds
+// of point set behind two pointers, nil when none is set: a group's (a commit, an
+// assignment) and the rest (an error, a sink's, a transaction's, a checkpoint's, an
+// aggregate's). A run to the event limit keeps about half a million observations: at 320
+// bytes each they were most of its memory; kept, most take 64, a commit 128.
 type keptObservation struct {
-	AtMs      int64
-	Node      string
-	Event     Event
-	Msgs      []string
-	WireID    int64
-	Partition string
-	Offset    int64
-	Epoch     int32
-	group     *groupFields
-	rare      *rareFields
+	AtMs                   int64
+	WireID                 int64
+	Offset                 int64
+	node, event, partition uint32
+	Epoch                  int32
+	msgs                   uint32 // Msgs, kept in the chunk (obsChunkOf)
+	group                  *groupFields
+	rare                   *rareFields
 }
 
 // groupFields is what a group's points set.
 type groupFields struct {
-	Group, Member       string
+	group, member       uint32
 	Generation          int32
 	Assigned, Committed []string
 }
@@ -33,13 +31,14 @@ type rareFields struct {
 	Folds                                    []string
 }
 
-func keep(o Observation) keptObservation {
-	k := keptObservation{AtMs: o.AtMs, Node: o.Node, Event: o.Event, Msgs: o.Msgs, WireID: o.WireID, Partition: o.Partition,
-		Offset: o.Offset, Epoch: o.Epoch}
+func (n *obsNames) keep(o *Observation) keptObservation {
+	k := keptObservation{AtMs: o.AtMs, node: n.id(o.Node), event: n.id(string(o.Event)), WireID: o.WireID,
+		partition: n.id(o.Partition), Offset: o.Offset, Epoch: o.Epoch}
 	// Assigned and Folds count when set though empty (a member assigned no partition says
 	// so): nil checks, not lengths.
 	if o.Group != "" || o.Member != "" || o.Generation != 0 || o.Assigned != nil || o.Committed != nil {
-		k.group = &groupFields{Group: o.Group, Member: o.Member, Generation: o.Generation, Assigned: o.Assigned, Committed: o.Committed}
+		k.group = &groupFields{group: n.id(o.Group), member: n.id(o.Member), Generation: o.Generation, Assigned: o.Assigned,
+			Committed: o.Committed}
 	}
 	if o.Err != "" || o.Election != "" || o.Output != "" || o.Value != "" || o.TxnID != "" || o.Key != "" || o.Checkpoint != 0 || o.Folds != nil {
 		k.rare = &rareFields{Err: o.Err, Election: o.Election, Output: o.Output, Value: o.Value, TxnID: o.TxnID, Key: o.Key,
@@ -48,12 +47,13 @@ func keep(o Observation) keptObservation {
 	return k
 }
 
-// observation is the kept observation as it was added.
-func (k *keptObservation) observation() Observation {
-	o := Observation{AtMs: k.AtMs, Node: k.Node, Event: k.Event, Msgs: k.Msgs, WireID: k.WireID, Partition: k.Partition,
-		Offset: k.Offset, Epoch: k.Epoch}
+// observation is the kept observation as it was added, but for its Msgs (its chunk's);
+// names are the log's.
+func (k *keptObservation) observation(names []string) Observation {
+	o := Observation{AtMs: k.AtMs, Node: names[k.node], Event: Event(names[k.event]), WireID: k.WireID,
+		Partition: names[k.partition], Offset: k.Offset, Epoch: k.Epoch}
 	if g := k.group; g != nil {
-		o.Group, o.Member, o.Generation, o.Assigned, o.Committed = g.Group, g.Member, g.Generation, g.Assigned, g.Committed
+		o.Group, o.Member, o.Generation, o.Assigned, o.Committed = names[g.group], names[g.member], g.Generation, g.Assigned, g.Committed
 	}
 	if r := k.rare; r != nil {
 		o.Err, o.Election, o.Output, o.Value, o.TxnID, o.Key = r.Err, r.Election, r.Output, r.Value, r.TxnID, r.Key

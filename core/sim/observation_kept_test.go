@@ -10,23 +10,30 @@ import (
 // Every field of an Observation comes back as it was added, set alone or together, so a
 // field added to Observation and not to keptObservation fails here.
 func TestAKeptObservationIsTheObservationAdded(t *testing.T) {
+	var names obsNames
+	var chunk obsChunkOf
+	// keep keeps o in the chunk; back reads it out.
+	keep := func(o Observation) keptObservation { chunk.add(&names, &o); return chunk.obs[len(chunk.obs)-1] }
+	back := func() Observation { return chunk.observation(len(chunk.obs)-1, names.all()) }
 	full := Observation{}
 	v := reflect.ValueOf(&full).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		one := Observation{}
 		set(reflect.ValueOf(&one).Elem().Field(i), i)
 		set(v.Field(i), i)
-		k := keep(one)
-		assert.Equal(t, one, k.observation(), v.Type().Field(i).Name)
+		keep(one)
+		assert.Equal(t, one, back(), v.Type().Field(i).Name)
 	}
 	k := keep(full)
-	assert.Equal(t, full, k.observation())
+	assert.Equal(t, full, back())
 	assert.NotNil(t, k.rare)
 	assert.NotNil(t, k.group)
 
 	// A member assigned nothing says so: an empty list is kept as set.
-	k = keep(Observation{Event: "assigned", Assigned: []string{}})
-	assert.NotNil(t, k.observation().Assigned)
+	keep(Observation{Event: "assigned", Assigned: []string{}})
+	assert.NotNil(t, back().Assigned)
+	keep(Observation{Event: "polled", Msgs: []string{}})
+	assert.NotNil(t, back().Msgs, "an empty list of messages is kept as set")
 	common := keep(Observation{Node: "p1", Event: "sent", Msgs: []string{"p1#1"}})
 	assert.True(t, common.rare == nil && common.group == nil, "a common point needs no rare fields")
 	commit := keep(Observation{Event: "offset-committed", Group: "g", Committed: []string{"orders-0=4"}})
@@ -36,11 +43,11 @@ func TestAKeptObservationIsTheObservationAdded(t *testing.T) {
 	obs := []Observation{{AtMs: 1, Node: "a", Err: "X"}, {AtMs: 2, Node: "b"}, {AtMs: 3, Group: "g", Generation: 2}}
 	l := ListOf(obs)
 	assert.Equal(t, obs, l.Slice())
-	var back []Observation
+	var backwards []Observation
 	for _, o := range l.Backward() {
-		back = append(back, o)
+		backwards = append(backwards, o)
 	}
-	assert.Equal(t, []Observation{obs[2], obs[1], obs[0]}, back)
+	assert.Equal(t, []Observation{obs[2], obs[1], obs[0]}, backwards)
 
 	// Of yields only the events asked for, at their indexes in the whole list.
 	obs[1].Event, obs[2].Event = "sent", "acked"

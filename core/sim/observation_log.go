@@ -13,35 +13,69 @@ const obsChunk = 4096
 // copied its hundreds of megabytes over and over: a fifth of the CPU of a run to the
 // event limit), and a clone shares the full chunks, which are never written again.
 type observationLog struct {
-	full [][]keptObservation // chunks of obsChunk each, read-only
-	last []keptObservation   // the chunk being filled
+	full  []obsChunkOf // chunks of obsChunk each, read-only
+	last  obsChunkOf   // the chunk being filled
+	names obsNames
 }
 
-func (l *observationLog) add(o Observation) {
-	if len(l.last) == obsChunk {
+// obsChunkOf is a chunk of the log: its observations and, apart, the message lists of
+// those that name messages (most of a short run's, few of a long one's: a list inline
+// took 24 bytes of every observation).
+type obsChunkOf struct {
+	obs  []keptObservation
+	msgs [][]string // keptObservation.msgs is 1 + an index here, 0 for none
+}
+
+func (l *observationLog) add(o *Observation) {
+	if len(l.last.obs) == obsChunk {
+		if len(l.full) == 0 {
+			// The first chunk grew as a slice does, to a quarter more than it holds: kept
+			// at its size, which every chunk after it is made at.
+			l.last.obs = slices.Clone(l.last.obs)
+		}
 		l.full = append(l.full, l.last)
-		l.last = nil
+		l.last = obsChunkOf{obs: make([]keptObservation, 0, obsChunk)}
 	}
-	// The chunk grows as a slice does: a whole chunk made at once (1.3 MB, zeroed) had
-	// been a tenth of the time of a short run, which never fills one.
-	l.last = append(l.last, keep(o))
+	// The first chunk grows as a slice does: a whole chunk made at once (330 KB, zeroed)
+	// had been a tenth of the time of a short run, which never fills one.
+	l.last.add(&l.names, o)
+}
+
+// add keeps o in the chunk.
+func (c *obsChunkOf) add(names *obsNames, o *Observation) {
+	k := names.keep(o)
+	if o.Msgs != nil {
+		c.msgs = append(c.msgs, o.Msgs)
+		k.msgs = uint32(len(c.msgs))
+	}
+	c.obs = append(c.obs, k)
+}
+
+// observation is the chunk's observation j as it was added.
+func (c *obsChunkOf) observation(j int, names []string) Observation {
+	k := &c.obs[j]
+	o := k.observation(names)
+	if k.msgs > 0 {
+		o.Msgs = c.msgs[k.msgs-1]
+	}
+	return o
 }
 
 // list is the observations so far. It shares the log's chunks: later adds go past the
 // end of the last one it holds, where it does not look.
 func (l *observationLog) list() ObservationList {
 	chunks := slices.Clip(l.full)
-	if len(l.last) > 0 {
+	if len(l.last.obs) > 0 {
 		chunks = append(chunks, l.last)
 	}
-	return ObservationList{chunks: chunks}
+	return ObservationList{chunks: chunks, names: l.names.all()}
 }
 
 // clone shares the full chunks (clipped, so neither log's appends reach the other's)
 // and copies the one being filled.
 func (l *observationLog) clone() observationLog {
-	c := observationLog{full: slices.Clip(l.full)}
-	c.last = slices.Clone(l.last)
+	c := observationLog{full: slices.Clip(l.full), names: l.names.clone()}
+	c.last = obsChunkOf{obs: slices.Clone(l.last.obs), msgs: slices.Clone(l.last.msgs)}
 	return c
 }
 
@@ -49,23 +83,25 @@ func (l *observationLog) clone() observationLog {
 // are never copied into one slice (that copy alone took 1.8 s of a run to the event
 // limit). It must not be changed.
 type ObservationList struct {
-	chunks [][]keptObservation
+	chunks []obsChunkOf
+	names  []string // the names the observations' ids stand for
 }
 
 // ListOf is a list of obs (facts read from elsewhere, a test's).
 func ListOf(obs []Observation) ObservationList {
-	kept := make([]keptObservation, len(obs))
-	for i, o := range obs {
-		kept[i] = keep(o)
+	var names obsNames
+	c := obsChunkOf{obs: make([]keptObservation, 0, len(obs))}
+	for i := range obs {
+		c.add(&names, &obs[i])
 	}
-	return ObservationList{chunks: [][]keptObservation{kept}}
+	return ObservationList{chunks: []obsChunkOf{c}, names: names.all()}
 }
 
 // Len is how many observations there are.
 func (l ObservationList) Len() int {
 	n := 0
 	for _, c := range l.chunks {
-		n += len(c)
+		n += len(c.obs)
 	}
 	return n
 }
@@ -80,11 +116,17 @@ func (l ObservationList) Of(events ...Event) iter.Seq2[int, Observation] { retur
 
 // of yields the observations of the events, or every one for nil.
 func (l ObservationList) of(events []Event) iter.Seq2[int, Observation] {
+	var ids []uint32
+	for _, e := range events {
+		if id, ok := l.lookup(string(e)); ok {
+			ids = append(ids, id)
+		}
+	}
 	return func(yield func(int, Observation) bool) {
 		i := 0
 		for _, c := range l.chunks {
-			for j := range c {
-				if (events == nil || slices.Contains(events, c[j].Event)) && !yield(i, c[j].observation()) {
+			for j := range c.obs {
+				if (events == nil || slices.Contains(ids, c.obs[j].event)) && !yield(i, c.observation(j, l.names)) {
 					return
 				}
 				i++
@@ -97,8 +139,8 @@ func (l ObservationList) of(events []Event) iter.Seq2[int, Observation] {
 func (l ObservationList) Slice() []Observation {
 	out := make([]Observation, 0, l.Len())
 	for _, c := range l.chunks {
-		for j := range c {
-			out = append(out, c[j].observation())
+		for j := range c.obs {
+			out = append(out, c.observation(j, l.names))
 		}
 	}
 	return out
@@ -109,12 +151,23 @@ func (l ObservationList) Backward() iter.Seq2[int, Observation] {
 	return func(yield func(int, Observation) bool) {
 		i := l.Len()
 		for c := len(l.chunks) - 1; c >= 0; c-- {
-			for j := len(l.chunks[c]) - 1; j >= 0; j-- {
+			for j := len(l.chunks[c].obs) - 1; j >= 0; j-- {
 				i--
-				if !yield(i, l.chunks[c][j].observation()) {
+				if !yield(i, l.chunks[c].observation(j, l.names)) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// lookup is the id of a name the list's observations use (an event's, when a pass
+// looks for its observations), if any does.
+func (l ObservationList) lookup(name string) (uint32, bool) {
+	for id, n := range l.names {
+		if n == name {
+			return uint32(id), true
+		}
+	}
+	return 0, false
 }

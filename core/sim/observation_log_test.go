@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,12 +11,14 @@ import (
 // The observation log across chunk boundaries: everything in order, read forwards or
 // backwards with the right indexes; a clone taken mid-chunk and one taken at a chunk's
 // end each run on apart from the original, though they share its full chunks; a list
-// taken before an add does not see it.
+// taken before an add does not see it. Names are interned per log: one a clone adds
+// after the copy is its own, and the original, adding another in the same place, keeps
+// its own.
 func TestObservationLogKeepsOrderAcrossChunksAndClones(t *testing.T) {
 	var l observationLog
 	add := func(l *observationLog, from, to int) {
 		for i := from; i < to; i++ {
-			l.add(Observation{Offset: int64(i)})
+			l.add(&Observation{Offset: int64(i), Node: "n" + strconv.Itoa(i%3)})
 		}
 	}
 	offsets := func(list ObservationList) []int64 {
@@ -44,6 +47,9 @@ func TestObservationLogKeepsOrderAcrossChunksAndClones(t *testing.T) {
 	add(&atEnd, 7, 8)
 
 	list := l.list()
+	for i, o := range list.All() {
+		require.Equal(t, "n"+strconv.Itoa(i%3), o.Node, "the node of observation %d", i)
+	}
 	assert.Equal(t, span(0, 2*obsChunk+5), offsets(list))
 	assert.Equal(t, append(span(0, obsChunk+10), 0, 1, 2), offsets(midChunk.list()))
 	assert.Equal(t, append(span(0, 2*obsChunk), 7), offsets(atEnd.list()))
@@ -56,8 +62,27 @@ func TestObservationLogKeepsOrderAcrossChunksAndClones(t *testing.T) {
 	}
 	assert.Equal(t, -1, want, "Backward reached the first")
 
-	l.add(Observation{Offset: -1})
+	l.add(&Observation{Offset: -1})
 	assert.Equal(t, 2*obsChunk+5, list.Len())
 	assert.Equal(t, append(span(0, 2*obsChunk+5), -1), offsets(l.list()))
 	assert.Equal(t, []int64{5}, offsets(ListOf([]Observation{{Offset: 5}})))
+}
+
+func TestObservationLogNamesApartAfterAClone(t *testing.T) {
+	var l observationLog
+	l.add(&Observation{Node: "p1", Event: "sent", Partition: "orders-0"})
+	c := l.clone()
+	c.add(&Observation{Node: "c1", Event: "polled"})
+	l.add(&Observation{Node: "broker-1", Event: "appended", Group: "g", Member: "m"})
+	c.add(&Observation{Node: "p1", Event: "sent"})
+	assert.Equal(t, []Observation{{Node: "p1", Event: "sent", Partition: "orders-0"}, {Node: "broker-1", Event: "appended", Group: "g", Member: "m"}},
+		l.list().Slice())
+	assert.Equal(t, []Observation{{Node: "p1", Event: "sent", Partition: "orders-0"}, {Node: "c1", Event: "polled"}, {Node: "p1", Event: "sent"}},
+		c.list().Slice())
+	n := 0
+	for i, o := range c.list().Of("sent", "nothing-of-the-kind") {
+		assert.Equal(t, Event("sent"), o.Event, i)
+		n++
+	}
+	assert.Equal(t, 2, n)
 }

@@ -36,59 +36,84 @@ type Observation struct {
 }
 
 // Describe is the observation's stable text form.
-func (o Observation) Describe() string {
-	var b strings.Builder
-	b.WriteString(o.Node)
-	b.WriteString(" ")
-	b.WriteString(string(o.Event))
-	switch {
-	case o.Partition != "" && o.hasOffset():
-		b.WriteString(" " + o.Record().String())
-	case o.Partition != "":
-		b.WriteString(" " + o.Partition)
-	}
-	if len(o.Msgs) > 0 {
-		b.WriteString(" [" + strings.Join(o.Msgs, " ") + "]")
-	}
-	field := func(name, v string) {
-		if v != "" {
-			b.WriteString(" " + name + "=" + v)
+func (o Observation) Describe() string { return string(o.appendDescribe(nil)) }
+
+// appendDescribe appends Describe's text to b: the trace writes it straight into its
+// line (observe), one line for every observation, without a string for each part.
+func (o *Observation) appendDescribe(b []byte) []byte {
+	b = append(b, o.Node...)
+	b = append(b, ' ')
+	b = append(b, o.Event...)
+	if o.Partition != "" {
+		b = append(b, ' ')
+		b = append(b, o.Partition...)
+		if o.hasOffset() {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, o.Offset, 10)
 		}
 	}
-	field("err", o.Err)
-	field("election", o.Election)
-	if o.Epoch != 0 {
-		field("epoch", itoa(int64(o.Epoch)))
+	if len(o.Msgs) > 0 {
+		b = appendJoined(append(b, " ["...), o.Msgs, ' ')
+		b = append(b, ']')
 	}
-	field("group", o.Group)
-	field("member", o.Member)
+	b = appendField(b, "err", o.Err)
+	b = appendField(b, "election", o.Election)
+	if o.Epoch != 0 {
+		b = strconv.AppendInt(append(b, " epoch="...), int64(o.Epoch), 10)
+	}
+	b = appendField(b, "group", o.Group)
+	b = appendField(b, "member", o.Member)
 	if o.Generation != 0 {
-		field("gen", itoa(int64(o.Generation)))
+		b = strconv.AppendInt(append(b, " gen="...), int64(o.Generation), 10)
 	}
 	if o.Assigned != nil {
-		b.WriteString(" assigned=[" + strings.Join(o.Assigned, ",") + "]")
+		b = appendJoined(append(b, " assigned=["...), o.Assigned, ',')
+		b = append(b, ']')
 	}
 	if len(o.Committed) > 0 {
-		field("committed", strings.Join(o.Committed, ","))
+		b = appendJoined(append(b, " committed="...), o.Committed, ',')
 	}
-	field("output", o.Output)
-	field("value", o.Value)
-	field("key", o.Key)
+	b = appendField(b, "output", o.Output)
+	b = appendField(b, "value", o.Value)
+	b = appendField(b, "key", o.Key)
 	if len(o.Folds) > 0 {
-		b.WriteString(" folds=[" + strings.Join(o.Folds, " ") + "]")
+		b = appendJoined(append(b, " folds=["...), o.Folds, ' ')
+		b = append(b, ']')
 	}
-	field("txn", o.TxnID)
+	b = appendField(b, "txn", o.TxnID)
 	if o.Checkpoint != 0 {
-		field("checkpoint", itoa(o.Checkpoint))
+		b = strconv.AppendInt(append(b, " checkpoint="...), o.Checkpoint, 10)
 	}
 	if o.WireID != 0 {
-		b.WriteString(" wire=#" + itoa(o.WireID))
+		b = strconv.AppendInt(append(b, " wire=#"...), o.WireID, 10)
 	}
-	return b.String()
+	return b
+}
+
+// appendField appends " name=v", or nothing for an empty v.
+func appendField(b []byte, name, v string) []byte {
+	if v == "" {
+		return b
+	}
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, '=')
+	return append(b, v...)
+}
+
+// appendJoined appends the parts with sep between them (strings.Join's text).
+func appendJoined(b []byte, parts []string, sep byte) []byte {
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, sep)
+		}
+		b = append(b, p...)
+	}
+	return b
 }
 
 // hasOffset reports whether the observation's event fills Offset.
-func (o Observation) hasOffset() bool {
+func (o *Observation) hasOffset() bool {
 	s, ok := LookupEvent(string(o.Event))
 	return !ok || slices.Contains(s.Fields, FieldOffset)
 }
@@ -137,10 +162,10 @@ func (t *Trigger) matches(o *Observation) bool {
 
 func (w *World) observe(o Observation) {
 	o.AtMs = w.nowMs
-	w.observations.add(o)
+	w.observations.add(&o)
 	if w.Tracing() {
 		spec, _ := LookupEvent(string(o.Event))
-		w.traceLine(spec.Background, "observe ", o.Describe())
+		w.lineEnd(o.appendDescribe(append(w.lineStart(), "observe "...)), spec.Background)
 	}
 	for i := range w.triggers {
 		t := &w.triggers[i]

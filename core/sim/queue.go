@@ -36,11 +36,22 @@ type event struct {
 // keys index: sifting moves 24-byte keys without pointers (no write barriers, nothing for
 // the collector to scan) instead of whole events, and a copy of the queue is three slice
 // copies.
+//
+// Only the events before the horizon are in the heap; the later ones wait in far,
+// unsorted, until the heap has run out and the horizon moves on past the earliest of
+// them by queueWindowMs. Most of a run's queue is timers far ahead (a request's timeout
+// 30 s on, a session's): kept out of the heap, a pop sifts through a few dozen keys
+// instead of a thousand, and each far key is looked at once a window.
 type queue struct {
-	keys []queueKey
-	slab []event // events by index; a popped slot is zeroed and reused
-	free []int32 // free slots of slab
+	keys    []queueKey // a heap of the keys before horizon
+	far     []queueKey // the keys at or after horizon, in no order
+	horizon int64
+	slab    []event // events by index; a popped slot is zeroed and reused
+	free    []int32 // free slots of slab
 }
+
+// queueWindowMs is how far past the earliest far event the horizon moves.
+const queueWindowMs = 1000
 
 // queueKey orders an event: by time, then faults first, then by sequence.
 type queueKey struct {
@@ -60,10 +71,11 @@ func (k *queueKey) less(o *queueKey) bool {
 	return k.rank < o.rank
 }
 
-func (q *queue) len() int { return len(q.keys) }
+func (q *queue) len() int { return len(q.keys) + len(q.far) }
 
 func (q *queue) clone() queue {
-	return queue{keys: slices.Clone(q.keys), slab: slices.Clone(q.slab), free: slices.Clone(q.free)}
+	return queue{keys: slices.Clone(q.keys), far: slices.Clone(q.far), horizon: q.horizon, slab: slices.Clone(q.slab),
+		free: slices.Clone(q.free)}
 }
 
 func (q *queue) push(e event) {
@@ -79,7 +91,16 @@ func (q *queue) push(e event) {
 	if e.Kind != evFault {
 		rank |= faultLast
 	}
-	q.keys = append(q.keys, queueKey{atMs: e.AtMs, rank: rank, slot: slot})
+	k := queueKey{atMs: e.AtMs, rank: rank, slot: slot}
+	if k.atMs >= q.horizon {
+		q.far = append(q.far, k)
+		return
+	}
+	q.heapPush(k)
+}
+
+func (q *queue) heapPush(k queueKey) {
+	q.keys = append(q.keys, k)
 	h := q.keys
 	i := len(h) - 1
 	for i > 0 {
@@ -92,7 +113,30 @@ func (q *queue) push(e event) {
 	}
 }
 
+// refill moves the horizon past the earliest far key, once the heap has run out, and
+// brings the far keys before it into the heap.
+func (q *queue) refill() {
+	if len(q.keys) > 0 || len(q.far) == 0 {
+		return
+	}
+	earliest := q.far[0].atMs
+	for _, k := range q.far[1:] {
+		earliest = min(earliest, k.atMs)
+	}
+	q.horizon = earliest + queueWindowMs
+	kept := q.far[:0]
+	for _, k := range q.far {
+		if k.atMs < q.horizon {
+			q.heapPush(k)
+		} else {
+			kept = append(kept, k)
+		}
+	}
+	q.far = kept
+}
+
 func (q *queue) pop() event {
+	q.refill()
 	h := q.keys
 	top := h[0]
 	last := len(h) - 1
@@ -121,7 +165,19 @@ func (q *queue) pop() event {
 	return e
 }
 
+// nextAtMs is the time of the next event, -1 if none: read from the keys, which the
+// heap keeps hot, not from the event in the slab (a cache miss the kernel had taken
+// twice a step, a tenth of a long run's time).
+func (q *queue) nextAtMs() int64 {
+	q.refill()
+	if len(q.keys) == 0 {
+		return -1
+	}
+	return q.keys[0].atMs
+}
+
 func (q *queue) peek() *event {
+	q.refill()
 	if len(q.keys) == 0 {
 		return nil
 	}

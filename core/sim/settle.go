@@ -74,6 +74,11 @@ func (w *World) Quiet() bool {
 // keeping count of those that are not background traffic.
 func (w *World) putInFlight(m Message) {
 	w.dropInFlight(m.ID)
+	w.putNewInFlight(m)
+}
+
+// putNewInFlight puts a message just sent, whose id is new, on the wire.
+func (w *World) putNewInFlight(m Message) {
 	w.inFlight[m.ID] = m
 	if !IsBackground(m.Payload) {
 		w.foreground++
@@ -83,9 +88,14 @@ func (w *World) putInFlight(m Message) {
 // dropInFlight takes a message off the wire (arrived, lost or dropped), if it is on it.
 func (w *World) dropInFlight(id int64) {
 	if m, ok := w.inFlight[id]; ok {
-		delete(w.inFlight, id)
-		if !IsBackground(m.Payload) {
-			w.foreground--
-		}
+		w.removeInFlight(&m)
+	}
+}
+
+// removeInFlight takes m, which is on the wire, off it.
+func (w *World) removeInFlight(m *Message) {
+	delete(w.inFlight, m.ID)
+	if !IsBackground(m.Payload) {
+		w.foreground--
 	}
 }

@@ -17,7 +17,10 @@ type Config struct {
 }
 
 // latencyMs is the one-way latency from one node to another.
-func (c Config) latencyMs(from, to string) int64 {
+func (c *Config) latencyMs(from, to string) int64 {
+	if len(c.LinkLatencyMs) == 0 {
+		return c.LatencyMs
+	}
 	if l, ok := c.LinkLatencyMs[[2]string{from, to}]; ok {
 		return l
 	}
@@ -62,7 +65,7 @@ type World struct {
 	inFlight     map[int64]Message
 	foreground   int                 // how many of inFlight are not background traffic (Quiet's fast answer)
 	pausedNodes  int                 // how many slots are paused (Settled asks which hold work only if any)
-	linkLastMs   map[[2]string]int64 // last arrival per directed link: links are FIFO, like TCP
+	linkLastMs   map[[2]string]int64 // last arrival per directed link, with jitter (send)
 	blocked      map[[2]string]bool
 	netRand      Rand
 	triggers     []Trigger
@@ -140,7 +143,7 @@ func (w *World) Observations() ObservationList { return w.observations.list() }
 
 // ObservationCount is how many observations there are so far.
 func (w *World) ObservationCount() int {
-	return len(w.observations.full)*obsChunk + len(w.observations.last)
+	return len(w.observations.full)*obsChunk + len(w.observations.last.obs)
 }
 
 // Narrated lists the narration steps reached so far.
@@ -161,12 +164,7 @@ func (w *World) InFlight() []Message {
 func (w *World) PendingFaults() bool { return w.scheduled > 0 }
 
 // NextEventMs is the time of the next event, or -1 when there is none.
-func (w *World) NextEventMs() int64 {
-	if e := w.queue.peek(); e != nil {
-		return e.AtMs
-	}
-	return -1
-}
+func (w *World) NextEventMs() int64 { return w.queue.nextAtMs() }
 
 func (w *World) push(e event) {
 	if e.Kind == evFault || e.Kind == evStart {
@@ -180,18 +178,19 @@ func (w *World) push(e event) {
 func (w *World) send(from, to string, p Payload) int64 {
 	w.nextMsgID++
 	id := w.nextMsgID
-	lat := w.cfg.latencyMs(NodeOf(from), NodeOf(to))
+	arrive := w.nowMs + w.cfg.latencyMs(NodeOf(from), NodeOf(to))
 	if w.cfg.JitterMs > 0 {
-		lat += w.netRand.Intn(w.cfg.JitterMs + 1)
+		// Links are FIFO, like TCP: a message never overtakes the one sent before it.
+		// (Without jitter a link's latency never changes, so none can.)
+		arrive += w.netRand.Intn(w.cfg.JitterMs + 1)
+		link := [2]string{from, to}
+		if last := w.linkLastMs[link]; arrive < last {
+			arrive = last
+		}
+		w.linkLastMs[link] = arrive
 	}
-	arrive := w.nowMs + lat
-	link := [2]string{from, to}
-	if last := w.linkLastMs[link]; arrive < last {
-		arrive = last
-	}
-	w.linkLastMs[link] = arrive
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
-	w.putInFlight(m)
+	w.putNewInFlight(m)
 	w.wireSent(m)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
 	if w.Tracing() {
@@ -206,7 +205,7 @@ func (w *World) Step() bool {
 	if w.queue.len() == 0 || w.frozen != nil {
 		return false
 	}
-	if !w.countInstant(w.queue.peek()) {
+	if !w.countInstant(w.queue.nextAtMs()) {
 		return false
 	}
 	e := w.queue.pop()
@@ -254,8 +253,8 @@ func (w *World) deliver(e event) {
 	if !ok || m.ArriveMs != e.AtMs {
 		return // dropped, or delayed to a later event
 	}
-	w.dropInFlight(m.ID)
-	if w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
+	w.removeInFlight(&m)
+	if len(w.blocked) > 0 && w.blocked[[2]string{NodeOf(m.From), NodeOf(m.To)}] {
 		w.wireEnded(m.ID, WireLostOnCut)
 		if w.Tracing() {
 			w.traceMessage("lost on cut link", m)
@@ -397,8 +396,7 @@ func (w *World) failPart(addr string) {
 // stop, if not nil, is asked after each event and ends the run early when true.
 func (w *World) RunUntil(atMs int64, stop func(*World) bool) {
 	for {
-		e := w.queue.peek()
-		if e == nil || e.AtMs > atMs {
+		if next := w.queue.nextAtMs(); next < 0 || next > atMs {
 			break
 		}
 		if !w.Step() {

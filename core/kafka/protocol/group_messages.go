@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -131,9 +132,15 @@ type OffsetCommitRequest struct {
 	Msgs       []string // identities of the records the commit covers, for the ledger
 }
 
-func (OffsetCommitRequest) Kind() string { return "OffsetCommit" }
-func (m OffsetCommitRequest) Describe() string {
-	return fmt.Sprintf("OffsetCommit req=%d %s %s", m.ReqID, m.Group, OffsetsText(m.Offsets))
+func (OffsetCommitRequest) Kind() string       { return "OffsetCommit" }
+func (m OffsetCommitRequest) Describe() string { return string(m.AppendDescribe(nil)) }
+
+// AppendDescribe implements sim.AppendDescriber: a consumer committing often (auto-commit
+// at a short interval) sends one of these with every poll.
+func (m OffsetCommitRequest) AppendDescribe(b []byte) []byte {
+	b = strconv.AppendInt(append(b, "OffsetCommit req="...), m.ReqID, 10)
+	b = append(append(append(b, ' '), m.Group...), ' ')
+	return appendOffsets(b, m.Offsets)
 }
 func (OffsetCommitRequest) Label() string { return "commit" }
 
@@ -143,9 +150,13 @@ type OffsetCommitResponse struct {
 	Err   Error
 }
 
-func (OffsetCommitResponse) Kind() string { return "OffsetCommitResponse" }
-func (m OffsetCommitResponse) Describe() string {
-	return fmt.Sprintf("OffsetCommitResponse req=%d %s", m.ReqID, m.Err.OrNone())
+func (OffsetCommitResponse) Kind() string       { return "OffsetCommitResponse" }
+func (m OffsetCommitResponse) Describe() string { return string(m.AppendDescribe(nil)) }
+
+// AppendDescribe implements sim.AppendDescriber (the answer to every commit).
+func (m OffsetCommitResponse) AppendDescribe(b []byte) []byte {
+	b = strconv.AppendInt(append(b, "OffsetCommitResponse req="...), m.ReqID, 10)
+	return append(append(b, ' '), m.Err.OrNone()...)
 }
 
 // OffsetFetchRequest reads committed positions. RequireStable (KIP-447, OffsetFetch v7):

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -60,15 +59,26 @@ type TPOffset struct {
 	Offset int64
 }
 
-func (o TPOffset) String() string { return fmt.Sprintf("%s=%d", o.TP, o.Offset) }
+func (o TPOffset) String() string { return string(o.appendTo(nil)) }
+
+// appendTo writes String's text into b. (Not through fmt: every commit's request, record
+// and observation names its positions.)
+func (o TPOffset) appendTo(b []byte) []byte {
+	return strconv.AppendInt(append(o.TP.appendTo(b), '='), o.Offset, 10)
+}
 
 // OffsetsText is "orders-0=4,orders-1=2".
-func OffsetsText(os []TPOffset) string {
-	s := make([]string, len(os))
+func OffsetsText(os []TPOffset) string { return string(appendOffsets(nil, os)) }
+
+// appendOffsets writes OffsetsText's text into b.
+func appendOffsets(b []byte, os []TPOffset) []byte {
 	for i, o := range os {
-		s[i] = o.String()
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = o.appendTo(b)
 	}
-	return strings.Join(s, ",")
+	return b
 }
 
 // The controller quorum's node name and the internal topics.

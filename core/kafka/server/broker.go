@@ -39,6 +39,11 @@ type Broker struct {
 	groups      group.Coordinator
 	txns        txn.Coordinator
 	producerIDs producerIDManager // volatile
+
+	// waitedFor is what kept the broker from settling when last asked: asked about first
+	// the next time (the settle check runs at every instant, and what held a broker one
+	// instant most often holds it the next). A hint only: it never changes the answer.
+	waitedFor brokerWait
 }
 
 // NewBroker makes a broker with empty logs.

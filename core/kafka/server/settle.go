@@ -60,9 +60,30 @@ func (b *Broker) waits(v sim.View, yield func(brokerWait) bool) {
 
 // Settled implements sim.Settler: the broker waits for nothing.
 func (b *Broker) Settled(v sim.View) bool {
+	if b.stillWaits(v, b.waitedFor) {
+		return false
+	}
 	settled := true
-	b.waits(v, func(brokerWait) bool { settled = false; return false })
+	b.waits(v, func(w brokerWait) bool { settled, b.waitedFor = false, w; return false })
 	return settled
+}
+
+// stillWaits reports whether the broker still waits for w, one of waits' answers.
+func (b *Broker) stillWaits(v sim.View, w brokerWait) bool {
+	switch {
+	case w.code == "":
+		return false
+	case w.txn != "":
+		return b.txns.IsUnsettled(w.txn)
+	case w.group != "":
+		return !b.groups.Settled(v)
+	}
+	st, ok := protocol.ControllerState(v, w.tp)
+	if !ok || st.Leader != b.name {
+		return false
+	}
+	code, _ := b.partitionWait(v, st)
+	return code != ""
 }
 
 // WaitsFor says what keeps the broker from settling, for the note of a run that ended at

@@ -85,9 +85,16 @@ func (l *Log) AppendAsFollower(batches []protocol.RecordBatch) {
 func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 	base := l.LEO()
 	b.BaseOffset = base
-	b.Records = slices.Clone(b.Records)
-	for i := range b.Records {
-		b.Records[i].Offset = base + int64(i)
+	if numberedFrom(b.Records, base) {
+		// A follower's copy of the leader's batch: records are never changed once in a
+		// log, so the replicas share them (a long run's __consumer_offsets holds a
+		// quarter of a million one-record batches on each replica).
+		b.Records = slices.Clip(b.Records)
+	} else {
+		b.Records = slices.Clone(b.Records)
+		for i := range b.Records {
+			b.Records[i].Offset = base + int64(i)
+		}
 	}
 	l.AssignEpochStart(b.LeaderEpoch, base)
 	if len(b.Records) == 0 || b.LeaderEpoch < l.LastEpoch() {
@@ -97,6 +104,16 @@ func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 	l.batches = append(l.batches, b)
 	l.updateProducer(b)
 	return b
+}
+
+// numberedFrom reports whether the records already carry the offsets from base on.
+func numberedFrom(records []protocol.Record, base int64) bool {
+	for i := range records {
+		if records[i].Offset != base+int64(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // addRun starts a run at the batch unless it goes on with the last run's epoch (an empty

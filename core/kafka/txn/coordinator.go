@@ -489,11 +489,21 @@ func (c *Coordinator) View() []TxnView {
 func (c *Coordinator) Unsettled() []string {
 	var out []string
 	for _, id := range sortedIDs(c.txns) {
-		m := c.txns[id]
-		ongoing := m.State == protocol.TxnOngoing && len(m.Partitions) > 0
-		if m.Pending || ongoing || (preparing(m.State) && !m.Abandoned) {
+		if unsettled(c.txns[id]) {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// IsUnsettled reports whether Unsettled names id (the broker's settle check asks about
+// the one that held it last before it lists them all).
+func (c *Coordinator) IsUnsettled(id string) bool {
+	m, ok := c.txns[id]
+	return ok && unsettled(m)
+}
+
+func unsettled(m *metadata) bool {
+	ongoing := m.State == protocol.TxnOngoing && len(m.Partitions) > 0
+	return m.Pending || ongoing || (preparing(m.State) && !m.Abandoned)
 }
