@@ -171,7 +171,7 @@ bench: wasm browser-deps
 	@mkdir -p out && : > $(BENCH_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench . ./core/... ./wasm/view/ ./cmd/deliverylab/ | tee -a $(BENCH_OUT)
 	set -o pipefail; GOOS=js GOARCH=wasm $(GO) test $(WASM_GCFLAGS) -exec "$(WASMEXEC)" -run '^$$' -bench 'KernelEventsPerSecond|ScrubberSeek' ./core/scene/ ./core/play/ | tee -a $(BENCH_OUT)
-	set -o pipefail; DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|PlayingPageCPU|FindAFailureInPage|PageLoad|DrawWithManyInFlight' -benchtime 1x -timeout 30m ./browsertest/ | tee -a $(BENCH_OUT)
+	set -o pipefail; DELIVERYLAB_REQUIRE_BROWSER=1 $(GO) test -run '^$$' -bench 'PausedPageCPU|PlayingPageCPU|FindAFailureInPage|PageLoad|DrawWithManyInFlight|LearningARunToTheEventLimit' -benchtime 1x -timeout 30m ./browsertest/ | tee -a $(BENCH_OUT)
 	@for f in $(WASM) $(WASM).gz $(EXPLORE_WASM).gz; do echo "size: $$(basename $$f) $$(stat -c %s $$f)"; done >> $(BENCH_OUT)
 	@echo "size: main.wasm.br $$(node -e 'const z = require("zlib"); process.stdout.write(String(z.brotliCompressSync(require("fs").readFileSync(process.argv[1]), {params: {[z.constants.BROTLI_PARAM_QUALITY]: 11}}).length))' $(WASM))" >> $(BENCH_OUT)
 	@echo

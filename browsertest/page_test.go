@@ -66,6 +66,7 @@ type pageState struct {
 	Perf   struct {
 		Draws       int64   `json:"draws"`
 		UpdateUsAvg float64 `json:"updateUsAvg"`
+		UpdateUsMax int64   `json:"updateUsMax"`
 		DrawUsAvg   float64 `json:"drawUsAvg"`
 		DrawUsMax   int64   `json:"drawUsMax"`
 	} `json:"perf"`

@@ -20,7 +20,9 @@ func installSession(b *bridge) {
 		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
 			return nil, errors.New("loadSource needs the scene text and its file name")
 		}
-		s, err := play.LoadSource(args[1].String(), []byte(args[0].String()))
+		// A teacher's scene may run to the event limit: the session learns its timeline a
+		// chunk at once, and the game the rest by its clock (Game.learn).
+		s, err := play.LoadSource(args[1].String(), []byte(args[0].String()), play.LearnAtOnce(learnChunk))
 		if err != nil {
 			return failure(err), nil
 		}

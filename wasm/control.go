@@ -28,10 +28,12 @@ func (g *Game) use(s *play.Session) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.sess, g.st, g.fresh, g.accumUs = s, play.State{}, false, 0
+	g.perf.UpdateUsMax = 0
 	g.layout, g.laidNodes, g.laidCuts, g.hover = nil, nil, nil, hitNone
 	g.talked, g.lanes, g.highlight = map[play.Link]bool{}, nil, view.Highlight{}
 	g.view++
 	g.layoutView = math.MaxUint64
+	g.learnFor(learnBudget)
 	g.refresh()
 }
 
@@ -44,6 +46,7 @@ func (g *Game) do(fn func(s *play.Session) error) error {
 	}
 	err := fn(g.sess)
 	g.accumUs = 0
+	g.learnFor(learnBudget) // a change that relearns the timeline: as much as a frame allows
 	g.refresh()
 	return err
 }

@@ -74,6 +74,9 @@ type Game struct {
 	onIdle func()
 	quiet  int
 	asleep bool
+
+	// learnedAt: when the last learning of the timeline ended (learn).
+	learnedAt time.Time
 }
 
 // idleTicks is how long nothing must change before the frame loop sleeps: a second.
@@ -145,6 +148,7 @@ func (g *Game) tick(in pointerInput) (changed, sleep bool) {
 	hover := g.hover
 	g.relayout()
 	g.pointer(in)
+	g.learn()
 	g.advance()
 	changed = g.view != g.notifiedView
 	g.notifiedView = g.view
@@ -159,6 +163,39 @@ func (g *Game) tick(in pointerInput) (changed, sleep bool) {
 	}
 	return changed, false
 }
+
+// learn goes on learning the session's timeline (play.Session.LearnFor) for at most
+// learnBudget of this tick: a long run's length is learned over many frames, and the
+// page answers meanwhile. Ebiten runs several Updates in one frame when it is behind;
+// only the first of them learns. A tick that learns is not quiet: the loop does not
+// sleep before the timeline is learned.
+func (g *Game) learn() {
+	if g.sess == nil || !g.sess.Learning() || time.Since(g.learnedAt) < learnRest {
+		return
+	}
+	g.learnFor(learnBudget)
+	g.refresh()
+}
+
+// learnFor learns the timeline in chunks of learnChunk events until it is learned or
+// budget has passed. Its clock is the page's, not the simulation's: what is learned
+// does not depend on where the chunks end (play's tests), only how soon.
+func (g *Game) learnFor(budget time.Duration) {
+	start := time.Now()
+	for g.sess != nil && g.sess.Learning() && time.Since(start) < budget {
+		g.sess.LearnFor(learnChunk)
+	}
+	g.learnedAt = time.Now()
+}
+
+// Learning a timeline takes at most learnBudget of a frame, in chunks of learnChunk
+// events (a few milliseconds under WebAssembly even for a heavy run), and then rests
+// learnRest, which the Updates Ebiten runs back to back to catch up fall within.
+const (
+	learnBudget = 30 * time.Millisecond
+	learnChunk  = 500
+	learnRest   = 8 * time.Millisecond
+)
 
 // quietFactor: while only background traffic (heartbeats, empty long polls) is on the
 // wire, time passes this many times faster. The session stops the hurry the moment a

@@ -10,6 +10,9 @@ import "time"
 type perf struct {
 	Draws       int64   `json:"draws"`
 	UpdateUsAvg float64 `json:"updateUsAvg"`
+	// UpdateUsMax is the longest Update since the scene was put on the canvas: learning a
+	// long run's length goes a slice an Update, so that none is long.
+	UpdateUsMax int64   `json:"updateUsMax"`
 	DrawUsAvg   float64 `json:"drawUsAvg"`
 	DrawUsMax   int64   `json:"drawUsMax"`
 	// DrawUsTotal: every real Draw's time added up, so that a reader can average over
@@ -27,6 +30,7 @@ const perfAlpha = 1.0 / 30
 
 func (p *perf) addUpdate(d time.Duration) {
 	p.UpdateUsAvg += (float64(d.Microseconds()) - p.UpdateUsAvg) * perfAlpha
+	p.UpdateUsMax = max(p.UpdateUsMax, d.Microseconds())
 }
 
 func (p *perf) addDraw(d time.Duration) {

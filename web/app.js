@@ -753,7 +753,8 @@
   }
 
   // The scrubber spans the whole run (timeline.lengthMs, which the session learns by
-  // running a copy to the end); before that is known, the time seen so far.
+  // running a copy to the end); before that is known, the time seen so far. A long run
+  // is learned a slice a frame (timeline.learning): the scrubber grows meanwhile.
   function renderScrubber(s) {
     maxSeenMs = Math.max(maxSeenMs, s.nowMs);
     const tl = s.timeline;
@@ -761,7 +762,9 @@
     seek.max = String(length);
     if (!dragging && pendingSeek === null) seek.value = String(s.nowMs);
     $("time").textContent = `${s.nowMs} ms`;
-    $("length").textContent = ` / ${length} ms`;
+    const learning = Boolean(tl && tl.learning);
+    $("length").textContent = learning ? ` / ≥ ${length} ms · ${t("learningLength")}` : ` / ${length} ms`;
+    $("length").dataset.learning = String(learning);
     const marks = (tl && tl.marks) || [];
     const future = (s.faultList || []).map((f) => f.future);
     const sceneDone = (s.sceneFaults || []).map((f) => f.done);

@@ -185,14 +185,20 @@
     panel.dataset.cursorMs = String(Math.min(nowMs, chart.lengthMs));
   }
 
+  // While a long run's length is learned the timeline changes every frame: the chart
+  // (a long run's is large) is fetched and drawn again at most once a second then, and
+  // once more when it is learned.
+  let chartFetchedAt = 0;
   function render(s) {
     if (!s || s.error || !s.loaded) return;
     const key = `${s.scene}|${s.seed}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.settings)}`;
-    if (key !== chartKey) {
+    const learning = Boolean(s.timeline && s.timeline.learning);
+    if (key !== chartKey && (!learning || !chart || performance.now() - chartFetchedAt > 1000)) {
       const c = P.call("chart");
       if (!c || c.error) return;
       chart = c;
       chartKey = key;
+      chartFetchedAt = performance.now();
       marks = (s.timeline && s.timeline.marks) || [];
     }
     const wasHidden = panel.hidden;

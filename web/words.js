@@ -67,6 +67,9 @@ window.deliverylabWords = {
   sceneFaultArmed: { en: "Armed: it happens when its protocol point comes", zh: "已布置：到达它的协议点时发生" },
   sceneFaultNever: { en: "Its protocol point never came in this run", zh: "这次运行中始终没有到达它的协议点" },
   captionMark: { en: "Caption", zh: "解说" },
+  // The session learns how long a run lasts by running a copy of it to its end, a slice a
+  // frame for a long run: until then the scrubber spans what it has learned so far.
+  learningLength: { en: "learning how long the run lasts…", zh: "正在推算这次运行有多长……" },
   invariants: { en: "Invariant violations", zh: "不变量被破坏" },
   ledger: { en: "Ledger", zh: "账本" },
   ledgerHint: {

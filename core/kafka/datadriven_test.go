@@ -443,7 +443,7 @@ func (h *harness) printLog(b *strings.Builder, tp protocol.TP) {
 			lso = fmt.Sprintf(" lso=%d", p.LastStableOffset())
 		}
 		fmt.Fprintf(b, "%s %s epoch=%d hw=%d%s leo=%d isr=[%s]\n", name, role, st.LeaderEpoch, p.HW, lso, p.LEO(), strings.Join(st.ISR, ","))
-		for _, batch := range p.Log.Batches() {
+		for _, batch := range p.Log.All() {
 			var bodies []string
 			for _, r := range batch.Records {
 				bodies = append(bodies, r.Body.Describe())

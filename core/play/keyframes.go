@@ -23,20 +23,31 @@ const (
 	maxKeyframes  = 16
 )
 
-// runToEndKeyed runs to the end of the run, as forward(maxMs, nil) then applyDue(maxMs)
-// do, taking a keyframe every so many events and one at the end. A keyframe is the state a step back to its
-// event count gives (StepBack), so both seeks and steps back may start from it.
-func (s *Session) runToEndKeyed() {
-	every := int64(keyframeEvery)
-	for {
-		target := (s.run.World.EventsRun()/every + 1) * every
+// runKeyedFor runs on towards the end of the run for up to budget events, as
+// forward(maxMs, nil) then applyDue(maxMs) do, taking a keyframe every so many events
+// and one at the end, and reports whether it got there. Run in slices it takes the
+// same keyframes as in one go: a slice that stops between two resumes where it stopped.
+// A keyframe is the state a step back to its event count gives (StepBack), so both seeks
+// and steps back may start from it.
+func (s *Session) runKeyedFor(budget int64) bool {
+	if s.keyEvery == 0 {
+		s.keyEvery = keyframeEvery
+	}
+	stopAt := s.run.World.EventsRun() + budget
+	for s.run.World.EventsRun() < stopAt {
+		target := (s.run.World.EventsRun()/s.keyEvery + 1) * s.keyEvery
+		stop := min(target, stopAt)
 		if !s.forward(maxMs, func(w *sim.World) bool {
 			if s.sampler != nil && s.sampler.due(w) {
 				s.sampler.sample(s.run)
 			}
-			return w.EventsRun() >= target
+			return w.EventsRun() >= stop
 		}) {
-			break
+			s.endKeyed()
+			return true
+		}
+		if s.run.World.EventsRun() < target {
+			break // the slice ran out between two keyframes
 		}
 		s.applyDue(maxMs)
 		s.keys = append(s.keys, keyframe{run: s.run.Clone(), next: s.next})
@@ -46,11 +57,16 @@ func (s *Session) runToEndKeyed() {
 				kept = append(kept, s.keys[i])
 			}
 			clear(s.keys[len(kept):])
-			s.keys, every = kept, 2*every
+			s.keys, s.keyEvery = kept, 2*s.keyEvery
 		}
 	}
+	return false
+}
+
+// endKeyed applies the faults left and takes the keyframe at the end, where Run to end
+// and a drag to the scrubber's end go.
+func (s *Session) endKeyed() {
 	s.applyDue(maxMs)
-	// And the end, where Run to end and a drag to the scrubber's end go.
 	if n := len(s.keys); n == 0 || s.keys[n-1].run.World.EventsRun() < s.run.World.EventsRun() {
 		s.keys = append(s.keys, keyframe{run: s.run.Clone(), next: s.next})
 	}

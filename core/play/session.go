@@ -32,9 +32,25 @@ type Session struct {
 	// unreplayed are recorded faults a changed run could not replay (relearn's copy
 	// collects them).
 	unreplayed []injected
-	// keys are keyframes of the run with the recorded faults (relearn takes them).
-	keys []keyframe
+	// keys are keyframes of the run with the recorded faults (relearn takes them), and
+	// keyEvery how many events apart (runKeyedFor).
+	keys     []keyframe
+	keyEvery int64
+	// learner is the copy of the run relearn runs to its end, a slice at a time (Learn),
+	// while it is not there yet; nil once the timeline is learned. atOnce is how many
+	// events relearn learns before it returns (0: learnSliceEvents; LearnAtOnce).
+	learner *Session
+	atOnce  int64
 }
+
+// Option changes how a session is made (LoadSource).
+type Option func(*Session)
+
+// LearnAtOnce sets how many events of the run relearn learns before it returns, at load
+// and after every change; the rest is learned a slice at a time (LearnFor). The page
+// loads a teacher's scene, which may run to the event limit, this way, and learns the
+// rest by its own clock.
+func LearnAtOnce(events int64) Option { return func(s *Session) { s.atOnce = max(events, 1) } }
 
 // injected is a fault the user added, with where it happened.
 type injected struct {
@@ -86,12 +102,15 @@ func Load(name string) (*Session, error) {
 }
 
 // LoadSource starts a session on a scene file's text.
-func LoadSource(file string, data []byte) (*Session, error) {
+func LoadSource(file string, data []byte, opts ...Option) (*Session, error) {
 	sc, err := scene.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{sc: tagSceneFaults(sc), source: sceneSource{File: file, Data: data, Seed: sc.Seed, base: sc.Settings()}, waiting: -1}
+	for _, o := range opts {
+		o(s)
+	}
 	s.restart()
 	return s, nil
 }
@@ -157,6 +176,7 @@ func (s *Session) Step() bool {
 
 // RunToEnd runs until the run settles or reaches its limit; captions do not stop it.
 func (s *Session) RunToEnd() {
+	s.jumpToKeyframe(func(*sim.World) bool { return true }) // the end's, once learned
 	s.forward(maxMs, nil)
 	s.playing, s.waiting = false, -1
 	s.version++

@@ -18,6 +18,9 @@ type Timeline struct {
 	LengthMs int64  `json:"lengthMs"`
 	Settled  bool   `json:"settled"` // the run ends because it settled (not at stop.ms or a limit)
 	Marks    []Mark `json:"marks"`
+	// Learning: the run's length is still being learned (Session.Learn), and LengthMs and
+	// Marks are as far as the copy that learns it has got.
+	Learning bool `json:"learning,omitempty"`
 }
 
 // Mark is one fault or caption on the scrubber.
@@ -193,28 +196,95 @@ func (s *Session) Continue() {
 	s.version++
 }
 
-// relearn runs a copy of the run with the recorded faults to its end: the scrubber's
-// length and marks. A changed run (setting, seed) also fixes there the event counts of
-// the faults it replays by time, so that seeks replay them exactly.
+// learnSliceEvents is how many events relearn's copy runs at a time: every shipped scene
+// is learned in the first slice, at once, and a longer run (a teacher's scene that never
+// settles runs to 2,000,000 events) a slice a frame, each about 50 ms under WebAssembly
+// at its slowest, so that the page never stops answering while it learns.
+const learnSliceEvents = 10_000
+
+// relearn starts learning the timeline again: a copy of the run with the recorded faults
+// runs to its end (the scrubber's length and marks), a slice now and the rest as Learn
+// is called. A changed run (setting, seed) also fixes there the event counts of the
+// faults it replays by time, so that seeks replay them exactly. Until it is learned, the
+// keyframes of the run before are not this run's: none are kept.
 func (s *Session) relearn() {
+	s.startLearning()
+	if s.atOnce > 0 {
+		s.learn(s.atOnce)
+	} else {
+		s.learn(learnSliceEvents)
+	}
+}
+
+// startLearning sets the copy that learns the timeline at 0 ms.
+func (s *Session) startLearning() {
 	cp := &Session{sc: s.sc, run: newRun(s.sc), injected: s.injected, waiting: -1, sampler: newChartSampler(chartStep(s.timeline.LengthMs))}
 	cp.sampler.sample(cp.run)
-	cp.runToEndKeyed()
+	s.learner, s.keys = cp, nil
+}
+
+// Learning reports whether the timeline is still being learned: the front end then
+// calls Learn once a frame.
+func (s *Session) Learning() bool { return s.learner != nil }
+
+// Learn runs the copy that learns the timeline on for one slice of events, and reports
+// whether it is still learning.
+func (s *Session) Learn() bool { return s.LearnFor(learnSliceEvents) }
+
+// LearnFor runs the copy that learns the timeline on for up to events events, and
+// reports whether it is still learning.
+func (s *Session) LearnFor(events int64) bool {
+	if s.learner != nil {
+		s.learn(max(events, 1))
+		s.version++
+	}
+	return s.learner != nil
+}
+
+// learnAll finishes learning the timeline at once (what needs the whole run: an export,
+// a test).
+func (s *Session) learnAll() {
+	for s.learner != nil {
+		s.learn(learnSliceEvents)
+	}
+}
+
+// learn runs the learner on for up to budget events and takes what it learned: the
+// whole timeline, its keyframes and chart once it reached the end, or the timeline so
+// far.
+func (s *Session) learn(budget int64) {
+	cp := s.learner
+	done := cp.runKeyedFor(budget)
+	if !done {
+		// The chart so far (the sampler's points are taken where they fall due, not where
+		// a slice ends: a chart learned in slices is the one learned at once).
+		s.chart = cp.sampler.chart
+		s.chart.LengthMs = cp.run.World.NowMs()
+		s.timeline = s.timelineOf(cp)
+		s.timeline.Learning = true
+		return
+	}
+	s.learner = nil
 	cp.sampler.sample(cp.run)
 	s.chart = cp.sampler.chart
-	s.injected, s.keys = cp.injected, cp.keys
+	s.injected, s.keys, s.keyEvery = cp.injected, cp.keys, cp.keyEvery
 	if len(cp.unreplayed) > 0 {
 		s.branch = unreplayedNotice(cp.unreplayed)
 	}
+	s.timeline = s.timelineOf(cp)
+}
+
+// timelineOf is the timeline as far as the learner has got.
+func (s *Session) timelineOf(cp *Session) Timeline {
 	t := Timeline{LengthMs: cp.run.World.NowMs(), Settled: cp.run.EndNote == scene.EndSettled, Marks: []Mark{}}
-	for i, f := range s.injected {
+	for i, f := range cp.injected {
 		t.Marks = append(t.Marks, Mark{AtMs: f.AtMs, Kind: "fault", Index: i, Text: f.Desc})
 	}
 	t.Marks = append(t.Marks, s.sceneFaultMarks(cp.run.World, t.LengthMs)...)
 	for _, n := range cp.run.World.Narrated() {
 		t.Marks = append(t.Marks, Mark{AtMs: n.AtMs, Kind: "caption", Index: n.Index, Text: Text(s.sc.Narration[n.Index].Text)})
 	}
-	s.timeline = t
+	return t
 }
 
 // timelineState fills in the State fields about the timeline and the recorded faults.

@@ -20,6 +20,7 @@ func BenchmarkTimelineRelearn(b *testing.B) {
 			var events int64
 			for range b.N {
 				s.relearn()
+				s.learnAll()
 			}
 			end, _ := Load(name)
 			end.RunToEnd()

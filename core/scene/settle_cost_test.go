@@ -23,7 +23,7 @@ func oldDiverges(leader, follower *storage.Log) bool {
 		}
 		return -1
 	}
-	for _, b := range follower.Batches() {
+	for _, b := range follower.All() {
 		if epochAt(b.BaseOffset) != b.LeaderEpoch || epochAt(b.LastOffset()) != b.LeaderEpoch {
 			return true
 		}

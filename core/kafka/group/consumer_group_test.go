@@ -499,7 +499,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 	assert.Equal(t, "consumer group g epoch=3 assignment=3 members=[c1-1@2,c2-1@3]",
-		hs.n.h.log.Batches()[len(hs.n.h.log.Batches())-1].Records[0].Body.Describe())
+		hs.n.h.log.Read(hs.n.h.log.LEO()-1, hs.n.h.log.LEO())[0].Records[0].Body.Describe())
 
 	// A later classic record of the id wins.
 	hs.n.h.log.AppendAsLeader(protocol.NewBatch([]protocol.Record{{Body: protocol.GroupMetadata{Group: "g", Generation: 7}}}), 0)

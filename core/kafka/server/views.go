@@ -107,9 +107,9 @@ func (b *Broker) Show(v sim.View) show.Node {
 		if p.Log.HasTransactions() {
 			aborted = p.Log.AbortedIndex()
 		}
-		for _, batch := range p.Log.Batches() {
+		for _, batch := range p.Log.All() {
 			for _, r := range batch.Records {
-				c := cell(batch, r)
+				c := cell(*batch, r)
 				c.Aborted = batch.Transactional && !batch.Control && inAborted(aborted, batch.ProducerID, r.Offset)
 				if batch.Transactional && !batch.Control {
 					c.Txn = txnState(p, batch.ProducerID, r.Offset, c.Aborted)
@@ -222,7 +222,7 @@ func (b *Broker) Holds(v sim.View, r fate.Reader) []fate.Held {
 		if r.Committed && p.Log.HasTransactions() {
 			aborted = p.Log.AbortedIndex()
 		}
-		for _, batch := range p.Log.Batches() {
+		for _, batch := range p.Log.All() {
 			for _, rec := range batch.Records {
 				if batch.Transactional && inAborted(aborted, batch.ProducerID, rec.Offset) {
 					continue // a read_committed reader never gets it
@@ -264,7 +264,7 @@ func (b *Broker) LogHolds(topic, msg string) bool {
 		if tp.Topic != topic {
 			continue
 		}
-		for _, batch := range b.replicas.partitions[tp].Log.Batches() {
+		for _, batch := range b.replicas.partitions[tp].Log.All() {
 			for _, rec := range batch.Records {
 				if rec.Msg() == msg {
 					return true

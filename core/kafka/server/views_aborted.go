@@ -23,7 +23,7 @@ func (b *Broker) AbortedRecords(v sim.View) []sim.RecordAt {
 		if !log.HasTransactions() {
 			continue
 		}
-		for _, batch := range log.Batches() {
+		for _, batch := range log.All() {
 			if !batch.Transactional || batch.Control {
 				continue
 			}

@@ -34,7 +34,7 @@ func (l *Log) Diverges(follower *Log) bool {
 // divergesByBatch is Diverges by looking up both ends of every batch of the follower in
 // l: the cost is the follower's batches.
 func (l *Log) divergesByBatch(follower *Log) bool {
-	for _, b := range follower.batches {
+	for _, b := range follower.batches.from(0) {
 		if l.epochAt(b.BaseOffset) != b.LeaderEpoch || l.epochAt(b.LastOffset()) != b.LeaderEpoch {
 			return true
 		}

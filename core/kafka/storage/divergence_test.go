@@ -93,7 +93,7 @@ func TestDivergesIsTheBatchWalk(t *testing.T) {
 		for _, pair := range [][2]*Log{{logs[0], logs[1]}, {logs[1], logs[0]}} {
 			leader, follower := pair[0], pair[1]
 			want := follower.LEO() > leader.LEO() || leader.divergesByBatch(follower)
-			require.Equal(t, want, leader.Diverges(follower), "round %d: leader %v follower %v", round, leader.batches, follower.batches)
+			require.Equal(t, want, leader.Diverges(follower), "round %d: leader %v follower %v", round, leader.batches.copyRange(0, leader.batches.len()), follower.batches.copyRange(0, follower.batches.len()))
 			if !leader.irregular && !follower.irregular {
 				outcomes[want]++
 			} else {

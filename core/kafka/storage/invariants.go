@@ -17,7 +17,7 @@ import (
 // it after every event; the browser reports it instead of panicking.
 func (l *Log) Problems() []string {
 	var bad []string
-	start := min(l.checked, len(l.batches))
+	start := min(l.checked, l.batches.len())
 	seqs := l.sequencesUpTo(start)
 	var fresh map[producerEpoch]int32 // the batches after start, until they are checked
 	next := int64(0)
@@ -25,10 +25,11 @@ func (l *Log) Problems() []string {
 	if start > 0 {
 		// The checked batches are contiguous with rising epochs: the last one says where
 		// the next must begin and the highest epoch so far.
-		prev := l.batches[start-1]
+		prev := l.batches.at(start - 1)
 		next, lastEpoch = prev.NextOffset(), prev.LeaderEpoch
 	}
-	for i, b := range l.batches[start:] {
+	for k, bp := range l.batches.from(start) {
+		i, b := k-start, *bp
 		found := len(bad)
 		if len(b.Records) == 0 {
 			bad = append(bad, fmt.Sprintf("an empty batch at offset %d", b.BaseOffset))
@@ -79,7 +80,7 @@ func (l *Log) Problems() []string {
 // nor the high watermark.
 func (l *Log) LSOProblems(hw int64) []string {
 	open := map[int64]int64{} // producer id -> first offset of its open transaction
-	for _, b := range l.batches {
+	for _, b := range l.batches.from(0) {
 		switch {
 		case b.Control:
 			delete(open, b.ProducerID)
@@ -123,7 +124,8 @@ func (l *Log) sequencesUpTo(n int) map[producerEpoch]int32 {
 		return l.seqs
 	}
 	l.seqs, l.seqsUpTo = map[producerEpoch]int32{}, n
-	for _, b := range l.batches[:n] {
+	for i := range n {
+		b := *l.batches.at(i)
 		if k, ok := sequenced(b); ok {
 			l.seqs[k] = max(l.seqs[k], b.LastSequence())
 		}

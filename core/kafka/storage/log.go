@@ -5,9 +5,9 @@
 package storage
 
 import (
+	"iter"
 	"maps"
 	"slices"
-	"sort"
 
 	"deliverylab/core/kafka/protocol"
 )
@@ -15,7 +15,7 @@ import (
 // Log is one replica's log: record batches at contiguous offsets from 0, and the leader
 // epoch cache. It survives a crash.
 type Log struct {
-	batches []protocol.RecordBatch
+	batches batchList
 	epochs  []EpochEntry
 	// runs says where each run of records with one leader epoch begins, oldest first: the
 	// boundaries of the log itself, which the epoch cache only approximates (it also holds
@@ -48,23 +48,24 @@ type EpochEntry struct {
 
 // LEO is the log end offset: the offset the next record gets.
 func (l *Log) LEO() int64 {
-	if len(l.batches) == 0 {
-		return 0
+	if b := l.batches.end(); b != nil {
+		return b.NextOffset()
 	}
-	return l.batches[len(l.batches)-1].NextOffset()
+	return 0
 }
 
-// Batches is the whole log, oldest first; callers must not change it.
-func (l *Log) Batches() []protocol.RecordBatch { return l.batches }
+// All yields the whole log's batches, oldest first, with their indexes; callers must
+// not change them.
+func (l *Log) All() iter.Seq2[int, *protocol.RecordBatch] { return l.batches.from(0) }
 
 func (l *Log) Epochs() []EpochEntry { return l.epochs }
 
 // LastEpoch is the leader epoch of the last batch, or -1 for an empty log.
 func (l *Log) LastEpoch() int32 {
-	if len(l.batches) == 0 {
-		return -1
+	if b := l.batches.end(); b != nil {
+		return b.LeaderEpoch
 	}
-	return l.batches[len(l.batches)-1].LeaderEpoch
+	return -1
 }
 
 // AppendAsLeader appends a batch at the log end with the leader's epoch, assigning its
@@ -101,7 +102,7 @@ func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 		l.irregular = true
 	}
 	l.addRun(b)
-	l.batches = append(l.batches, b)
+	l.batches.push(b)
 	l.updateProducer(b)
 	return b
 }
@@ -139,15 +140,15 @@ func (l *Log) Read(from, to int64) []protocol.RecordBatch {
 	if from < 0 || from >= to {
 		return nil
 	}
-	i := sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset() >= from })
+	i := l.batches.search(func(b *protocol.RecordBatch) bool { return b.LastOffset() >= from })
 	j := i
-	for j < len(l.batches) && l.batches[j].BaseOffset < to {
+	for j < l.batches.len() && l.batches.at(j).BaseOffset < to {
 		j++
 	}
 	if i == j {
 		return nil
 	}
-	return slices.Clone(l.batches[i:j])
+	return l.batches.copyRange(i, j)
 }
 
 // TruncateTo removes every record at or after offset (KIP-101 truncation) and returns the
@@ -157,14 +158,13 @@ func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
 		return nil
 	}
 	offset = max(offset, 0)
-	i := sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset() >= offset })
-	removed := slices.Clone(l.batches[i:])
-	l.batches = l.batches[:i:i]
+	i := l.batches.search(func(b *protocol.RecordBatch) bool { return b.LastOffset() >= offset })
+	removed := l.batches.cut(i)
 	l.checked = min(l.checked, i)
 	if first := removed[0]; first.BaseOffset < offset {
 		kept := first
 		kept.Records = slices.Clone(first.Records[:offset-first.BaseOffset])
-		l.batches = append(l.batches, kept)
+		l.batches.push(kept)
 		removed[0] = first.Tail(offset)
 	}
 	for len(l.epochs) > 0 && l.epochs[len(l.epochs)-1].StartOffset >= offset {
@@ -186,12 +186,12 @@ func (l *Log) TruncateTo(offset int64) []protocol.RecordBatch {
 func (l *Log) recheck() {
 	l.runs, l.irregular = nil, false
 	last := int32(-1)
-	for _, b := range l.batches {
+	for _, b := range l.batches.from(0) {
 		if len(b.Records) == 0 || b.LeaderEpoch < last {
 			l.irregular = true
 		}
 		last = b.LeaderEpoch
-		l.addRun(b)
+		l.addRun(*b)
 	}
 }
 
@@ -226,8 +226,9 @@ func (l *Log) EpochStart(epoch int32) int64 {
 }
 
 // Clone copies the log. Batches are never changed in place once appended, so the copy
-// shares their records.
+// shares them (batchList) and their records. A long run's keyframes had each copied
+// every replica's hundreds of thousands of batches.
 func (l *Log) Clone() Log {
-	return Log{batches: slices.Clone(l.batches), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
+	return Log{batches: l.batches.clone(), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
 		checked: l.checked, seqs: maps.Clone(l.seqs), seqsUpTo: l.seqsUpTo, producers: cloneProducers(l.producers), txns: l.txns.clone()}
 }

@@ -67,14 +67,15 @@ func TestReadReturnsWholeBatchesAndTruncateCutsOne(t *testing.T) {
 func TestProblemsFire(t *testing.T) {
 	var l Log
 	l.AppendAsLeader(batch("a"), 2)
-	l.batches = append(l.batches, protocol.RecordBatch{BaseOffset: 1, LeaderEpoch: 1,
+	l.batches.push(protocol.RecordBatch{BaseOffset: 1, LeaderEpoch: 1,
 		Records: []protocol.Record{{Offset: 1, Body: protocol.ControlMarker{Type: protocol.ControlCommit}}}})
 	bad := l.Problems()
 	require.Len(t, bad, 2)
 	assert.Contains(t, bad[0], "leader epoch goes back from 2 to 1 at offset 1")
 	assert.Contains(t, bad[1], "a transaction marker at offset 1 outside a control batch")
 
-	l = Log{batches: []protocol.RecordBatch{{BaseOffset: 0, Records: []protocol.Record{{Offset: 0}, {Offset: 2}}}}}
+	l = Log{}
+	l.batches.push(protocol.RecordBatch{BaseOffset: 0, Records: []protocol.Record{{Offset: 0}, {Offset: 2}}})
 	assert.Contains(t, l.Problems()[0], "offset 2 stored at position 1")
 
 	// A control batch is one marker of a transactional producer.
@@ -144,7 +145,7 @@ func TestTheLSOStopsAtAnOpenTransaction(t *testing.T) {
 	assert.Equal(t, int64(1), l.LastStableOffset(3))
 	assert.Empty(t, l.LSOProblems(3))
 
-	forgot := Log{batches: l.batches}
+	forgot := Log{batches: l.batches.clone()}
 	bad := forgot.LSOProblems(3)
 	require.Len(t, bad, 1)
 	assert.Contains(t, bad[0], "last stable offset 3 passes the open transaction of producer 7 at offset 1")

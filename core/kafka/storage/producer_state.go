@@ -164,8 +164,8 @@ func (l *Log) RecoverProducerState() { l.rebuildProducerState() }
 // (UnifiedLog.rebuildProducerState after a truncation).
 func (l *Log) rebuildProducerState() {
 	l.producers, l.txns = nil, txnState{}
-	for _, b := range l.batches {
-		l.updateProducer(b)
+	for _, b := range l.batches.from(0) {
+		l.updateProducer(*b)
 	}
 }
 
