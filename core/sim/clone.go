@@ -12,6 +12,7 @@ func (w *World) Clone() *World {
 	c.queue = w.queue.clone()
 	c.order = slices.Clone(w.order)
 	c.slots = make(map[string]*nodeSlot, len(w.slots))
+	c.slotList = make([]*nodeSlot, len(w.slotList))
 	for k, s := range w.slots {
 		cs := *s
 		cs.node = s.node.Clone()
@@ -19,6 +20,7 @@ func (w *World) Clone() *World {
 		cs.stalled = slices.Clone(s.stalled)
 		cs.arrived = maps.Clone(s.arrived)
 		c.slots[k] = &cs
+		c.slotList[cs.index] = &cs
 	}
 	c.inFlight = maps.Clone(w.inFlight)
 	c.linkLastMs = maps.Clone(w.linkLastMs)

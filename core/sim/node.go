@@ -88,6 +88,9 @@ type Message struct {
 	ArriveMs int64
 	// HeldFromMs: a delay fault holds the message; it would have arrived then (0: not held).
 	HeldFromMs int64
+	// background is IsBackground of the payload, asked once when it is sent: the settle
+	// count, the wire and the trace each ask it of every message.
+	background bool
 }
 
 // Describe is the message's stable text form: "#7 p1->broker-1 Produce …".
@@ -155,7 +158,7 @@ func (e *Env) After(delayMs int64, t Payload) {
 	if delayMs < 0 {
 		delayMs = 0
 	}
-	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, Port: e.port, Incarnation: e.incarnation, Timer: t})
+	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, slot: e.s.index, Port: e.port, Incarnation: e.incarnation, Timer: t})
 }
 
 // Rand is the node's own random stream.

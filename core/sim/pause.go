@@ -61,7 +61,7 @@ func (w *World) holdMessage(s *nodeSlot, e event, m Message) {
 	e.Node = NodeOf(m.To)
 	e.Incarnation = s.incarnation
 	s.hold(e)
-	w.traceLine(IsBackground(m.Payload), "held ", m.Describe(), " (", NodeOf(m.To), " paused)")
+	w.traceLine(m.background, "held ", m.Describe(), " (", NodeOf(m.To), " paused)")
 }
 
 // deliverArrived hands a message that waited at a paused node's host to the node, or
@@ -117,7 +117,7 @@ func (w *World) holdsWork(s *nodeSlot) bool {
 			return true
 		}
 		m, ok := s.arrived[e.MsgID]
-		return ok && !IsBackground(m.Payload)
+		return ok && !m.background
 	})
 }
 

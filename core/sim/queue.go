@@ -16,18 +16,19 @@ const (
 // sort before others at the same time so "a fault at at.ms happens before any other
 // event at that time" (queueKey).
 type event struct {
-	AtMs        int64
-	Seq         int64
-	Kind        eventKind
+	AtMs int64
+	Seq  int64
+	Kind eventKind
+	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
+	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
+	Arrived     bool
+	slot        int32   // evTimer: the node's index in World.slotList (Kind, Arrived and slot share a word)
 	Node        string  // evTimer, evStart: the node
 	Port        string  // evTimer: the node's port that set it
 	Incarnation int     // evTimer: the node's incarnation that set it
 	Timer       Payload // evTimer
 	MsgID       int64   // evDeliver: id in World.inFlight
 	Fault       *Fault  // evFault: out of line, so that events stay small (never changed once queued)
-	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
-	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
-	Arrived bool
 }
 
 // queue is a four-ary min-heap of small keys (half the depth of a binary heap: a pop,

@@ -63,7 +63,7 @@ func (w *World) Quiet() bool {
 		if m.HeldFromMs > 0 && w.nowMs >= m.HeldFromMs {
 			continue
 		}
-		if !IsBackground(m.Payload) {
+		if !m.background {
 			return false
 		}
 	}
@@ -80,7 +80,7 @@ func (w *World) putInFlight(m Message) {
 // putNewInFlight puts a message just sent, whose id is new, on the wire.
 func (w *World) putNewInFlight(m Message) {
 	w.inFlight[m.ID] = m
-	if !IsBackground(m.Payload) {
+	if !m.background {
 		w.foreground++
 	}
 }
@@ -95,7 +95,7 @@ func (w *World) dropInFlight(id int64) {
 // removeInFlight takes m, which is on the wire, off it.
 func (w *World) removeInFlight(m *Message) {
 	delete(w.inFlight, m.ID)
-	if !IsBackground(m.Payload) {
+	if !m.background {
 		w.foreground--
 	}
 }

@@ -93,7 +93,7 @@ func (w *World) traceMessage(verb string, m Message) {
 		return
 	}
 	b := append(append(w.lineStart(), verb...), ' ')
-	w.lineEnd(m.appendDescribe(b), IsBackground(m.Payload))
+	w.lineEnd(m.appendDescribe(b), m.background)
 }
 
 // Texts lists the text of the lines kept, oldest first; background lines are left out

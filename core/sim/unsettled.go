@@ -17,7 +17,7 @@ func (w *World) Unsettled() []string {
 func (w *World) Busy() int {
 	n := 0
 	for _, m := range w.inFlight {
-		if !IsBackground(m.Payload) {
+		if !m.background {
 			n++
 		}
 	}

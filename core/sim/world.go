@@ -32,6 +32,7 @@ func (c *Config) latencyMs(from, to string) int64 {
 
 type nodeSlot struct {
 	node        Node
+	index       int32 // in World.slotList
 	up          bool
 	started     bool // has booted at least once
 	held        bool // crashed before its start time: it stays down until a restart
@@ -62,6 +63,7 @@ type World struct {
 	// is asked about every partition it leads). Only the order of the questions changes.
 	unsettled    string
 	slots        map[string]*nodeSlot
+	slotList     []*nodeSlot // the slots by index (nodeSlot.index): a timer finds its node's without a lookup by name
 	inFlight     map[int64]Message
 	foreground   int                 // how many of inFlight are not background traffic (Quiet's fast answer)
 	pausedNodes  int                 // how many slots are paused (Settled asks which hold work only if any)
@@ -98,7 +100,9 @@ func NewWorld(cfg Config) *World {
 func (w *World) Add(n Node, startMs int64) {
 	name := n.Name()
 	w.order = append(w.order, name)
-	w.slots[name] = &nodeSlot{node: n, rand: NewRand(w.cfg.Seed, "node/"+name), startMs: startMs}
+	s := &nodeSlot{node: n, index: int32(len(w.slotList)), rand: NewRand(w.cfg.Seed, "node/"+name), startMs: startMs}
+	w.slots[name] = s
+	w.slotList = append(w.slotList, s)
 	w.push(event{AtMs: startMs, Kind: evStart, Node: name})
 }
 
@@ -189,7 +193,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 		}
 		w.linkLastMs[link] = arrive
 	}
-	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive}
+	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive, background: IsBackground(p)}
 	w.putNewInFlight(m)
 	w.wireSent(m)
 	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
@@ -220,7 +224,7 @@ func (w *World) Step() bool {
 	case evDeliver:
 		w.deliver(e)
 	case evTimer:
-		s := w.slots[e.Node]
+		s := w.slotList[e.slot]
 		if s.up && s.incarnation == e.Incarnation {
 			if s.paused {
 				s.hold(e)

@@ -14,8 +14,8 @@ import (
 // member the leader has not heard from since it took over. It reports whether the HW
 // moved.
 func (p *Partition) maybeIncrementLeaderHW(minISR int, nowMs, lagMs int64, eligible func(string) bool) bool {
-	if p.leader == nil || len(p.state.ISR) < minISR {
-		return false
+	if p.leader == nil || len(p.state.ISR) < minISR || p.HW >= p.LEO() {
+		return false // (the HW is at the log end, where most fetches find it: it cannot rise)
 	}
 	hw := p.LEO()
 	maximal := p.maximalISR()
