@@ -1,6 +1,10 @@
 package play
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"deliverylab/scenes"
@@ -49,7 +53,7 @@ func TestLearningInSlicesLearnsWhatLearningAtOnceDoes(t *testing.T) {
 // with the timeline as far as the first slice got; each Learn runs one more slice, the
 // length grows, and the page may play meanwhile; at the end the timeline is whole.
 func TestALongRunIsLearnedASliceAtATime(t *testing.T) {
-	s, err := LoadSource("long.yaml", []byte(neverSettles+"stop.ms: 12000\n"))
+	s, err := LoadSource("long.yaml", neverSettles(t, 12000))
 	require.NoError(t, err)
 	require.True(t, s.Learning(), "54,000 events are more than one slice")
 	st := s.State()
@@ -83,25 +87,11 @@ func TestALongRunIsLearnedASliceAtATime(t *testing.T) {
 	assert.Equal(t, int64(12000), s.NowMs())
 }
 
-// neverSettles: auto-commit every 0 ms keeps a commit on the wire, so the run never
-// settles (cmd/deliverylab's event-limit benchmark runs it to 2,000,000 events).
-const neverSettles = `title: {en: "Never settles", zh: "永不停止"}
-seed: 1
-cluster:
-  brokers: 3
-  config: {min.insync.replicas: 2}
-  topics:
-    - {name: orders, partitions: 1, replication.factor: 3}
-network: {latency.ms: 1}
-apps:
-  - producer: p1
-    config: {acks: all, enable.idempotence: false}
-    send: {topic: orders, count: 100, interval.ms: 20, value: "{n}"}
-  - consumer: c1
-    group: dashboard
-    topics: [orders]
-    config: {enable.auto.commit: true, auto.commit.interval.ms: 0, auto.offset.reset: earliest}
-    commit: auto
-    processing: async
-    processing.ms: 10
-`
+// neverSettles is the CLI's event-limit scene (auto-commit every 0 ms keeps a commit on
+// the wire, so the run never settles), with stop.ms as given.
+func neverSettles(t *testing.T, stopMs int) []byte {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("..", "..", "cmd", "deliverylab", "testdata", "never-settles.yaml"))
+	require.NoError(t, err)
+	return []byte(strings.Replace(string(text), "seed: 1\n", fmt.Sprintf("seed: 1\nstop.ms: %d\n", stopMs), 1))
+}
