@@ -67,7 +67,7 @@ func TestALongRunIsLearnedASliceAtATime(t *testing.T) {
 	for s.Learning() {
 		before := s.learner.run.World.EventsRun()
 		version := s.Version()
-		s.Learn()
+		s.LearnFor(learnSliceEvents)
 		slices++
 		assert.Greater(t, s.Version(), version, "a slice changes what the page shows")
 		if s.Learning() {
@@ -80,7 +80,7 @@ func TestALongRunIsLearnedASliceAtATime(t *testing.T) {
 	assert.False(t, s.State().Timeline.Learning)
 	assert.Equal(t, int64(12000), s.timeline.LengthMs)
 	assert.Equal(t, int64(500), s.NowMs(), "playing went on while the timeline was learned")
-	assert.False(t, s.Learn(), "a learned timeline has nothing more to learn")
+	assert.False(t, s.LearnFor(learnSliceEvents), "a learned timeline has nothing more to learn")
 
 	// Once learned, Run to end goes to the end's keyframe.
 	s.RunToEnd()

@@ -32,11 +32,11 @@ type Session struct {
 	// unreplayed are recorded faults a changed run could not replay (relearn's copy
 	// collects them).
 	unreplayed []injected
-	// keys are keyframes of the run with the recorded faults (relearn takes them), and
-	// keyEvery how many events apart (runKeyedFor).
+	// keys are keyframes of the run with the recorded faults (relearn's copy takes them,
+	// keyEvery events apart: runKeyedFor).
 	keys     []keyframe
 	keyEvery int64
-	// learner is the copy of the run relearn runs to its end, a slice at a time (Learn),
+	// learner is the copy of the run relearn runs to its end, a slice at a time (LearnFor),
 	// while it is not there yet; nil once the timeline is learned. atOnce is how many
 	// events relearn learns before it returns (0: learnSliceEvents; LearnAtOnce).
 	learner *Session

@@ -18,7 +18,7 @@ type Timeline struct {
 	LengthMs int64  `json:"lengthMs"`
 	Settled  bool   `json:"settled"` // the run ends because it settled (not at stop.ms or a limit)
 	Marks    []Mark `json:"marks"`
-	// Learning: the run's length is still being learned (Session.Learn), and LengthMs and
+	// Learning: the run's length is still being learned (Session.LearnFor), and LengthMs and
 	// Marks are as far as the copy that learns it has got.
 	Learning bool `json:"learning,omitempty"`
 }
@@ -196,10 +196,11 @@ func (s *Session) Continue() {
 	s.version++
 }
 
-// learnSliceEvents is how many events relearn's copy runs at a time: every shipped scene
-// is learned in the first slice, at once, and a longer run (a teacher's scene that never
-// settles runs to 2,000,000 events) a slice a frame, each about 50 ms under WebAssembly
-// at its slowest, so that the page never stops answering while it learns.
+// learnSliceEvents is how many events relearn's copy runs before relearn returns, unless
+// the session says otherwise (LearnAtOnce): every shipped scene is learned at once. A
+// longer run (a teacher's scene that never settles runs to 2,000,000 events) is learned
+// on by LearnFor; the page does that by its own clock, a part of each frame, so that it
+// never stops answering while it learns.
 const learnSliceEvents = 10_000
 
 // relearn starts learning the timeline again: a copy of the run with the recorded faults
@@ -224,12 +225,8 @@ func (s *Session) startLearning() {
 }
 
 // Learning reports whether the timeline is still being learned: the front end then
-// calls Learn once a frame.
+// calls LearnFor once a frame.
 func (s *Session) Learning() bool { return s.learner != nil }
-
-// Learn runs the copy that learns the timeline on for one slice of events, and reports
-// whether it is still learning.
-func (s *Session) Learn() bool { return s.LearnFor(learnSliceEvents) }
 
 // LearnFor runs the copy that learns the timeline on for up to events events, and
 // reports whether it is still learning.
@@ -241,8 +238,7 @@ func (s *Session) LearnFor(events int64) bool {
 	return s.learner != nil
 }
 
-// learnAll finishes learning the timeline at once (what needs the whole run: an export,
-// a test).
+// learnAll finishes learning the timeline at once (tests that look at the whole of it).
 func (s *Session) learnAll() {
 	for s.learner != nil {
 		s.learn(learnSliceEvents)
@@ -267,7 +263,7 @@ func (s *Session) learn(budget int64) {
 	s.learner = nil
 	cp.sampler.sample(cp.run)
 	s.chart = cp.sampler.chart
-	s.injected, s.keys, s.keyEvery = cp.injected, cp.keys, cp.keyEvery
+	s.injected, s.keys = cp.injected, cp.keys
 	if len(cp.unreplayed) > 0 {
 		s.branch = unreplayedNotice(cp.unreplayed)
 	}
