@@ -25,24 +25,33 @@ func neverSettlesScene(t testing.TB, stopMs int) string {
 	return string(text)
 }
 
-// A teacher's scene longer than the page learns at once (54,000 events): it loads at
-// once, the scrubber says it is still learning how long the run lasts and grows, the page
-// plays and answers meanwhile, and then the scrubber spans the whole run.
+// A teacher's scene longer than the page learns at once (250,000 events): it loads at
+// once, the scrubber says it is still learning how long the run lasts and grows while the
+// paused canvas is not painted again for it, the page plays and answers meanwhile, and
+// then the scrubber spans the whole run.
 func TestALongRunIsLearnedWhileThePagePlays(t *testing.T) {
 	p := open(t)
 	p.call(`load("acks-1-lost")`)
-	p.call(fmt.Sprintf(`loadSource(%s, "long.yaml")`, strconv.Quote(neverSettlesScene(t, 12000))))
+	p.call(fmt.Sprintf(`loadSource(%s, "long.yaml")`, strconv.Quote(neverSettlesScene(t, 40000))))
 	first := eval[map[string]any](p, `window.deliverylab.state().timeline`)
 	require.Equal(t, true, first["learning"], "the first frame's timeline is still being learned")
 	p.waitJS(10*time.Second, `document.getElementById("length").dataset.learning === "true"`)
 	assert.Contains(t, eval[string](p, `document.getElementById("length").textContent`), "learning how long the run lasts")
+
+	before := p.state()
+	p.waitTicks(before.Ticks, 6)
+	after := p.state()
+	require.True(t, after.Timeline.Learning, "still learning six ticks on (this test needs a longer scene)")
+	assert.Greater(t, after.Timeline.LengthMs, before.Timeline.LengthMs, "the scrubber grows")
+	assert.Equal(t, before.Perf.Draws, after.Perf.Draws, "learning alone does not paint the paused canvas again")
+
 	p.call(`play()`)
 	p.waitJS(60*time.Second, `!window.deliverylab.state().timeline.learning`)
 	st := p.state()
-	assert.Equal(t, int64(12000), st.Timeline.LengthMs)
+	assert.Equal(t, int64(40000), st.Timeline.LengthMs)
 	assert.Positive(t, st.NowMs, "the run played while its length was learned")
 	p.waitJS(10*time.Second, `document.getElementById("length").dataset.learning === "false"`)
-	assert.Equal(t, " / 12000 ms", eval[string](p, `document.getElementById("length").textContent`))
+	assert.Equal(t, " / 40000 ms", eval[string](p, `document.getElementById("length").textContent`))
 	p.checkHealthy()
 }
 

@@ -68,6 +68,9 @@ type Game struct {
 	onReady       func() // called once, after the first frame is on screen
 	onChange      func() // called from Update when the page has something new to show
 	notifiedView  uint64 // g.view when onChange was last called
+	// learned counts the ticks that learned more of the timeline (learn): the page hears
+	// of them, the canvas has nothing new to draw.
+	learned, notifiedLearned uint64
 
 	// Sleeping: after idleTicks quiet ticks the game asks the page to stop its frame
 	// loop (onIdle); any input or command wakes it, and the next tick clears asleep.
@@ -150,8 +153,8 @@ func (g *Game) tick(in pointerInput) (changed, sleep bool) {
 	g.pointer(in)
 	g.learn()
 	g.advance()
-	changed = g.view != g.notifiedView
-	g.notifiedView = g.view
+	changed = g.view != g.notifiedView || g.learned != g.notifiedLearned
+	g.notifiedView, g.notifiedLearned = g.view, g.learned
 	if changed || hover != g.hover || (g.st.Playing && !g.st.Ended) {
 		g.quiet = 0
 	} else {
@@ -174,7 +177,11 @@ func (g *Game) learn() {
 		return
 	}
 	g.learnFor(learnBudget)
-	g.refresh()
+	// Only the timeline changed (the scrubber's length, its marks): a new snapshot for the
+	// page, but the same view, so the canvas is not painted again for it (a paint of the
+	// whole canvas each frame had been most of a learning frame with software GL).
+	g.st, g.fresh = g.sess.State(), true
+	g.learned++
 }
 
 // learnFor learns the timeline in chunks of learnChunk events until it is learned or
