@@ -87,6 +87,13 @@ func TestALongRunIsLearnedASliceAtATime(t *testing.T) {
 	assert.Equal(t, int64(12000), s.NowMs())
 }
 
+// learnAll finishes learning the timeline at once, for a test that looks at the whole.
+func (s *Session) learnAll() {
+	for s.learner != nil {
+		s.learn(learnSliceEvents)
+	}
+}
+
 // neverSettles is the CLI's event-limit scene (auto-commit every 0 ms keeps a commit on
 // the wire, so the run never settles), with stop.ms as given.
 func neverSettles(t *testing.T, stopMs int) []byte {

@@ -103,7 +103,7 @@ func (l link) open() (*Session, error) {
 		}
 		file = l.Scene + ".yaml"
 	}
-	s, err := LoadSource(file, data)
+	s, err := newSession(file, data)
 	if err != nil {
 		return nil, err
 	}

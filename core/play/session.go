@@ -103,6 +103,17 @@ func Load(name string) (*Session, error) {
 
 // LoadSource starts a session on a scene file's text.
 func LoadSource(file string, data []byte, opts ...Option) (*Session, error) {
+	s, err := newSession(file, data, opts...)
+	if err != nil {
+		return nil, err
+	}
+	s.restart()
+	return s, nil
+}
+
+// newSession is a session on a scene file's text, not started yet: its run and timeline
+// come with restart (a link sets its faults and settings first, and learns once).
+func newSession(file string, data []byte, opts ...Option) (*Session, error) {
 	sc, err := scene.Parse(file, data)
 	if err != nil {
 		return nil, err
@@ -111,7 +122,6 @@ func LoadSource(file string, data []byte, opts ...Option) (*Session, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	s.restart()
 	return s, nil
 }
 

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 
@@ -204,17 +205,13 @@ func (s *Session) Continue() {
 const learnSliceEvents = 10_000
 
 // relearn starts learning the timeline again: a copy of the run with the recorded faults
-// runs to its end (the scrubber's length and marks), a slice now and the rest as Learn
+// runs to its end (the scrubber's length and marks), a slice now and the rest as LearnFor
 // is called. A changed run (setting, seed) also fixes there the event counts of the
 // faults it replays by time, so that seeks replay them exactly. Until it is learned, the
 // keyframes of the run before are not this run's: none are kept.
 func (s *Session) relearn() {
 	s.startLearning()
-	if s.atOnce > 0 {
-		s.learn(s.atOnce)
-	} else {
-		s.learn(learnSliceEvents)
-	}
+	s.learn(cmp.Or(s.atOnce, learnSliceEvents))
 }
 
 // startLearning sets the copy that learns the timeline at 0 ms.
@@ -236,13 +233,6 @@ func (s *Session) LearnFor(events int64) bool {
 		s.version++
 	}
 	return s.learner != nil
-}
-
-// learnAll finishes learning the timeline at once (tests that look at the whole of it).
-func (s *Session) learnAll() {
-	for s.learner != nil {
-		s.learn(learnSliceEvents)
-	}
 }
 
 // learn runs the learner on for up to budget events and takes what it learned: the

@@ -47,15 +47,6 @@ func (n *obsNames) all() []string {
 
 var noNames = []string{""}
 
-// lookup is s's id, if s has one.
-func (n *obsNames) lookup(s string) (uint32, bool) {
-	if s == "" {
-		return 0, true
-	}
-	id, ok := n.ids[s]
-	return id, ok
-}
-
 // clone shares the names: the list clipped, so that the two logs' additions never
 // reach each other, and the index until one of them adds a name.
 func (n *obsNames) clone() obsNames {
