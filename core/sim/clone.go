@@ -27,6 +27,8 @@ func (w *World) Clone() *World {
 	c.blocked = maps.Clone(w.blocked)
 	c.triggers = slices.Clone(w.triggers)
 	c.observations = w.observations.clone()
+	c.ports = w.ports.clone()
+	c.faults = w.faults[:len(w.faults):len(w.faults)] // appended to, never changed
 	c.narrated = slices.Clone(w.narrated)
 	c.trace.Lines = slices.Clone(w.trace.Lines)
 	c.lineBuf = nil     // a buffer of its own: clones may run on other goroutines

@@ -12,4 +12,7 @@
 //  5. Nodes report protocol points with Env.Observe. Observations are traced, kept for
 //     the checker, and matched against triggered faults, which run at once: a node that
 //     is crashed by its own observation sends nothing after it.
+//  6. A node may Disarm a timer it knows has nothing left to do (a timeout of a request
+//     that was answered): it still comes due as an event, so nothing a run counts or
+//     traces changes, but it no longer holds its payload or reaches Fire.
 package sim

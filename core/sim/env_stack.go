@@ -11,15 +11,16 @@ type envStack struct {
 	depth int
 }
 
-// enter gives the Env for a handler of node s (at port) that starts now.
-func (w *World) enter(s *nodeSlot, node, port string) *Env {
+// enter gives the Env for a handler of node s (at port, whose id in World.ports is
+// portID, or unknownPort) that starts now.
+func (w *World) enter(s *nodeSlot, port string, portID int32) *Env {
 	st := &w.envs
 	if st.depth == len(st.envs) {
 		st.envs = append(st.envs, new(Env))
 	}
 	env := st.envs[st.depth]
 	st.depth++
-	*env = Env{w: w, s: s, node: node, port: port, incarnation: s.incarnation}
+	*env = Env{w: w, s: s, node: s.name, port: port, portID: portID, incarnation: s.incarnation}
 	return env
 }
 

@@ -78,7 +78,8 @@ func (w *World) Schedule(atMs int64, f Fault) {
 	if atMs < w.nowMs {
 		atMs = w.nowMs
 	}
-	w.push(event{AtMs: atMs, Kind: evFault, Fault: &f})
+	w.faults = append(w.faults, f)
+	w.push(event{queued: queued{AtMs: atMs, Kind: evFault, fault: int32(len(w.faults) - 1)}})
 }
 
 // AddTrigger arms a fault that fires at a protocol point.
@@ -154,7 +155,7 @@ func (w *World) apply(f Fault) {
 			}
 			m.ArriveMs += f.DelayMs
 			w.putInFlight(m)
-			w.push(event{AtMs: m.ArriveMs, Kind: evDeliver, MsgID: m.ID})
+			w.push(event{queued: queued{AtMs: m.ArriveMs, Kind: evDeliver, MsgID: m.ID}})
 		}
 	case FaultDuplicate:
 		if m, ok := w.inFlight[f.WireID]; ok {
@@ -163,7 +164,7 @@ func (w *World) apply(f Fault) {
 			c.ID = w.nextMsgID
 			w.putInFlight(c)
 			w.wireSent(c)
-			w.push(event{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID})
+			w.push(event{queued: queued{AtMs: c.ArriveMs, Kind: evDeliver, MsgID: c.ID}})
 			w.traceLine(false, "duplicated ", m.Describe(), " as #", itoa(c.ID))
 		}
 	case FaultNarrate:

@@ -96,9 +96,12 @@ func (w *World) eventStep(e *event) string {
 		}
 		return "a dropped message"
 	case evTimer:
-		return e.Timer.Describe() + " at " + e.Node
+		if e.disarmed {
+			return "a disarmed timer at " + w.slotList[e.slot].name
+		}
+		return e.Timer.Describe() + " at " + w.slotList[e.slot].name
 	case evFault:
-		return "fault " + e.Fault.Describe()
+		return "fault " + w.faults[e.fault].Describe()
 	}
-	return "start of " + e.Node
+	return "start of " + w.slotList[e.slot].name
 }

@@ -126,8 +126,12 @@ type Env struct {
 	s           *nodeSlot // the node's slot: Alive and Rand without a lookup by name
 	node        string
 	port        string // the node's port the event is for (see Port)
-	incarnation int
+	portID      int32  // port's id in World.ports, unknownPort until a timer needs it
+	incarnation int32
 }
+
+// unknownPort is an Env's portID before After looks its port up.
+const unknownPort = -1
 
 // Now is the virtual time in milliseconds.
 func (e *Env) Now() int64 { return e.w.nowMs }
@@ -150,15 +154,20 @@ func (e *Env) Send(to string, p Payload) int64 {
 	return e.w.send(e.Address(), to, p)
 }
 
-// After sets a timer that fires delayMs from now unless the node crashes first.
-func (e *Env) After(delayMs int64, t Payload) {
+// After sets a timer that fires delayMs from now unless the node crashes first, and
+// names it for Disarm.
+func (e *Env) After(delayMs int64, t Payload) TimerID {
 	if !e.Alive() {
-		return
+		return TimerID{}
 	}
 	if delayMs < 0 {
 		delayMs = 0
 	}
-	e.w.push(event{AtMs: e.w.nowMs + delayMs, Kind: evTimer, Node: e.node, slot: e.s.index, Port: e.port, Incarnation: e.incarnation, Timer: t})
+	if e.portID == unknownPort {
+		e.portID = int32(e.w.ports.id(e.port))
+	}
+	slot, seq := e.w.push(event{queued: queued{AtMs: e.w.nowMs + delayMs, Kind: evTimer, slot: e.s.index, port: e.portID, Incarnation: e.incarnation}, Timer: t})
+	return TimerID{slot: slot, seq: seq}
 }
 
 // Rand is the node's own random stream.

@@ -15,15 +15,20 @@ const obsChunk = 4096
 type observationLog struct {
 	full  []obsChunkOf // chunks of obsChunk each, read-only
 	last  obsChunkOf   // the chunk being filled
-	names obsNames
+	names nameTable
 }
 
 // obsChunkOf is a chunk of the log: its observations and, apart, the message lists of
 // those that name messages (most of a short run's, few of a long one's: a list inline
-// took 24 bytes of every observation).
+// took 24 bytes of every observation), the fields of those that set a group's or rare
+// ones, and the lists of names those name.
 type obsChunkOf struct {
-	obs  []keptObservation
-	msgs [][]string // keptObservation.msgs is 1 + an index here, 0 for none
+	obs    []keptObservation
+	msgs   [][]string
+	groups []groupFields
+	rares  []rareFields
+	lists  []string
+	text   []byte // the block the names in lists are being written into (keepText)
 }
 
 func (l *observationLog) add(o *Observation) {
@@ -42,23 +47,13 @@ func (l *observationLog) add(o *Observation) {
 }
 
 // add keeps o in the chunk.
-func (c *obsChunkOf) add(names *obsNames, o *Observation) {
-	k := names.keep(o)
+func (c *obsChunkOf) add(names *nameTable, o *Observation) {
+	k := c.keep(names, o)
 	if o.Msgs != nil {
 		c.msgs = append(c.msgs, o.Msgs)
 		k.msgs = uint32(len(c.msgs))
 	}
 	c.obs = append(c.obs, k)
-}
-
-// observation is the chunk's observation j as it was added.
-func (c *obsChunkOf) observation(j int, names []string) Observation {
-	k := &c.obs[j]
-	o := k.observation(names)
-	if k.msgs > 0 {
-		o.Msgs = c.msgs[k.msgs-1]
-	}
-	return o
 }
 
 // list is the observations so far. It shares the log's chunks: later adds go past the
@@ -75,7 +70,8 @@ func (l *observationLog) list() ObservationList {
 // and copies the one being filled.
 func (l *observationLog) clone() observationLog {
 	c := observationLog{full: slices.Clip(l.full), names: l.names.clone()}
-	c.last = obsChunkOf{obs: slices.Clone(l.last.obs), msgs: slices.Clone(l.last.msgs)}
+	c.last = obsChunkOf{obs: slices.Clone(l.last.obs), msgs: slices.Clone(l.last.msgs), groups: slices.Clip(l.last.groups),
+		rares: slices.Clip(l.last.rares), lists: slices.Clip(l.last.lists), text: slices.Clip(l.last.text)} // kept entries are never changed: appends reallocate
 	return c
 }
 
@@ -89,7 +85,7 @@ type ObservationList struct {
 
 // ListOf is a list of obs (facts read from elsewhere, a test's).
 func ListOf(obs []Observation) ObservationList {
-	var names obsNames
+	var names nameTable
 	c := obsChunkOf{obs: make([]keptObservation, 0, len(obs))}
 	for i := range obs {
 		c.add(&names, &obs[i])

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -86,3 +87,38 @@ func TestObservationLogNamesApartAfterAClone(t *testing.T) {
 	}
 	assert.Equal(t, 2, n)
 }
+
+// A log and its clone, each then adding commits and assignments (whose fields and names
+// are kept in the chunk's lists and text, which the two share up to the clone), read
+// back what each was given: neither writes where the other reads. So does a list read
+// back and appended to by its reader.
+func TestObservationLogListsApartAfterAClone(t *testing.T) {
+	var l observationLog
+	commit := func(n int) Observation {
+		return Observation{Event: "committed", Group: "g", Committed: []string{"orders-0=" + strconv.Itoa(n)}, Err: strconv.Itoa(n)}
+	}
+	var wantL, wantC []Observation
+	for n := range 3 {
+		l.add(ptr(commit(n)))
+		wantL = append(wantL, commit(n))
+	}
+	wantC = slices.Clone(wantL)
+	c := l.clone()
+	for n := 3; n < 9000; n++ { // past blocks of text and a chunk
+		if n%2 == 0 {
+			l.add(ptr(commit(n)))
+			wantL = append(wantL, commit(n))
+		} else {
+			o := Observation{Event: "assigned", Member: "m", Assigned: []string{"t-" + strconv.Itoa(n), "u-" + strconv.Itoa(n)}, Folds: []string{}}
+			c.add(&o)
+			wantC = append(wantC, o)
+		}
+	}
+	for _, o := range l.list().All() {
+		_ = append(o.Committed, "appended by a reader")
+	}
+	assert.Equal(t, wantL, l.list().Slice())
+	assert.Equal(t, wantC, c.list().Slice())
+}
+
+func ptr[T any](v T) *T { return &v }

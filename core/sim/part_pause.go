@@ -20,7 +20,7 @@ func (w *World) pausePart(addr string, pause bool) {
 	if !ok {
 		return
 	}
-	env := w.enter(s, NodeOf(addr), PortOf(addr))
+	env := w.enter(s, PortOf(addr), unknownPort)
 	if pause {
 		pp.PausePart(env, PortOf(addr))
 	} else {

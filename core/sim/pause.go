@@ -58,7 +58,7 @@ func (w *World) holdMessage(s *nodeSlot, e event, m Message) {
 	s.arrived[m.ID] = m
 	s.addClient(m)
 	e.Arrived = true
-	e.Node = NodeOf(m.To)
+	e.slot = s.index
 	e.Incarnation = s.incarnation
 	s.hold(e)
 	w.traceLine(m.background, "held ", m.Describe(), " (", NodeOf(m.To), " paused)")
@@ -67,7 +67,7 @@ func (w *World) holdMessage(s *nodeSlot, e event, m Message) {
 // deliverArrived hands a message that waited at a paused node's host to the node, or
 // holds it again if the node was paused once more meanwhile.
 func (w *World) deliverArrived(e event) {
-	s := w.slots[e.Node]
+	s := w.slotList[e.slot]
 	m, ok := s.arrived[e.MsgID]
 	if !ok || s.incarnation != e.Incarnation {
 		return // the process crashed: what waited for it died with it

@@ -40,7 +40,7 @@ func PortOf(addr string) string {
 // timers fire with the port set, and the answers to it arrive with the port set.
 func (e *Env) Port(port string) *Env {
 	c := *e
-	c.port = port
+	c.port, c.portID = port, unknownPort
 	return &c
 }
 

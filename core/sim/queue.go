@@ -16,19 +16,39 @@ const (
 // sort before others at the same time so "a fault at at.ms happens before any other
 // event at that time" (queueKey).
 type event struct {
-	AtMs int64
-	Seq  int64
-	Kind eventKind
+	queued
+	Timer Payload // evTimer
+}
+
+// queued is an event as the queue's slab keeps it: all of it but its timer, which the
+// queue keeps apart in a table of the armed timers (queue.timers), so that the slab holds
+// no pointer at all — memory the collector never looks into. A long run's queue is tens
+// of thousands of timers, nearly all of them request timeouts disarmed once answered
+// (disarm.go), and every keyframe of it a copy, which the collector had scanned on the
+// page's one thread each cycle: names, a port, a fault and a timer had made four pointers
+// an event for it to follow, in 96 bytes; now a keyframe's pointers are its few thousand
+// armed timers.
+type queued struct {
+	AtMs  int64
+	Seq   int64
+	MsgID int64 // evDeliver: id in World.inFlight
+	// slot: evTimer, evStart and an arrived evDeliver: the node's index in World.slotList.
+	slot int32
+	// port: evTimer: the id in World.ports of the node's port that set it.
+	port int32
+	// Incarnation: evTimer, an arrived evDeliver: the node's incarnation then.
+	Incarnation int32
+	// fault: evFault: the index in World.faults of the fault to apply.
+	fault int32
+	Kind  eventKind
 	// Arrived: an evDeliver of a message that reached a paused node and waited at its host
-	// (nodeSlot.arrived), run again on resume; Node and Incarnation say whose.
-	Arrived     bool
-	slot        int32   // evTimer: the node's index in World.slotList (Kind, Arrived and slot share a word)
-	Node        string  // evTimer, evStart: the node
-	Port        string  // evTimer: the node's port that set it
-	Incarnation int     // evTimer: the node's incarnation that set it
-	Timer       Payload // evTimer
-	MsgID       int64   // evDeliver: id in World.inFlight
-	Fault       *Fault  // evFault: out of line, so that events stay small (never changed once queued)
+	// (nodeSlot.arrived), run again on resume.
+	Arrived bool
+	// timer: evTimer: 1 + the index of its timer in queue.timers; 0 once it is out of the
+	// queue (event.Timer has it) or disarmed.
+	timer int32
+	// disarmed: an evTimer Disarm let go of (its timer is nil).
+	disarmed bool
 }
 
 // queue is a four-ary min-heap of small keys (half the depth of a binary heap: a pop,
@@ -47,8 +67,12 @@ type queue struct {
 	keys    []queueKey // a heap of the keys before horizon
 	far     []queueKey // the keys at or after horizon, in no order
 	horizon int64
-	slab    []event // events by index; a popped slot is zeroed and reused
-	free    []int32 // free slots of slab
+	slab    []queued // events by index; a popped slot is reused
+	free    []int32  // free slots of slab
+	// timers are the armed timers of the events in slab (queued.timer), freeTimers their
+	// free entries.
+	timers     []Payload
+	freeTimers []int32
 }
 
 // queueWindowMs is how far past the earliest far event the horizon moves.
@@ -76,17 +100,19 @@ func (q *queue) len() int { return len(q.keys) + len(q.far) }
 
 func (q *queue) clone() queue {
 	return queue{keys: slices.Clone(q.keys), far: slices.Clone(q.far), horizon: q.horizon, slab: slices.Clone(q.slab),
-		free: slices.Clone(q.free)}
+		free: slices.Clone(q.free), timers: slices.Clone(q.timers), freeTimers: slices.Clone(q.freeTimers)}
 }
 
-func (q *queue) push(e event) {
-	var slot int32
+func (q *queue) push(e event) (slot int32) {
 	if n := len(q.free); n > 0 {
 		slot, q.free = q.free[n-1], q.free[:n-1]
-		q.slab[slot] = e
 	} else {
 		slot = int32(len(q.slab))
-		q.slab = append(q.slab, e)
+		q.slab = append(q.slab, queued{})
+	}
+	q.slab[slot] = e.queued
+	if e.Timer != nil {
+		q.slab[slot].timer = q.keepTimer(e.Timer)
 	}
 	rank := e.Seq
 	if e.Kind != evFault {
@@ -95,9 +121,10 @@ func (q *queue) push(e event) {
 	k := queueKey{atMs: e.AtMs, rank: rank, slot: slot}
 	if k.atMs >= q.horizon {
 		q.far = append(q.far, k)
-		return
+		return slot
 	}
 	q.heapPush(k)
+	return slot
 }
 
 func (q *queue) heapPush(k queueKey) {
@@ -160,8 +187,11 @@ func (q *queue) pop() event {
 		i = m
 	}
 	q.keys = h
-	e := q.slab[top.slot]
-	q.slab[top.slot] = event{} // let go of what it points to
+	e := event{queued: q.slab[top.slot]}
+	if e.timer > 0 {
+		e.Timer = q.timers[e.timer-1]
+		q.dropTimer(&e.queued)
+	}
 	q.free = append(q.free, top.slot)
 	return e
 }
@@ -182,5 +212,29 @@ func (q *queue) peek() *event {
 	if len(q.keys) == 0 {
 		return nil
 	}
-	return &q.slab[q.keys[0].slot]
+	e := &event{queued: q.slab[q.keys[0].slot]}
+	if e.timer > 0 {
+		e.Timer = q.timers[e.timer-1]
+	}
+	return e
+}
+
+// keepTimer puts t in the table of armed timers and returns 1 + its index.
+func (q *queue) keepTimer(t Payload) int32 {
+	var i int32
+	if n := len(q.freeTimers); n > 0 {
+		i, q.freeTimers = q.freeTimers[n-1], q.freeTimers[:n-1]
+		q.timers[i] = t
+	} else {
+		i = int32(len(q.timers))
+		q.timers = append(q.timers, t)
+	}
+	return i + 1
+}
+
+// dropTimer lets go of e's entry in the table of armed timers.
+func (q *queue) dropTimer(e *queued) {
+	q.timers[e.timer-1] = nil
+	q.freeTimers = append(q.freeTimers, e.timer-1)
+	e.timer = 0
 }

@@ -26,7 +26,7 @@ func TestQueuePopsInOrderAcrossItsHorizon(t *testing.T) {
 		if r.IntN(10) == 0 {
 			kind = evFault
 		}
-		e := event{AtMs: now + delay, Seq: seq, Kind: kind}
+		e := event{queued: queued{AtMs: now + delay, Seq: seq, Kind: kind}}
 		q.push(e)
 		want = append(want, e)
 	}

@@ -32,12 +32,13 @@ func (c *Config) latencyMs(from, to string) int64 {
 
 type nodeSlot struct {
 	node        Node
+	name        string
 	index       int32 // in World.slotList
 	up          bool
 	started     bool // has booted at least once
 	held        bool // crashed before its start time: it stays down until a restart
 	startMs     int64
-	incarnation int
+	incarnation int32
 	rand        Rand
 	// clients are the nodes whose requests reached this one in its current incarnation:
 	// their connections to it break when it crashes.
@@ -57,7 +58,11 @@ type World struct {
 	seq       int64
 	nextMsgID int64
 	queue     queue
-	order     []string // node names in registration order
+	// ports names the ports the queue's timers were set from (event.port), faults the
+	// faults it will apply (event.fault): both only grow, and a clone shares them.
+	ports  nameTable
+	faults []Fault
+	order  []string // node names in registration order
 	// unsettled is the node that last said it had not settled: Settled asks it first, as
 	// it most likely has not yet (an application still sending, asked before every broker
 	// is asked about every partition it leads). Only the order of the questions changes.
@@ -100,10 +105,10 @@ func NewWorld(cfg Config) *World {
 func (w *World) Add(n Node, startMs int64) {
 	name := n.Name()
 	w.order = append(w.order, name)
-	s := &nodeSlot{node: n, index: int32(len(w.slotList)), rand: NewRand(w.cfg.Seed, "node/"+name), startMs: startMs}
+	s := &nodeSlot{node: n, name: name, index: int32(len(w.slotList)), rand: NewRand(w.cfg.Seed, "node/"+name), startMs: startMs}
 	w.slots[name] = s
 	w.slotList = append(w.slotList, s)
-	w.push(event{AtMs: startMs, Kind: evStart, Node: name})
+	w.push(event{queued: queued{AtMs: startMs, Kind: evStart, slot: s.index}})
 }
 
 // Rand returns a named stream of the root seed that belongs to the caller (workloads).
@@ -170,13 +175,13 @@ func (w *World) PendingFaults() bool { return w.scheduled > 0 }
 // NextEventMs is the time of the next event, or -1 when there is none.
 func (w *World) NextEventMs() int64 { return w.queue.nextAtMs() }
 
-func (w *World) push(e event) {
+func (w *World) push(e event) (slot int32, seq int64) {
 	if e.Kind == evFault || e.Kind == evStart {
 		w.scheduled++
 	}
 	w.seq++
 	e.Seq = w.seq
-	w.queue.push(e)
+	return w.queue.push(e), e.Seq
 }
 
 func (w *World) send(from, to string, p Payload) int64 {
@@ -196,7 +201,7 @@ func (w *World) send(from, to string, p Payload) int64 {
 	m := Message{ID: id, From: from, To: to, Payload: p, SentMs: w.nowMs, ArriveMs: arrive, background: IsBackground(p)}
 	w.putNewInFlight(m)
 	w.wireSent(m)
-	w.push(event{AtMs: arrive, Kind: evDeliver, MsgID: id})
+	w.push(event{queued: queued{AtMs: arrive, Kind: evDeliver, MsgID: id}})
 	if w.Tracing() {
 		w.traceMessage("send", m)
 	}
@@ -230,19 +235,22 @@ func (w *World) Step() bool {
 				s.hold(e)
 				break
 			}
-			env := w.enter(s, e.Node, e.Port)
+			if e.disarmed {
+				break
+			}
+			env := w.enter(s, w.ports.all()[e.port], e.port)
 			s.node.Fire(env, e.Timer)
 			w.leave(s, env)
 		}
 	case evFault:
-		w.apply(*e.Fault)
+		w.apply(w.faults[e.fault])
 	case evStart:
-		if s := w.slots[e.Node]; s.paused {
+		if s := w.slotList[e.slot]; s.paused {
 			s.hold(e)
 		} else if s.held {
-			w.traceLine(false, "stays down ", e.Node, " (crashed before it started)")
+			w.traceLine(false, "stays down ", s.name, " (crashed before it started)")
 		} else {
-			w.boot(e.Node, Started)
+			w.boot(s.name, Started)
 		}
 	}
 	return true
@@ -292,7 +300,7 @@ func (w *World) handOver(s *nodeSlot, m Message) {
 		w.traceMessage("recv", m)
 	}
 	s.addClient(m)
-	env := w.enter(s, NodeOf(m.To), PortOf(m.To))
+	env := w.enter(s, PortOf(m.To), unknownPort)
 	s.node.Receive(env, m)
 	w.leave(s, env)
 }
@@ -325,7 +333,7 @@ func (w *World) boot(name string, event Event) {
 	}
 	s.up, s.started, s.held = true, true, false
 	s.incarnation++
-	env := w.enter(s, name, "")
+	env := w.enter(s, "", 0)
 	env.Observe(Observation{Event: event})
 	s.node.Start(env)
 	w.leave(s, env)
@@ -388,7 +396,7 @@ func (w *World) failPart(addr string) {
 	if !ok {
 		return
 	}
-	env := w.enter(s, NodeOf(addr), PortOf(addr))
+	env := w.enter(s, PortOf(addr), unknownPort)
 	env.Observe(Observation{Node: addr, Event: Crashed})
 	if env.Alive() {
 		pf.FailPart(env, PortOf(addr))
@@ -437,7 +445,7 @@ func (w *World) Act(name string, f func(env *Env)) {
 	if s == nil || !s.up {
 		return
 	}
-	env := w.enter(s, name, "")
+	env := w.enter(s, "", 0)
 	f(env)
 	w.leave(s, env)
 }

@@ -100,6 +100,7 @@ var Rows = []Row{
 	{Figure: "live heap of a session, after an hour of virtual time of play", Value: fig(native, "BenchmarkHeapAfterAnHourOfPlay", "B-live-after-an-hour"), Unit: "MB"},
 	{Figure: "page: the longest it stops answering while it learns a run's length (a run to the event limit)", Value: fig(native, "BenchmarkLearningARunToTheEventLimit", "longest-block-ms"), Unit: "ms", Budget: 100, AtMost: true},
 	{Figure: "page: learning that run's length, in all", Value: fig(native, "BenchmarkLearningARunToTheEventLimit", "s/learn"), Unit: "s"},
+	{Figure: "page: the longest wait between two frames meanwhile (the browser's late frames too)", Value: fig(native, "BenchmarkLearningARunToTheEventLimit", "longest-frame-gap-ms"), Unit: "ms"},
 	{Figure: "a run to the event limit (2,000,000 events), CLI --json: time", Value: fig(native, "BenchmarkRunToTheEventLimit", "s/run"), Unit: "s", Budget: 2, AtMost: true},
 	{Figure: "a run to the event limit, CLI --json: the process's peak memory (resident)", Value: fig(native, "BenchmarkRunToTheEventLimit", "B-from-system"), Unit: "MB", Budget: 300 * megabytes, AtMost: true},
 	// A real run lasts at least as long as its scene waits (about 17 s on average, the

@@ -14,6 +14,9 @@ type pendingCommit struct {
 	Msgs    []string // the identities it covers, for the ledger
 	Offsets []protocol.TPOffset
 	SinceMs int64 // when the application called commit
+	// timeout is the request.timeout.ms timer of the request that carries it now,
+	// disarmed when the answer comes.
+	timeout sim.TimerID
 }
 
 // The commit timers.
@@ -50,10 +53,10 @@ func (g *consumerCoordinator) commit(env *sim.Env) bool {
 
 func (g *consumerCoordinator) sendCommit(env *sim.Env, pc pendingCommit) {
 	id := g.ids.next()
-	g.commits[id] = pc
 	env.Send(g.broker, protocol.OffsetCommitRequest{ReqID: id, Group: g.group, Member: g.member,
 		Generation: g.generation, Offsets: pc.Offsets, Msgs: pc.Msgs})
-	env.After(g.cfg.RequestTimeoutMs, commitTimeout{ReqID: id})
+	pc.timeout = env.After(g.cfg.RequestTimeoutMs, commitTimeout{ReqID: id})
+	g.commits[id] = pc
 }
 
 // pendingCommits counts commits sent and not yet answered, parked ones included.
@@ -66,6 +69,7 @@ func (g *consumerCoordinator) onCommit(env *sim.Env, r protocol.OffsetCommitResp
 	}
 	msgs := pc.Msgs
 	delete(g.commits, r.ReqID)
+	env.Disarm(pc.timeout) // answered: its id is never sent again
 	if r.Err == "" {
 		return []ConsumerEvent{{Kind: Committed, Msgs: msgs}}
 	}

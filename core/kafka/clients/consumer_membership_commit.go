@@ -50,7 +50,8 @@ func (m *consumerMembership) sendCommit(env *sim.Env, pc pendingCommit) int64 {
 	}
 	env.Send(m.broker, protocol.OffsetCommitRequest{ReqID: id, Group: m.group, Member: m.member,
 		Generation: epoch, Offsets: pc.Offsets, Msgs: pc.Msgs})
-	env.After(m.cfg.RequestTimeoutMs, commitTimeout{ReqID: id})
+	pc.timeout = env.After(m.cfg.RequestTimeoutMs, commitTimeout{ReqID: id})
+	m.commits[id] = pc
 	return id
 }
 
@@ -63,6 +64,7 @@ func (m *consumerMembership) onCommit(env *sim.Env, r protocol.OffsetCommitRespo
 		return nil // a commit it gave up on or sent again: this answer is late
 	}
 	delete(m.commits, r.ReqID)
+	env.Disarm(pc.timeout) // answered: its id is never sent again
 	if r.Err == "" {
 		return m.committed(env, r.ReqID, ConsumerEvent{Kind: Committed, Msgs: pc.Msgs})
 	}

@@ -25,7 +25,7 @@ func (rm *ReplicaManager) sendFollowerFetch(env *sim.Env, tp protocol.TP) {
 	}
 	env.Send(p.fetch.Leader, protocol.FetchRequest{ReqID: p.fetch.ReqID, TP: tp, Replica: rm.broker, FetchOffset: p.LEO(),
 		LastFetchedEpoch: lastEpoch, MaxWaitMs: rm.cfg.ReplicaFetchWaitMaxMs})
-	env.After(rm.cfg.ReplicaFetchWaitMaxMs+ReplicaSocketTimeoutMs, fetchTimeout{TP: tp, ReqID: p.fetch.ReqID})
+	p.fetch.Timeout = env.After(rm.cfg.ReplicaFetchWaitMaxMs+ReplicaSocketTimeoutMs, fetchTimeout{TP: tp, ReqID: p.fetch.ReqID})
 }
 
 // onFetchResponse appends what the leader sent, or truncates where the leader says the
@@ -36,6 +36,7 @@ func (rm *ReplicaManager) onFetchResponse(env *sim.Env, from string, resp protoc
 		return
 	}
 	p.fetch.InFlight = false
+	env.Disarm(p.fetch.Timeout) // answered: ReqID is never sent again
 	switch {
 	case resp.Err == protocol.ErrOffsetOutOfRange:
 		// Past the leader's log end (only without epochs, which would have said where the

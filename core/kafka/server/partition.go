@@ -7,6 +7,7 @@ import (
 
 	"deliverylab/core/kafka/protocol"
 	"deliverylab/core/kafka/storage"
+	"deliverylab/core/sim"
 )
 
 // Partition is one broker's replica of one partition, as Kafka's Partition is: the log
@@ -64,6 +65,7 @@ type followerFetch struct {
 	Leader   string
 	Epoch    int32
 	InFlight bool
+	Timeout  sim.TimerID // of the fetch in flight, disarmed when its answer comes
 }
 
 func newPartition(tp protocol.TP, broker string) *Partition {

@@ -38,6 +38,38 @@ type Log struct {
 	// producers is the producer state (producer_state.go), derived from the batches.
 	producers map[int64]*ProducerStateEntry
 	txns      txnState // the transactions' state (txn.go), derived from the batches too
+	// spare is the rest of the chunk a leader's records are kept in (keepRecords).
+	spare []protocol.Record
+}
+
+// recordChunk is how many records one allocation holds: a run's __consumer_offsets is a
+// batch of one commit a millisecond, and a slice of its own for each had been a quarter
+// of a million objects, which the collector marks at every cycle (on the page's one
+// thread, while it learns a long run).
+const recordChunk = 256
+
+// keepRecords copies a batch's records into the log's chunk, numbered from base.
+// Records are never changed once in a log, and each batch's are clipped: an append to
+// them never reaches the next batch's.
+func (l *Log) keepRecords(records []protocol.Record, base int64) []protocol.Record {
+	n := len(records)
+	if n == 0 || n > recordChunk/4 {
+		kept := slices.Clone(records) // a big batch in an allocation of its own, at its size
+		for i := range kept {
+			kept[i].Offset = base + int64(i)
+		}
+		return kept
+	}
+	if cap(l.spare)-len(l.spare) < n {
+		l.spare = make([]protocol.Record, 0, recordChunk)
+	}
+	start := len(l.spare)
+	l.spare = append(l.spare, records...)
+	kept := l.spare[start:len(l.spare):len(l.spare)]
+	for i := range kept {
+		kept[i].Offset = base + int64(i)
+	}
+	return kept
 }
 
 // EpochEntry says that leader epoch Epoch began at StartOffset (KIP-101).
@@ -92,10 +124,7 @@ func (l *Log) append(b protocol.RecordBatch) protocol.RecordBatch {
 		// quarter of a million one-record batches on each replica).
 		b.Records = slices.Clip(b.Records)
 	} else {
-		b.Records = slices.Clone(b.Records)
-		for i := range b.Records {
-			b.Records[i].Offset = base + int64(i)
-		}
+		b.Records = l.keepRecords(b.Records, base)
 	}
 	l.AssignEpochStart(b.LeaderEpoch, base)
 	if len(b.Records) == 0 || b.LeaderEpoch < l.LastEpoch() {
@@ -229,6 +258,8 @@ func (l *Log) EpochStart(epoch int32) int64 {
 // shares them (batchList) and their records. A long run's keyframes had each copied
 // every replica's hundreds of thousands of batches.
 func (l *Log) Clone() Log {
+	// spare stays nil: the clone's records go into chunks of its own, never after the ones
+	// this log goes on filling.
 	return Log{batches: l.batches.clone(), epochs: slices.Clone(l.epochs), runs: slices.Clone(l.runs), irregular: l.irregular,
 		checked: l.checked, seqs: maps.Clone(l.seqs), seqsUpTo: l.seqsUpTo, producers: cloneProducers(l.producers), txns: l.txns.clone()}
 }
