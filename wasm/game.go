@@ -196,7 +196,8 @@ func (g *Game) learnFor(budget time.Duration) {
 }
 
 // Learning a timeline takes at most learnBudget of a frame, in chunks of learnChunk
-// events (a few milliseconds under WebAssembly even for a heavy run), and then rests
+// events (a millisecond or two under WebAssembly even for a heavy run; a chunk of 500
+// had run past the budget by up to 50 ms while the collector made it help), and then rests
 // learnRest, which the Updates Ebiten runs back to back to catch up fall within and the
 // next frame does not. The page's longest stop while it learns is a frame's learning
 // and then the collector marking the heap, which Go's js/wasm runtime finishes in one go
@@ -205,7 +206,7 @@ func (g *Game) learnFor(budget time.Duration) {
 // 2,000,000-event run: 30 ms and 8 ms, 10.5 s; 10 ms and 4 ms, 9.1 s).
 const (
 	learnBudget = 10 * time.Millisecond
-	learnChunk  = 500
+	learnChunk  = 200
 	learnRest   = 4 * time.Millisecond
 )
 

@@ -72,6 +72,7 @@ type Coordinator struct {
 	consumerGroups map[string]*consumerGroup
 	consumerStores map[int64]pendingConsumerStore
 	timerSeq       int64
+	bodies         commitBodies // the last commit's record body of each partition (commit_bodies.go)
 }
 
 // committed is a cached offset and where its record lies in __consumer_offsets.
@@ -102,6 +103,7 @@ func (c *Coordinator) Reset() {
 	c.stores = map[int64]pendingStore{}
 	c.consumerGroups = map[string]*consumerGroup{}
 	c.consumerStores = map[int64]pendingConsumerStore{}
+	c.bodies = nil
 }
 
 // OffsetsPartition is the __consumer_offsets partition a group lives on.
@@ -112,6 +114,7 @@ func (c *Coordinator) OffsetsPartition(groupID string) protocol.TP {
 // Clone copies the coordinator.
 func (c *Coordinator) Clone() Coordinator {
 	n := *c
+	n.bodies = nil // a cache, and its maps are not the clone's to add to
 	n.groups = make(map[string]*group, len(c.groups))
 	for k, g := range c.groups {
 		n.groups[k] = g.clone()

@@ -25,7 +25,7 @@ func (c *Coordinator) onOffsetCommit(env *sim.Env, h Host, from string, req prot
 	}
 	records := make([]protocol.Record, len(req.Offsets))
 	for i, o := range req.Offsets {
-		records[i] = protocol.Record{Body: protocol.OffsetCommit{Group: req.Group, TP: o.TP, Offset: o.Offset}}
+		records[i] = protocol.Record{Body: c.commitBody(req.Group, o)}
 	}
 	c.refSeq++
 	base, err := h.AppendCommit(env, c.refSeq, c.OffsetsPartition(req.Group), records, c.cfg.CommitTimeoutMs)
