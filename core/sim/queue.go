@@ -110,10 +110,11 @@ func (q *queue) push(e event) (slot int32) {
 		slot = int32(len(q.slab))
 		q.slab = append(q.slab, queued{})
 	}
-	q.slab[slot] = e.queued
+	e.timer = 0 // a held event's entry was let go when it left the queue
 	if e.Timer != nil {
-		q.slab[slot].timer = q.keepTimer(e.Timer)
+		e.timer = q.keepTimer(e.Timer)
 	}
+	q.slab[slot] = e.queued
 	rank := e.Seq
 	if e.Kind != evFault {
 		rank |= faultLast
