@@ -20,7 +20,7 @@ func (w *World) enter(s *nodeSlot, port string, portID int32) *Env {
 	}
 	env := st.envs[st.depth]
 	st.depth++
-	*env = Env{w: w, s: s, node: s.name, port: port, portID: portID, incarnation: s.incarnation}
+	*env = Env{w: w, s: s, port: port, portID: portID, incarnation: s.incarnation}
 	return env
 }
 

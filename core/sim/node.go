@@ -123,10 +123,9 @@ type AppendDescriber interface {
 // Env is what a node sees of the world while it handles one event.
 type Env struct {
 	w           *World
-	s           *nodeSlot // the node's slot: Alive and Rand without a lookup by name
-	node        string
-	port        string // the node's port the event is for (see Port)
-	portID      int32  // port's id in World.ports, unknownPort until a timer needs it
+	s           *nodeSlot // the node's slot (its name too): Alive and Rand without a lookup by name
+	port        string    // the node's port the event is for (see Port)
+	portID      int32     // port's id in World.ports, unknownPort until a timer needs it
 	incarnation int32
 }
 
@@ -137,7 +136,7 @@ const unknownPort = -1
 func (e *Env) Now() int64 { return e.w.nowMs }
 
 // Name is the handling node's name.
-func (e *Env) Name() string { return e.node }
+func (e *Env) Name() string { return e.s.name }
 
 // Alive reports whether the node is still up in the incarnation that is handling the
 // event: false once a triggered fault crashed it mid-handler.
@@ -178,8 +177,8 @@ func (e *Env) Observe(o Observation) {
 	if !e.Alive() {
 		return
 	}
-	if NodeOf(o.Node) != e.node {
-		o.Node = e.node // a node reports its own points; one with parts may name the part ("job/sink-0")
+	if NodeOf(o.Node) != e.s.name {
+		o.Node = e.s.name // a node reports its own points; one with parts may name the part ("job/sink-0")
 	}
 	e.w.observe(o)
 }
@@ -190,5 +189,5 @@ func (e *Env) Note(text string) {
 	if !e.Alive() || !e.w.Tracing() {
 		return
 	}
-	e.w.traceLine(false, e.node, " ", text)
+	e.w.traceLine(false, e.s.name, " ", text)
 }

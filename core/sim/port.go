@@ -48,4 +48,4 @@ func (e *Env) Port(port string) *Env {
 func (e *Env) PortName() string { return e.port }
 
 // Address is the address the handling node's messages come from.
-func (e *Env) Address() string { return Address(e.node, e.port) }
+func (e *Env) Address() string { return Address(e.s.name, e.port) }

@@ -67,26 +67,34 @@ func (f *fetcher) fetchAll(env *sim.Env) {
 			continue
 		}
 		id := f.ids.next()
-		f.fetching[tp] = id
 		f.fetchedFrom[tp] = leader
 		env.Send(leader, protocol.FetchRequest{ReqID: id, TP: tp, FetchOffset: f.positions[tp], LastFetchedEpoch: -1,
 			MaxWaitMs: f.cfg.FetchMaxWaitMs, Isolation: f.cfg.Isolation})
-		env.After(f.cfg.FetchMaxWaitMs+f.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: id})
+		f.fetching[tp] = fetchInFlight{ReqID: id, timeout: env.After(f.cfg.FetchMaxWaitMs+f.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: id})}
 	}
 }
 
+// fetchInFlight is a fetch or a validation in flight: its request id and the timer of
+// its request.timeout.ms.
+type fetchInFlight struct {
+	ReqID   int64
+	timeout sim.TimerID
+}
+
 // answered reports whether a response answers the request in flight for its partition,
-// and if so takes that request off.
-func (f *fetcher) answered(tp protocol.TP, reqID int64) bool {
-	if id, ok := f.fetching[tp]; !ok || id != reqID {
+// and if so takes that request off and disarms its timeout (its id is never sent again).
+func (f *fetcher) answered(env *sim.Env, tp protocol.TP, reqID int64) bool {
+	in, ok := f.fetching[tp]
+	if !ok || in.ReqID != reqID {
 		return false
 	}
 	delete(f.fetching, tp)
+	env.Disarm(in.timeout)
 	return true
 }
 
 func (f *fetcher) onFetch(env *sim.Env, r protocol.FetchResponse) []ConsumerEvent {
-	if !f.answered(r.TP, r.ReqID) {
+	if !f.answered(env, r.TP, r.ReqID) {
 		return nil
 	}
 	switch r.Err {
@@ -147,7 +155,7 @@ func (f *fetcher) fetchFailed(env *sim.Env, tp protocol.TP) {
 // onRefused: a fetch or a validation of the partition could not be sent (no connection
 // to its leader).
 func (f *fetcher) onRefused(env *sim.Env, tp protocol.TP, reqID int64) {
-	if f.answered(tp, reqID) {
+	if f.answered(env, tp, reqID) {
 		env.Observe(sim.Observation{Event: protocol.ClientError, Err: protocol.ErrNetworkException.String(), Partition: tp.String()})
 		f.fetchFailed(env, tp)
 	}
@@ -171,7 +179,7 @@ func (f *fetcher) fire(env *sim.Env, t sim.Payload) {
 	case fetchRetry:
 		f.fetchAll(env)
 	case fetchTimeout:
-		if f.answered(t.TP, t.ReqID) {
+		if f.answered(env, t.TP, t.ReqID) {
 			f.md.forget(t.TP)
 			f.fetchAll(env)
 		}

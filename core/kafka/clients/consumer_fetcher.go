@@ -23,9 +23,9 @@ type fetcher struct {
 	// coordinator says so (setFetchable) whenever the member's state changes.
 	fetchable   bool
 	assigned    []protocol.TP
-	positions   map[protocol.TP]int64  // next offset Poll returns
-	fetching    map[protocol.TP]int64  // request id of the fetch in flight, per partition
-	fetchedFrom map[protocol.TP]string // the broker that fetch went to
+	positions   map[protocol.TP]int64         // next offset Poll returns
+	fetching    map[protocol.TP]fetchInFlight // the fetch (or validation) in flight, per partition
+	fetchedFrom map[protocol.TP]string        // the broker that fetch went to
 	buffer      map[protocol.TP][]fetched
 	// KIP-320: the leader epoch of the record before each position, once Poll has
 	// returned one, and the leader epoch the position was last checked against.
@@ -84,7 +84,7 @@ func (f *fetcher) assign(tps []protocol.TP) { f.assigned = tps }
 func (f *fetcher) revoke() {
 	f.assigned = nil
 	f.positions = map[protocol.TP]int64{}
-	f.fetching = map[protocol.TP]int64{}
+	f.fetching = map[protocol.TP]fetchInFlight{}
 	f.fetchedFrom = map[protocol.TP]string{}
 	f.buffer = map[protocol.TP][]fetched{}
 	f.offsetEpochs = map[protocol.TP]int32{}

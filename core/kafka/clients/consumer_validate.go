@@ -25,16 +25,15 @@ func (f *fetcher) validatePosition(env *sim.Env, tp protocol.TP, leader string) 
 		return false
 	}
 	id := f.ids.next()
-	f.fetching[tp] = id
 	f.fetchedFrom[tp] = leader
 	env.Send(leader, protocol.OffsetsForLeaderEpochRequest{ReqID: id, TP: tp, LeaderEpoch: epoch})
-	env.After(f.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: id})
+	f.fetching[tp] = fetchInFlight{ReqID: id, timeout: env.After(f.cfg.RequestTimeoutMs, fetchTimeout{TP: tp, ReqID: id})}
 	return true
 }
 
 // onOffsetsForLeaderEpoch completes a validation.
 func (f *fetcher) onOffsetsForLeaderEpoch(env *sim.Env, r protocol.OffsetsForLeaderEpochResponse) []ConsumerEvent {
-	if !f.answered(r.TP, r.ReqID) {
+	if !f.answered(env, r.TP, r.ReqID) {
 		return nil
 	}
 	if r.Err != "" {

@@ -27,6 +27,7 @@ type sender struct {
 type inflightProduce struct {
 	Batches []*batch // one per partition
 	Broker  string
+	timeout sim.TimerID // its request.timeout.ms, disarmed when the answer comes
 }
 
 // The sender's timers.
@@ -176,8 +177,7 @@ func (s *sender) sendRequest(env *sim.Env, leader string, batches []*batch) []Co
 	for _, b := range batches {
 		b.InFlight = true
 	}
-	s.inflight[id] = &inflightProduce{Batches: batches, Broker: leader}
-	env.After(cfg.RequestTimeoutMs, requestTimeout{ReqID: id})
+	s.inflight[id] = &inflightProduce{Batches: batches, Broker: leader, timeout: env.After(cfg.RequestTimeoutMs, requestTimeout{ReqID: id})}
 	return nil
 }
 
@@ -189,6 +189,7 @@ func (s *sender) onProduceResponse(env *sim.Env, r protocol.ProduceResponse) []C
 		return nil // answered after the request timed out
 	}
 	delete(s.inflight, r.ReqID)
+	env.Disarm(f.timeout) // answered: its id is never sent again
 	var done []Completion
 	for _, part := range r.Partitions {
 		i := slices.IndexFunc(f.Batches, func(b *batch) bool { return b.TP == part.TP })
